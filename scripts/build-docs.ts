@@ -1,0 +1,29 @@
+// Renders the HTML documentation served by GET /doc (Accept: text/html): one self-contained page
+// per language, built by Redocly from the same document /doc serves as JSON. The server URL is a
+// placeholder that the service fills in with the REST base of each request.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { LANGUAGES } from "../src/i18n/languages";
+import { API_BASE_PLACEHOLDER, docsHtmlPath } from "../src/openapi/documentation";
+import { loadBundledSpec } from "../src/openapi/spec";
+
+const redocly = resolve(__dirname, "../node_modules/.bin/redocly");
+const scratch = mkdtempSync(join(tmpdir(), "calendar-docs-"));
+try {
+  for (const language of LANGUAGES) {
+    const document = { ...loadBundledSpec(), servers: [{ url: API_BASE_PLACEHOLDER }] };
+    const source = join(scratch, `openapi.${language}.json`);
+    writeFileSync(source, JSON.stringify(document));
+    const output = docsHtmlPath(language);
+    mkdirSync(dirname(output), { recursive: true });
+    execFileSync(redocly, ["build-docs", source, "--inlineBundle", "-o", output], {
+      stdio: ["ignore", "ignore", "inherit"],
+      env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
+    });
+    console.log(`built ${output}`);
+  }
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}

@@ -1,0 +1,73 @@
+import express, { type Express } from "express";
+import { authenticate } from "./auth/authenticate";
+import { CredentialVerifier } from "./auth/credentials";
+import type { Config } from "./config";
+import type { Database } from "./db/database";
+import { createErrorHandler } from "./http/error-handler";
+import type { OperationHandlers } from "./http/operation-types";
+import { headAsGet, jsonBody, languagePrefix, namespaceRootSlash, noRoute, resolveContext } from "./http/request-pipeline";
+import { LANGUAGES } from "./i18n/languages";
+import type { Logger } from "./logging/logger";
+import { requestLog } from "./logging/request-log";
+import { Documentation } from "./openapi/documentation";
+import { buildIndexRoutes } from "./openapi/namespace-index";
+import { mountOperations } from "./openapi/router";
+import { loadBundledSpec, namespaceBasePath, operationsOf, runtimeSpec } from "./openapi/spec";
+import { specValidation } from "./openapi/validation";
+import { namespaceHandlers } from "./resources/namespace/namespace-handlers";
+import { CATEGORIES, TAGS } from "./resources/terms/taxonomies";
+import { termHandlers } from "./resources/terms/term-handlers";
+import type { Services } from "./services";
+
+export interface AppOptions {
+  config: Config;
+  db: Database;
+  logger: Logger;
+}
+
+function operationHandlers(services: Services, documentation: Documentation, indexRoutes: ReturnType<typeof buildIndexRoutes>): OperationHandlers {
+  const categories = termHandlers(CATEGORIES, services);
+  const tags = termHandlers(TAGS, services);
+  return {
+    ...namespaceHandlers(services, indexRoutes, documentation),
+    listCategories: categories.list,
+    createCategory: categories.create,
+    getCategory: categories.get,
+    updateCategory: categories.update,
+    putCategory: categories.update,
+    patchCategory: categories.update,
+    deleteCategory: categories.remove,
+    listTags: tags.list,
+    createTag: tags.create,
+    getTag: tags.get,
+    updateTag: tags.update,
+    putTag: tags.update,
+    patchTag: tags.update,
+    deleteTag: tags.remove,
+  };
+}
+
+/** The HTTP application: everything the spec declares, nothing it does not. */
+export function createApp({ config, db, logger }: AppOptions): Express {
+  const spec = runtimeSpec(loadBundledSpec(), config);
+  const operations = operationsOf(spec);
+  const documentation = new Documentation(new Map(LANGUAGES.map((language) => [language, spec])));
+  const services: Services = { config, db, logger };
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("query parser", "extended");
+  app.set("trust proxy", config.trustProxy);
+  app.use(requestLog(logger));
+  app.use(languagePrefix);
+  app.use(namespaceRootSlash(namespaceBasePath(config)));
+  app.use(headAsGet);
+  app.use(jsonBody(config.bodyLimitBytes));
+  app.use(authenticate(new CredentialVerifier(db, config)));
+  app.use(specValidation(spec, operations, { validateResponses: config.validateResponses }));
+  app.use(resolveContext(config));
+  mountOperations(app, operations, operationHandlers(services, documentation, buildIndexRoutes(operations)), namespaceBasePath(config));
+  app.use(noRoute);
+  app.use(createErrorHandler(config, logger));
+  return app;
+}

@@ -1,0 +1,122 @@
+import { IANAZone } from "luxon";
+import { LANGUAGES, isLanguage, type Language } from "./i18n/languages";
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  /** The bootstrap administrator key; null when not configured. */
+  adminToken: string | null;
+  /** Path prefix before the namespace: "" (the default) or e.g. "/wp-json". */
+  restRoot: string;
+  siteTimezone: string;
+  defaultLanguage: Language;
+  perPageDefault: number;
+  perPageMax: number;
+  /** Origin of the public site that `url` permalinks point to; null = the origin of the request. */
+  siteUrl: string | null;
+  /** Origin this API is reached at (behind a proxy); null = the origin of the request. */
+  publicUrl: string | null;
+  /** Express "trust proxy" setting, so that X-Forwarded-Proto/Host give the request origin. */
+  trustProxy: boolean | number | string;
+  /** Validate every response against the spec (on in tests; costly in production). */
+  validateResponses: boolean;
+  /** Apply pending migrations when the service starts. */
+  migrateOnStart: boolean;
+  /** Maximum connections per process to PostgreSQL. */
+  databasePoolSize: number;
+  /** Largest accepted request body, in bytes. */
+  bodyLimitBytes: number;
+}
+
+export class ConfigError extends Error {}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, not "${raw}"`);
+  }
+  return value;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, not "${raw}"`);
+}
+
+function origin(env: NodeJS.ProcessEnv, name: string): string | null {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an absolute http(s) URL, not "${raw}"`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ConfigError(`${name} must be an absolute http(s) URL, not "${raw}"`);
+  }
+  return raw.replace(/\/+$/, "");
+}
+
+function restRoot(raw: string | undefined): string {
+  if (raw === undefined || raw === "" || raw === "/") return "";
+  if (!/^\/[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*\/?$/.test(raw)) {
+    throw new ConfigError(`REST_ROOT must be a path such as /wp-json, not "${raw}"`);
+  }
+  const root = raw.replace(/\/+$/, "");
+  const first = root.split("/")[1];
+  if (isLanguage(first)) throw new ConfigError(`REST_ROOT cannot start with a language prefix ("${first}")`);
+  return root;
+}
+
+function trustProxy(raw: string | undefined): boolean | number | string {
+  if (raw === undefined || raw === "") return false;
+  if (/^(true|false)$/i.test(raw)) return raw.toLowerCase() === "true";
+  if (/^\d+$/.test(raw)) return Number(raw);
+  return raw;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const siteTimezone = env.SITE_TIMEZONE || "UTC";
+  if (!IANAZone.isValidZone(siteTimezone)) {
+    throw new ConfigError(`SITE_TIMEZONE must be an IANA time zone such as Europe/Lisbon, not "${siteTimezone}"`);
+  }
+  const defaultLanguage = env.DEFAULT_LANGUAGE || "en";
+  if (!isLanguage(defaultLanguage)) {
+    throw new ConfigError(`DEFAULT_LANGUAGE must be one of ${LANGUAGES.join(", ")}, not "${defaultLanguage}"`);
+  }
+  const perPageMax = integer(env, "PER_PAGE_MAX", 50, 1, 1000);
+  const perPageDefault = integer(env, "PER_PAGE_DEFAULT", Math.min(10, perPageMax), 1, perPageMax);
+  const databaseUrl = env.DATABASE_URL || "file:./data/calendar.db";
+  if (!/^(file:|postgres(ql)?:\/\/)/.test(databaseUrl)) {
+    throw new ConfigError(`DATABASE_URL must be a file: URL (SQLite) or a postgresql:// URL, not "${databaseUrl}"`);
+  }
+  const adminToken = env.CALENDAR_ADMIN_TOKEN || null;
+  if (adminToken !== null && adminToken.length < 16) {
+    throw new ConfigError("CALENDAR_ADMIN_TOKEN must be at least 16 characters long");
+  }
+  return {
+    port: integer(env, "PORT", 8080, 0, 65535),
+    host: env.HOST || "0.0.0.0",
+    databaseUrl,
+    adminToken,
+    restRoot: restRoot(env.REST_ROOT),
+    siteTimezone,
+    defaultLanguage,
+    perPageDefault,
+    perPageMax,
+    siteUrl: origin(env, "SITE_URL"),
+    publicUrl: origin(env, "PUBLIC_URL"),
+    trustProxy: trustProxy(env.TRUST_PROXY),
+    validateResponses: flag(env, "VALIDATE_RESPONSES", false),
+    migrateOnStart: flag(env, "MIGRATE_ON_START", true),
+    databasePoolSize: integer(env, "DATABASE_POOL_SIZE", 10, 1, 1000),
+    bodyLimitBytes: integer(env, "BODY_LIMIT_BYTES", 1_048_576, 1024, 100 * 1_048_576),
+  };
+}

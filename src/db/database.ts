@@ -1,0 +1,104 @@
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient as SqliteClient } from "../../generated/prisma/sqlite/client";
+
+/**
+ * The Prisma client type the data layer is written against. The PostgreSQL client is generated
+ * from the same models; its model and query types are the same, only `$transaction` isolation
+ * level names differ, which this code does not use.
+ */
+export type Db = SqliteClient;
+
+export type Provider = "sqlite" | "postgresql";
+
+export interface Database {
+  provider: Provider;
+  /** For reads outside a write. On SQLite, a separate read-only connection: see openSqlite. */
+  read: Db;
+  /** For writes, always inside `write.$transaction`. */
+  write: Db;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl: string;
+  databasePoolSize: number;
+}
+
+export function providerOf(databaseUrl: string): Provider {
+  return /^postgres(ql)?:\/\//.test(databaseUrl) ? "postgresql" : "sqlite";
+}
+
+/** `file:./data/calendar.db` → absolute path of the database file. */
+export function sqlitePath(databaseUrl: string): string {
+  return resolve(databaseUrl.replace(/^file:/, "").replace(/\?.*$/, ""));
+}
+
+// Settings of the write connection. WAL lets the read connection read while a write is under
+// way; synchronous=FULL makes every acknowledged commit durable, even across a power cut.
+const SQLITE_WRITE_PRAGMAS = "PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL;";
+const SQLITE_BUSY_TIMEOUT_MS = 10_000;
+
+type AdapterConnection = { executeScript(script: string): Promise<void> };
+
+function withConnectScript(factory: PrismaBetterSQLite3, script: string): PrismaBetterSQLite3 {
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => {
+    const connection = await connect();
+    await (connection as unknown as AdapterConnection).executeScript(script);
+    return connection;
+  };
+  return factory;
+}
+
+/**
+ * The SQLite adapter runs every query of a client on one connection, and an interactive
+ * transaction holds that connection between its statements. A read issued by another request
+ * meanwhile would see the transaction's uncommitted rows, and a write would become part of it.
+ * So writes get a connection of their own (transactions on it are serialized by the adapter),
+ * and reads another, read-only one, which under WAL sees only committed data.
+ */
+async function openSqlite(databaseUrl: string): Promise<Database> {
+  const path = sqlitePath(databaseUrl);
+  mkdirSync(dirname(path), { recursive: true });
+  const writeFactory = withConnectScript(
+    new PrismaBetterSQLite3({ url: `file:${path}`, timeout: SQLITE_BUSY_TIMEOUT_MS }),
+    SQLITE_WRITE_PRAGMAS,
+  );
+  const write = new SqliteClient({ adapter: writeFactory });
+  await write.$connect();
+  const read = new SqliteClient({
+    adapter: new PrismaBetterSQLite3({ url: `file:${path}`, timeout: SQLITE_BUSY_TIMEOUT_MS, readonly: true }),
+  });
+  await read.$connect();
+  return {
+    provider: "sqlite",
+    read,
+    write,
+    async close() {
+      await read.$disconnect();
+      await write.$disconnect();
+    },
+  };
+}
+
+async function openPostgres(databaseUrl: string, poolSize: number): Promise<Database> {
+  // Loaded only when PostgreSQL is used: each provider has its own generated client.
+  const { PrismaClient } = require("../../generated/prisma/postgresql/client") as { PrismaClient: new (options: unknown) => unknown };
+  const client = new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl, max: poolSize }) }) as Db;
+  await client.$connect();
+  return {
+    provider: "postgresql",
+    read: client,
+    write: client,
+    close: () => client.$disconnect(),
+  };
+}
+
+export function openDatabase(options: DatabaseOptions): Promise<Database> {
+  return providerOf(options.databaseUrl) === "postgresql"
+    ? openPostgres(options.databaseUrl, options.databasePoolSize)
+    : openSqlite(options.databaseUrl);
+}

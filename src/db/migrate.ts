@@ -1,0 +1,148 @@
+import { createHash, randomUUID } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import BetterSqlite3 from "better-sqlite3";
+import { Client } from "pg";
+import { providerOf, sqlitePath, type Provider } from "./database";
+
+/**
+ * Applies the checked-in migrations of prisma/<provider>/migrations that the database lacks.
+ *
+ * It keeps Prisma's own bookkeeping table (`_prisma_migrations`, same columns, same sha256
+ * checksums), so `prisma migrate status` and `prisma migrate deploy` agree with it, but it
+ * needs no CLI process, which keeps the service's start-up short. Several processes may call
+ * it at once: on PostgreSQL an advisory lock, on SQLite an immediate transaction, lets one of
+ * them migrate while the others wait and then find nothing left to do.
+ */
+
+export interface Migration {
+  name: string;
+  sql: string;
+  checksum: string;
+}
+
+export interface MigrationResult {
+  applied: string[];
+}
+
+const MIGRATIONS_ROOT = resolve(__dirname, "../../prisma");
+// An arbitrary constant that identifies this service's migration lock among advisory locks.
+const PG_MIGRATION_LOCK_KEY = 7_317_040_417;
+
+export function migrationsOf(provider: Provider): Migration[] {
+  const folder = join(MIGRATIONS_ROOT, provider, "migrations");
+  return readdirSync(folder, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort()
+    .map((name) => {
+      const sql = readFileSync(join(folder, name, "migration.sql"), "utf8");
+      return { name, sql, checksum: createHash("sha256").update(sql).digest("hex") };
+    });
+}
+
+interface AppliedRow {
+  migration_name: string;
+  checksum: string;
+  finished_at: unknown;
+  rolled_back_at: unknown;
+}
+
+function pending(all: Migration[], applied: AppliedRow[]): Migration[] {
+  const unfinished = applied.find((row) => row.finished_at === null && row.rolled_back_at === null);
+  if (unfinished) {
+    throw new Error(`migration ${unfinished.migration_name} started but did not finish; repair the database before starting`);
+  }
+  const done = new Map(applied.filter((row) => row.rolled_back_at === null).map((row) => [row.migration_name, row.checksum]));
+  for (const migration of all) {
+    const checksum = done.get(migration.name);
+    if (checksum !== undefined && checksum !== migration.checksum) {
+      throw new Error(`migration ${migration.name} was changed after it was applied (checksum mismatch)`);
+    }
+  }
+  return all.filter((migration) => !done.has(migration.name));
+}
+
+function migrateSqlite(databaseUrl: string): MigrationResult {
+  const path = sqlitePath(databaseUrl);
+  mkdirSync(dirname(path), { recursive: true });
+  const db = new BetterSqlite3(path, { timeout: 30_000 });
+  try {
+    db.pragma("journal_mode = WAL");
+    db.exec(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+      "id" TEXT PRIMARY KEY NOT NULL,
+      "checksum" TEXT NOT NULL,
+      "finished_at" DATETIME,
+      "migration_name" TEXT NOT NULL,
+      "logs" TEXT,
+      "rolled_back_at" DATETIME,
+      "started_at" DATETIME NOT NULL DEFAULT current_timestamp,
+      "applied_steps_count" INTEGER UNSIGNED NOT NULL DEFAULT 0
+    )`);
+    db.exec("BEGIN IMMEDIATE");
+    try {
+      const applied = db.prepare(`SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"`).all() as AppliedRow[];
+      const todo = pending(migrationsOf("sqlite"), applied);
+      const record = db.prepare(
+        `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, started_at, applied_steps_count)
+         VALUES (?, ?, ?, ?, ?, 1)`,
+      );
+      for (const migration of todo) {
+        const startedAt = Date.now();
+        db.exec(migration.sql);
+        record.run(randomUUID(), migration.checksum, Date.now(), migration.name, startedAt);
+      }
+      db.exec("COMMIT");
+      return { applied: todo.map((m) => m.name) };
+    } catch (error) {
+      db.exec("ROLLBACK");
+      throw error;
+    }
+  } finally {
+    db.close();
+  }
+}
+
+async function migratePostgres(databaseUrl: string): Promise<MigrationResult> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [PG_MIGRATION_LOCK_KEY]);
+    await client.query(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+      "id" VARCHAR(36) PRIMARY KEY NOT NULL,
+      "checksum" VARCHAR(64) NOT NULL,
+      "finished_at" TIMESTAMPTZ,
+      "migration_name" VARCHAR(255) NOT NULL,
+      "logs" TEXT,
+      "rolled_back_at" TIMESTAMPTZ,
+      "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
+      "applied_steps_count" INTEGER NOT NULL DEFAULT 0
+    )`);
+    const { rows } = await client.query<AppliedRow>(`SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"`);
+    const todo = pending(migrationsOf("postgresql"), rows);
+    for (const migration of todo) {
+      const startedAt = new Date();
+      await client.query("BEGIN");
+      try {
+        await client.query(migration.sql);
+        await client.query(
+          `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, started_at, applied_steps_count)
+           VALUES ($1, $2, now(), $3, $4, 1)`,
+          [randomUUID(), migration.checksum, migration.name, startedAt],
+        );
+        await client.query("COMMIT");
+      } catch (error) {
+        await client.query("ROLLBACK");
+        throw error;
+      }
+    }
+    return { applied: todo.map((m) => m.name) };
+  } finally {
+    await client.query("SELECT pg_advisory_unlock($1)", [PG_MIGRATION_LOCK_KEY]).catch(() => undefined);
+    await client.end();
+  }
+}
+
+export async function migrate(databaseUrl: string): Promise<MigrationResult> {
+  return providerOf(databaseUrl) === "postgresql" ? migratePostgres(databaseUrl) : migrateSqlite(databaseUrl);
+}

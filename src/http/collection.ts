@@ -1,0 +1,85 @@
+import type { Request, Response } from "express";
+import type { Config } from "../config";
+import type { RequestContext } from "./request-context";
+
+export interface PageRequest {
+  page: number;
+  perPage: number;
+}
+
+/** The page asked for, with `per_page` defaulted and clamped to the configured maximum. */
+export function pageRequest(query: { page?: number; per_page?: number }, config: Config): PageRequest {
+  return { page: query.page ?? 1, perPage: Math.min(query.per_page ?? config.perPageDefault, config.perPageMax) };
+}
+
+export function offsetOf(page: PageRequest): number {
+  return (page.page - 1) * page.perPage;
+}
+
+export function totalPagesOf(total: number, perPage: number): number {
+  return total === 0 ? 0 : Math.ceil(total / perPage);
+}
+
+type QueryValue = string | number | boolean | Array<string | number>;
+
+/** Percent-encodes a query; lists become comma-separated (the form the spec accepts back). */
+export function encodeQuery(entries: Array<[string, QueryValue]>): string {
+  return entries
+    .map(([name, value]) => {
+      const text = Array.isArray(value) ? value.map((item) => encodeURIComponent(String(item))).join(",") : encodeURIComponent(String(value));
+      return `${encodeURIComponent(name)}=${text}`;
+    })
+    .join("&");
+}
+
+/**
+ * The query a collection URL repeats: `page` and `per_page` (effective values), then every other
+ * parameter the client sent, with its validated value, in the order the request had them.
+ * `overrides` replaces values with their effective form (e.g. normalized dates).
+ */
+export function echoedQuery(req: Request, page: PageRequest, overrides: Record<string, QueryValue> = {}): Array<[string, QueryValue]> {
+  const sent = new URL(req.originalUrl, "http://x").searchParams;
+  const names: string[] = [];
+  for (const raw of sent.keys()) {
+    const name = raw.replace(/\[\]$/, "");
+    if (name !== "page" && name !== "per_page" && !names.includes(name)) names.push(name);
+  }
+  for (const name of Object.keys(overrides)) if (!names.includes(name)) names.push(name);
+  const query = req.query as Record<string, QueryValue | undefined>;
+  const entries: Array<[string, QueryValue]> = [
+    ["page", page.page],
+    ["per_page", page.perPage],
+  ];
+  for (const name of names) {
+    const value = name in overrides ? overrides[name] : query[name];
+    if (value !== undefined) entries.push([name, value]);
+  }
+  return entries;
+}
+
+export interface CollectionLinks {
+  rest_url: string;
+  next_rest_url?: string;
+  previous_rest_url?: string;
+}
+
+export function collectionLinks(ctx: RequestContext, path: string, query: Array<[string, QueryValue]>, page: PageRequest, totalPages: number): CollectionLinks {
+  const url = (pageNumber: number) =>
+    `${ctx.apiBase}${path}?${encodeQuery(query.map(([name, value]): [string, QueryValue] => (name === "page" ? [name, pageNumber] : [name, value])))}`;
+  const links: CollectionLinks = { rest_url: url(page.page) };
+  if (page.page < totalPages) links.next_rest_url = url(page.page + 1);
+  if (page.page > 1) links.previous_rest_url = url(Math.min(page.page - 1, Math.max(totalPages, 1)));
+  return links;
+}
+
+/** X-TEC-* and X-WP-* totals, and an RFC 8288 Link header for the next and previous pages. */
+export function setCollectionHeaders(res: Response, total: number, totalPages: number, links: CollectionLinks): void {
+  res.setHeader("X-TEC-Total", String(total));
+  res.setHeader("X-TEC-TotalPages", String(totalPages));
+  res.setHeader("X-WP-Total", String(total));
+  res.setHeader("X-WP-TotalPages", String(totalPages));
+  const link: string[] = [];
+  if (links.next_rest_url) link.push(`<${links.next_rest_url}>; rel="next"`);
+  if (links.previous_rest_url) link.push(`<${links.previous_rest_url}>; rel="prev"`);
+  if (link.length > 0) res.setHeader("Link", link.join(", "));
+}

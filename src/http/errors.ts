@@ -1,0 +1,159 @@
+import { fillTemplate, type Language, type Localized } from "../i18n/languages";
+
+/**
+ * Every error the API can answer with, declared once: its code (stable, never translated), HTTP
+ * status and message template in each language. Templates take `{placeholders}`.
+ */
+export const ERRORS = {
+  rest_no_route: {
+    status: 404,
+    message: {
+      en: "No route was found matching the URL and request method.",
+      "pt-br": "Nenhuma rota corresponde à URL e ao método da requisição.",
+      es: "No se encontró ninguna ruta que coincida con la URL y el método de la solicitud.",
+    },
+  },
+  rest_invalid_param: {
+    status: 400,
+    message: {
+      en: "Invalid parameter(s): {params}",
+      "pt-br": "Parâmetro(s) inválido(s): {params}",
+      es: "Parámetro(s) no válido(s): {params}",
+    },
+  },
+  rest_missing_callback_param: {
+    status: 400,
+    message: {
+      en: "Missing parameter(s): {params}",
+      "pt-br": "Parâmetro(s) ausente(s): {params}",
+      es: "Falta(n) parámetro(s): {params}",
+    },
+  },
+  rest_invalid_json: {
+    status: 400,
+    message: {
+      en: "Invalid JSON body passed.",
+      "pt-br": "O corpo JSON enviado é inválido.",
+      es: "El cuerpo JSON enviado no es válido.",
+    },
+  },
+  rest_forbidden: {
+    status: 403,
+    message: {
+      en: "Sorry, you are not allowed to do that.",
+      "pt-br": "Desculpe, você não tem permissão para fazer isso.",
+      es: "Lo siento, no tienes permiso para hacer eso.",
+    },
+  },
+  rest_payload_too_large: {
+    status: 413,
+    message: {
+      en: "The request body is too large.",
+      "pt-br": "O corpo da requisição é grande demais.",
+      es: "El cuerpo de la solicitud es demasiado grande.",
+    },
+  },
+  rest_unsupported_media_type: {
+    status: 415,
+    message: {
+      en: "The request body must be JSON (Content-Type application/json).",
+      "pt-br": "O corpo da requisição deve ser JSON (Content-Type application/json).",
+      es: "El cuerpo de la solicitud debe ser JSON (Content-Type application/json).",
+    },
+  },
+  rest_internal_error: {
+    status: 500,
+    message: {
+      en: "The server could not complete the request.",
+      "pt-br": "O servidor não conseguiu concluir a requisição.",
+      es: "El servidor no pudo completar la solicitud.",
+    },
+  },
+  term_exists: {
+    status: 400,
+    message: {
+      en: "A term with the name provided already exists.",
+      "pt-br": "Já existe um termo com esse nome.",
+      es: "Ya existe un término con ese nombre.",
+    },
+  },
+  "rest-category-not-found": {
+    status: 404,
+    message: {
+      en: "Category with ID {id} does not exist.",
+      "pt-br": "A categoria com ID {id} não existe.",
+      es: "La categoría con ID {id} no existe.",
+    },
+  },
+  "rest-tag-not-found": {
+    status: 404,
+    message: {
+      en: "Tag with ID {id} does not exist.",
+      "pt-br": "A tag com ID {id} não existe.",
+      es: "La etiqueta con ID {id} no existe.",
+    },
+  },
+} as const satisfies Record<string, { status: number; message: Localized }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+/** Messages of `data.params` entries, per parameter. */
+export const PARAM_MESSAGES = {
+  invalid: {
+    en: "Invalid parameter.",
+    "pt-br": "Parâmetro inválido.",
+    es: "Parámetro no válido.",
+  },
+  unknown: {
+    en: "Unknown parameter.",
+    "pt-br": "Parâmetro desconhecido.",
+    es: "Parámetro desconocido.",
+  },
+  notFound: {
+    en: "No such item.",
+    "pt-br": "Item inexistente.",
+    es: "No existe tal elemento.",
+  },
+} as const satisfies Record<string, Localized>;
+
+export type ParamMessage = keyof typeof PARAM_MESSAGES;
+
+/** One invalid parameter: why it is invalid, as a code and a message. */
+export interface ParamProblem {
+  message: ParamMessage;
+  detailCode: string;
+  detail: Localized | string;
+}
+
+/**
+ * A domain error: thrown anywhere, turned into the error envelope by the error handler.
+ * `data` goes into the envelope's `data` beside `status`.
+ */
+export class ApiError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    readonly values: Record<string, string | number> = {},
+    readonly data: Record<string, unknown> = {},
+    status?: number,
+  ) {
+    super(code);
+    this.status = status ?? ERRORS[code].status;
+  }
+
+  localizedMessage(language: Language): string {
+    return fillTemplate(ERRORS[this.code].message[language], this.values);
+  }
+}
+
+/** 400 `rest_invalid_param` for parameters that passed the schema but fail a domain rule. */
+export class InvalidParamsError extends Error {
+  constructor(readonly problems: Record<string, ParamProblem>) {
+    super("invalid params");
+  }
+}
+
+export function invalidParam(param: string, detailCode: string, detail: Localized, message: ParamMessage = "invalid"): InvalidParamsError {
+  return new InvalidParamsError({ [param]: { message, detailCode, detail } });
+}

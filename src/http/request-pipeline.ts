@@ -1,0 +1,78 @@
+import express, { type RequestHandler } from "express";
+import type { Config } from "../config";
+import { isLanguage } from "../i18n/languages";
+import { NAMESPACE } from "../openapi/spec";
+import { ApiError } from "./errors";
+import { requestOrigin } from "./request-context";
+
+const LANGUAGE_PREFIX = /^\/([a-z]{2}(?:-[a-z]{2})?)(?=\/|$)/;
+
+/**
+ * `/es/calendar/events/v1/...` is served by the same routes as `/calendar/events/v1/...`:
+ * the prefix is recorded as the request language and removed from the URL the routes see.
+ */
+export const languagePrefix: RequestHandler = (req, _res, next) => {
+  const match = LANGUAGE_PREFIX.exec(req.url);
+  if (match && isLanguage(match[1])) {
+    req.prefixLanguage = match[1];
+    req.url = req.url.slice(match[0].length) || "/";
+  }
+  next();
+};
+
+/**
+ * The namespace index is the spec's path `/`, which the validator only matches with its
+ * trailing slash: give the bare namespace root one.
+ */
+export function namespaceRootSlash(basePath: string): RequestHandler {
+  return (req, _res, next) => {
+    const queryStart = req.url.indexOf("?");
+    const path = queryStart < 0 ? req.url : req.url.slice(0, queryStart);
+    if (path === basePath) req.url = `${basePath}/${queryStart < 0 ? "" : req.url.slice(queryStart)}`;
+    next();
+  };
+}
+
+/** HEAD is answered by the GET route (Node leaves the body out of the response). */
+export const headAsGet: RequestHandler = (req, _res, next) => {
+  if (req.method === "HEAD") req.method = "GET";
+  next();
+};
+
+/**
+ * Parses JSON bodies. A body that cannot be parsed is not reported here but after the
+ * credentials are checked (see specValidation), so that an anonymous write always gets 401.
+ */
+export function jsonBody(limitBytes: number): RequestHandler {
+  const parse = express.json({ limit: limitBytes, strict: true });
+  return (req, res, next) => {
+    parse(req, res, (err?: unknown) => {
+      if (err) req.deferredBodyError = err;
+      next();
+    });
+  };
+}
+
+/** After validation: the language, caller and addresses every handler works with. */
+export function resolveContext(config: Config): RequestHandler {
+  return (req, res, next) => {
+    const asked = (req.query as { i18n_language?: unknown }).i18n_language;
+    const fromQuery = isLanguage(asked) ? asked : undefined;
+    const language = fromQuery ?? req.prefixLanguage ?? config.defaultLanguage;
+    // Links keep the language the client asked for, through its prefix.
+    const languagePrefix = fromQuery !== undefined || req.prefixLanguage !== undefined ? `/${language}` : "";
+    const origin = requestOrigin(req, config);
+    req.ctx = {
+      language,
+      defaultLanguage: config.defaultLanguage,
+      principal: req.principal ?? null,
+      apiBase: `${origin}${languagePrefix}${config.restRoot}/${NAMESPACE}`,
+      siteUrl: config.siteUrl ?? origin,
+      languagePrefix,
+    };
+    res.setHeader("Content-Language", language);
+    next();
+  };
+}
+
+export const noRoute: RequestHandler = (_req, _res, next) => next(new ApiError("rest_no_route"));

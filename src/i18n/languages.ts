@@ -1,0 +1,16 @@
+/** The languages the calendar is offered in, in the order the documentation lists them. */
+export const LANGUAGES = ["en", "pt-br", "es"] as const;
+
+export type Language = (typeof LANGUAGES)[number];
+
+export function isLanguage(value: unknown): value is Language {
+  return typeof value === "string" && (LANGUAGES as readonly string[]).includes(value);
+}
+
+/** A text in every language. */
+export type Localized = Record<Language, string>;
+
+/** Replaces `{name}` placeholders of a message template. */
+export function fillTemplate(template: string, values: Record<string, string | number> = {}): string {
+  return template.replace(/\{(\w+)\}/g, (match, name: string) => (name in values ? String(values[name]) : match));
+}

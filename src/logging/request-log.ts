@@ -1,0 +1,42 @@
+import { randomUUID } from "node:crypto";
+import type { RequestHandler } from "express";
+import type { Logger } from "./logger";
+
+/** Query parameters whose values are secrets and must never be logged. */
+const SECRET_QUERY_PARAMS = new Set(["password"]);
+
+export function redactUrl(url: string): string {
+  const queryStart = url.indexOf("?");
+  if (queryStart < 0) return url;
+  const params = new URLSearchParams(url.slice(queryStart + 1));
+  let redacted = false;
+  for (const name of params.keys()) {
+    if (SECRET_QUERY_PARAMS.has(name)) {
+      params.set(name, "[redacted]");
+      redacted = true;
+    }
+  }
+  return redacted ? `${url.slice(0, queryStart)}?${params.toString()}` : url;
+}
+
+/**
+ * Gives every request an id (the client's `X-Request-Id` when it is sane, else a new one),
+ * echoes it in the response, and logs one line per request when the response is done.
+ */
+export function requestLog(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const given = req.get("x-request-id");
+    const requestId = given && /^[\w.:-]{1,100}$/.test(given) ? given : randomUUID();
+    req.requestId = requestId;
+    res.setHeader("X-Request-Id", requestId);
+    const started = process.hrtime.bigint();
+    res.on("finish", () => {
+      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      logger.info(
+        { requestId, method: req.method, url: redactUrl(req.originalUrl), status: res.statusCode, durationMs: Math.round(durationMs * 100) / 100 },
+        "request",
+      );
+    });
+    next();
+  };
+}

@@ -1,0 +1,53 @@
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import type { Language } from "../i18n/languages";
+import type { JsonObject } from "./spec";
+
+/**
+ * What `/doc` serves: the OpenAPI document as JSON, and the HTML page rendered from it by
+ * `npm run build:docs` (Redocly, self-contained). Both are prepared once with a placeholder for
+ * the server URL, which is filled per request with the REST base the client asked for.
+ */
+export const API_BASE_PLACEHOLDER = "__CALENDAR_API_BASE__";
+
+export function docsHtmlPath(language: Language): string {
+  return resolve(__dirname, "../../generated/docs", `${language}.html`);
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+}
+
+export class Documentation {
+  private readonly json = new Map<Language, string>();
+  private readonly html = new Map<Language, string | null>();
+
+  constructor(private readonly documents: Map<Language, JsonObject>) {
+    for (const [language, document] of documents) {
+      this.json.set(language, JSON.stringify({ ...document, servers: [{ url: API_BASE_PLACEHOLDER }] }));
+    }
+  }
+
+  document(language: Language): JsonObject {
+    const document = this.documents.get(language);
+    if (!document) throw new Error(`no documentation for language ${language}`);
+    return document;
+  }
+
+  /** The document as a JSON string, with `servers[0].url` = `apiBase`. */
+  jsonFor(language: Language, apiBase: string): string {
+    const json = this.json.get(language);
+    if (json === undefined) throw new Error(`no documentation for language ${language}`);
+    return json.replace(API_BASE_PLACEHOLDER, JSON.stringify(apiBase).slice(1, -1));
+  }
+
+  /** The HTML page, or null when it has not been built (`npm run build:docs`). */
+  htmlFor(language: Language, apiBase: string): string | null {
+    if (!this.html.has(language)) {
+      const path = docsHtmlPath(language);
+      this.html.set(language, existsSync(path) ? readFileSync(path, "utf8") : null);
+    }
+    const page = this.html.get(language);
+    return page ? page.split(API_BASE_PLACEHOLDER).join(escapeHtml(apiBase)) : null;
+  }
+}

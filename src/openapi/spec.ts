@@ -1,0 +1,117 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import type { Config } from "../config";
+
+/** The namespace every route lives under. */
+export const NAMESPACE = "calendar/events/v1";
+
+export const HTTP_METHODS = ["get", "post", "put", "patch", "delete"] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+export type JsonObject = Record<string, unknown>;
+
+export interface SpecParameter {
+  name: string;
+  in: "query" | "path" | "header" | "cookie";
+  required?: boolean;
+  description?: string;
+  style?: string;
+  explode?: boolean;
+  schema: JsonObject;
+}
+
+/** An operation of the spec with every `$ref` resolved. */
+export interface SpecOperation {
+  operationId: string;
+  method: HttpMethod;
+  /** The path as the spec writes it, relative to the namespace (`/categories/{id}`). */
+  path: string;
+  parameters: SpecParameter[];
+  /** The JSON schema of the request body, if the operation takes one. */
+  bodySchema: JsonObject | null;
+  bodyRequired: boolean;
+  /** The spec's security requirements; `{}` stands for anonymous access. */
+  security: Array<Record<string, string[]>>;
+}
+
+/** The bundled document (`npm run generate` writes it from openapi/). */
+export function bundledSpecPath(): string {
+  return resolve(__dirname, "../../generated/openapi.json");
+}
+
+export function loadBundledSpec(): JsonObject {
+  return JSON.parse(readFileSync(bundledSpecPath(), "utf8")) as JsonObject;
+}
+
+/** The REST base path of the namespace (without language prefix): `/calendar/events/v1`. */
+export function namespaceBasePath(config: Config): string {
+  return `${config.restRoot}/${NAMESPACE}`;
+}
+
+function pointer(document: JsonObject, ref: string): unknown {
+  if (!ref.startsWith("#/")) throw new Error(`only local references are expected in the bundled spec, not ${ref}`);
+  return ref
+    .slice(2)
+    .split("/")
+    .map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .reduce<unknown>((node, part) => (node as JsonObject)[part], document);
+}
+
+/** A copy of `node` with every local `$ref` replaced by what it points to. */
+export function dereference<T>(document: JsonObject, node: T, seen: string[] = []): T {
+  if (Array.isArray(node)) return node.map((item) => dereference(document, item, seen)) as T;
+  if (node === null || typeof node !== "object") return node;
+  const object = node as JsonObject;
+  if (typeof object.$ref === "string") {
+    const ref = object.$ref;
+    if (seen.includes(ref)) throw new Error(`recursive reference ${ref} in the spec`);
+    return dereference(document, pointer(document, ref), [...seen, ref]) as T;
+  }
+  return Object.fromEntries(Object.entries(object).map(([key, value]) => [key, dereference(document, value, seen)])) as T;
+}
+
+/**
+ * The document the service runs on: the bundled one, with the configured REST root as its
+ * server (so the validator matches the right paths) and the configured page size as default.
+ */
+export function runtimeSpec(bundled: JsonObject, config: Config): JsonObject {
+  const spec = structuredClone(bundled);
+  spec.servers = [{ url: namespaceBasePath(config) }];
+  const perPage = (spec.components as JsonObject | undefined)?.parameters as Record<string, SpecParameter> | undefined;
+  if (perPage?.PerPage) {
+    perPage.PerPage.schema.default = config.perPageDefault;
+    perPage.PerPage.description = `How many items a page holds (default ${config.perPageDefault}). Values above ${config.perPageMax} are clamped to ${config.perPageMax}, not rejected.`;
+  }
+  return spec;
+}
+
+export function operationsOf(spec: JsonObject): SpecOperation[] {
+  const operations: SpecOperation[] = [];
+  const globalSecurity = (spec.security as SpecOperation["security"] | undefined) ?? [];
+  for (const [path, rawItem] of Object.entries(spec.paths as JsonObject)) {
+    const item = dereference(spec, rawItem) as JsonObject;
+    const shared = (item.parameters as SpecParameter[] | undefined) ?? [];
+    for (const method of HTTP_METHODS) {
+      const operation = item[method] as JsonObject | undefined;
+      if (!operation) continue;
+      const own = (operation.parameters as SpecParameter[] | undefined) ?? [];
+      const body = operation.requestBody as JsonObject | undefined;
+      const content = body?.content as Record<string, { schema?: JsonObject }> | undefined;
+      operations.push({
+        operationId: operation.operationId as string,
+        method,
+        path,
+        parameters: [...shared.filter((p) => !own.some((o) => o.name === p.name && o.in === p.in)), ...own],
+        bodySchema: content?.["application/json"]?.schema ?? null,
+        bodyRequired: body?.required === true,
+        security: (operation.security as SpecOperation["security"] | undefined) ?? globalSecurity,
+      });
+    }
+  }
+  return operations;
+}
+
+/** `/categories/{id}` → `/categories/:id`, for Express. */
+export function expressPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ":$1");
+}

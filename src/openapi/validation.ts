@@ -1,0 +1,48 @@
+import type { RequestHandler } from "express";
+import * as OpenApiValidator from "express-openapi-validator";
+import { requireScopes } from "../auth/authenticate";
+import { queryNormalizer } from "./query-normalizer";
+import type { JsonObject, SpecOperation } from "./spec";
+
+export interface ValidationOptions {
+  validateResponses: boolean;
+}
+
+/** Reports a body that express.json could not parse, once the credentials have been checked. */
+const raiseDeferredBodyError: RequestHandler = (req, _res, next) => {
+  if (req.deferredBodyError !== undefined) return next(req.deferredBodyError);
+  next();
+};
+
+/**
+ * express-openapi-validator's middleware, with two steps of ours put between its own:
+ *   path params → route metadata → [query normalizer] → security (scopes)
+ *   → [deferred body error] → request validation → response validation.
+ * The normalizer needs the matched operation, and must run before validation; a malformed body
+ * must only be reported after an anonymous or unauthorized caller has been turned away.
+ */
+export function specValidation(spec: JsonObject, operations: SpecOperation[], options: ValidationOptions): RequestHandler[] {
+  const middleware = OpenApiValidator.middleware({
+    apiSpec: structuredClone(spec) as never,
+    validateRequests: { allErrors: true, allowUnknownQueryParameters: false, coerceTypes: false },
+    validateResponses: options.validateResponses ? { removeAdditional: false } : false,
+    validateSecurity: {
+      handlers: {
+        bearerAuth: (req, scopes) => requireScopes(req as never, scopes),
+        basicAuth: (req, scopes) => requireScopes(req as never, scopes),
+      },
+    },
+    useRequestUrl: true,
+    // No operation takes uploads.
+    fileUploader: false,
+  }) as RequestHandler[];
+
+  const expected = ["pathParamsMiddleware", "metadataMiddleware", "securityMiddleware", "requestMiddleware"];
+  if (options.validateResponses) expected.push("responseMiddleware");
+  const names = middleware.map((fn) => fn.name);
+  if (names.join() !== expected.join()) {
+    throw new Error(`express-openapi-validator's middleware changed: expected ${expected.join(", ")}, got ${names.join(", ")}`);
+  }
+  const [pathParams, metadata, security, request, ...response] = middleware;
+  return [pathParams, metadata, queryNormalizer(operations), security, raiseDeferredBodyError, request, ...response];
+}

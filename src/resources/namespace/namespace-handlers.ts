@@ -1,0 +1,39 @@
+import type { OperationHandler } from "../../http/operation-types";
+import { context } from "../../http/request-context";
+import type { Documentation } from "../../openapi/documentation";
+import { renderIndex, type IndexRoute } from "../../openapi/namespace-index";
+import { NAMESPACE } from "../../openapi/spec";
+import type { Services } from "../../services";
+
+export interface NamespaceHandlers {
+  getNamespaceIndex: OperationHandler;
+  getApiDocumentation: OperationHandler;
+}
+
+/** The namespace index and the documentation, both derived from the spec. */
+export function namespaceHandlers(services: Services, routes: Map<string, IndexRoute>, documentation: Documentation): NamespaceHandlers {
+  // The REST root the client used (language prefix included), where WordPress points `up`.
+  const restRootUrl = (apiBase: string) => `${apiBase.slice(0, apiBase.length - NAMESPACE.length - 1)}/`;
+
+  return {
+    getNamespaceIndex(req, res) {
+      const ctx = context(req);
+      res.json(renderIndex(routes, ctx.apiBase, restRootUrl(ctx.apiBase)));
+    },
+
+    getApiDocumentation(req, res) {
+      const ctx = context(req);
+      // JSON unless the client prefers HTML (a browser does).
+      if (req.accepts(["application/json", "text/html"]) === "text/html") {
+        const page = documentation.htmlFor(ctx.language, ctx.apiBase);
+        if (page === null) {
+          services.logger.error("the HTML documentation has not been built: run npm run build:docs");
+          throw new Error("HTML documentation missing");
+        }
+        res.type("html").send(page);
+        return;
+      }
+      res.type("json").send(documentation.jsonFor(ctx.language, ctx.apiBase));
+    },
+  };
+}

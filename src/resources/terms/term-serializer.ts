@@ -1,0 +1,32 @@
+import type { RequestContext } from "../../http/request-context";
+import type { Schemas } from "../../http/operation-types";
+import { effectiveText } from "../../i18n/localized-text";
+import { TERM_TEXT_FIELDS, type TermRecord } from "./term-store";
+import type { TaxonomyConfig } from "./taxonomies";
+
+type TermJson = Schemas["Category"] | Schemas["Tag"];
+
+/** A category or tag as `/categories` and `/tags` return it (tec-rest-v1.md §3.4.2). */
+export function serializeTerm(term: TermRecord, config: TaxonomyConfig, ctx: RequestContext): TermJson {
+  const text = effectiveText(term.texts, TERM_TEXT_FIELDS, {
+    language: ctx.language,
+    defaultLanguage: ctx.defaultLanguage,
+    sourceLanguage: term.sourceLanguage,
+  });
+  const slug = text.slug ?? "";
+  const collection = `${ctx.apiBase}${config.collectionPath}`;
+  const urls: Schemas["TermUrls"] = { self: `${collection}/${term.id}`, collection };
+  if (config.hierarchical && term.parentId !== null) urls.up = `${collection}/${term.parentId}`;
+  const common = {
+    id: term.id,
+    count: term.count,
+    description: text.description ?? "",
+    name: text.name ?? "",
+    slug,
+  };
+  const url = `${ctx.siteUrl}${ctx.languagePrefix}/${config.archivePath}/${encodeURIComponent(slug)}/`;
+  if (config.hierarchical) {
+    return { ...common, taxonomy: "tribe_events_cat", parent: term.parentId ?? 0, meta: [], url, urls };
+  }
+  return { ...common, taxonomy: "post_tag", meta: [], url, urls };
+}

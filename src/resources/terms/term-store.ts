@@ -1,0 +1,300 @@
+import type { Prisma } from "../../../generated/prisma/sqlite/client";
+import type { Database } from "../../db/database";
+import { inTransaction, lockFor, type Tx } from "../../db/transaction";
+import { ApiError, invalidParam } from "../../http/errors";
+import { applyTextChange, effectiveText, type FallbackOrder } from "../../i18n/localized-text";
+import type { Language } from "../../i18n/languages";
+import { searchTextOf, sortKeyOf } from "../../text/search-text";
+import { firstFreeSlug, slugify } from "../../text/slug";
+import type { Taxonomy, TaxonomyConfig } from "./taxonomies";
+
+export const TERM_TEXT_FIELDS = ["name", "description", "slug"] as const;
+type TermTextField = (typeof TERM_TEXT_FIELDS)[number];
+
+const termSelect = {
+  id: true,
+  taxonomy: true,
+  parentId: true,
+  count: true,
+  sourceLanguage: true,
+  texts: { select: { language: true, name: true, description: true, slug: true } },
+} satisfies Prisma.TermSelect;
+
+export type TermRecord = Prisma.TermGetPayload<{ select: typeof termSelect }>;
+
+export type TermOrderBy = "name" | "id" | "term_id" | "slug" | "count" | "parent" | "include" | "none";
+
+export interface TermListQuery {
+  taxonomy: Taxonomy;
+  language: Language;
+  defaultLanguage: Language;
+  offset: number;
+  limit: number;
+  searchWords: string[];
+  includeIds?: number[];
+  excludeIds?: number[];
+  order: "asc" | "desc";
+  orderBy: TermOrderBy;
+  hideEmpty: boolean;
+  /** Direct children of this category; 0 for top-level ones. */
+  parentId?: number;
+  /** Terms linked to this event. */
+  eventId?: number;
+  slug?: string;
+}
+
+function orderOf(query: TermListQuery): Prisma.TermTextOrderByWithRelationInput[] {
+  const dir = query.order;
+  switch (query.orderBy) {
+    case "id":
+    case "term_id":
+      return [{ termId: dir }];
+    case "slug":
+      return [{ slugKey: dir }, { termId: dir }];
+    case "count":
+      return [{ term: { count: dir } }, { termId: dir }];
+    case "parent":
+      return [{ term: { parentId: { sort: dir, nulls: dir === "asc" ? "first" : "last" } } }, { termId: dir }];
+    case "none":
+    case "include":
+      return [{ termId: "asc" }];
+    case "name":
+      return [{ sortKey: dir }, { termId: dir }];
+  }
+}
+
+/** Lists a page of terms. Terms are listed through their text row in the request language. */
+export async function listTerms(db: Database, query: TermListQuery): Promise<{ items: TermRecord[]; total: number }> {
+  const termWhere: Prisma.TermWhereInput = { taxonomy: query.taxonomy };
+  if (query.hideEmpty) termWhere.count = { gt: 0 };
+  if (query.includeIds || query.excludeIds) {
+    termWhere.id = { ...(query.includeIds ? { in: query.includeIds } : {}), ...(query.excludeIds ? { notIn: query.excludeIds } : {}) };
+  }
+  if (query.parentId !== undefined) termWhere.parentId = query.parentId === 0 ? null : query.parentId;
+  if (query.eventId !== undefined) termWhere.events = { some: { eventId: query.eventId } };
+  const where: Prisma.TermTextWhereInput = {
+    language: query.language,
+    term: termWhere,
+    AND: query.searchWords.map((word) => ({ searchText: { contains: word } })),
+  };
+  if (query.slug !== undefined) {
+    where.OR = [{ slug: query.slug }, { term: { texts: { some: { language: query.defaultLanguage, slug: query.slug } } } }];
+  }
+  // Ordering by the `include` list: that list is short (at most 100), so order it here.
+  const byInclude = query.orderBy === "include" && query.includeIds !== undefined;
+  const [rows, total] = await Promise.all([
+    db.read.termText.findMany({
+      where,
+      orderBy: orderOf(query),
+      ...(byInclude ? {} : { skip: query.offset, take: query.limit }),
+      select: { term: { select: termSelect } },
+    }),
+    db.read.termText.count({ where }),
+  ]);
+  let items = rows.map((row) => row.term);
+  if (byInclude) {
+    const position = new Map(query.includeIds!.map((id, index) => [id, index]));
+    items.sort((a, b) => (position.get(a.id)! - position.get(b.id)!) * (query.order === "desc" ? -1 : 1));
+    items = items.slice(query.offset, query.offset + query.limit);
+  }
+  return { items, total };
+}
+
+export function findTerm(db: Database | Tx, taxonomy: Taxonomy, id: number): Promise<TermRecord | null> {
+  const client = "read" in db ? db.read : db;
+  return client.term.findFirst({ where: { id, taxonomy }, select: termSelect });
+}
+
+/**
+ * Ids of the terms that `refs` name, each ref an id or a slug (of the request language first,
+ * then the default one, then any). Refs that name no term of the taxonomy come back in `unknown`.
+ */
+export async function resolveTermRefs(
+  db: Database,
+  taxonomy: Taxonomy,
+  refs: string[],
+  language: Language,
+  defaultLanguage: Language,
+): Promise<{ ids: number[]; unknown: string[] }> {
+  const numeric = refs.filter((ref) => /^\d+$/.test(ref) && Number(ref) <= 2_147_483_647).map(Number);
+  const slugs = refs.filter((ref) => !/^\d+$/.test(ref));
+  const [byId, bySlug] = await Promise.all([
+    numeric.length ? db.read.term.findMany({ where: { taxonomy, id: { in: numeric } }, select: { id: true } }) : [],
+    slugs.length ? db.read.termText.findMany({ where: { taxonomy, slug: { in: slugs } }, select: { termId: true, slug: true, language: true } }) : [],
+  ]);
+  const knownIds = new Set(byId.map((term) => term.id));
+  const preference = (lang: string) => (lang === language ? 0 : lang === defaultLanguage ? 1 : 2);
+  const ids: number[] = [];
+  const unknown: string[] = [];
+  for (const ref of refs) {
+    if (/^\d+$/.test(ref)) {
+      if (knownIds.has(Number(ref))) ids.push(Number(ref));
+      else unknown.push(ref);
+      continue;
+    }
+    const match = bySlug.filter((row) => row.slug === ref).sort((a, b) => preference(a.language) - preference(b.language))[0];
+    if (match) ids.push(match.termId);
+    else unknown.push(ref);
+  }
+  return { ids: [...new Set(ids)], unknown };
+}
+
+export interface TermWrite {
+  name?: string;
+  description?: string | null;
+  slug?: string;
+  /** Parent category; 0 for none. Categories only. */
+  parent?: number;
+}
+
+interface WriteContext {
+  config: TaxonomyConfig;
+  language: Language;
+  defaultLanguage: Language;
+}
+
+/** Computes and stores every language's text row of a term from the own texts. */
+async function writeTexts(
+  tx: Tx,
+  termId: number,
+  taxonomy: Taxonomy,
+  sourceLanguage: string,
+  defaultLanguage: Language,
+  own: ReturnType<typeof applyTextChange<TermTextField>>,
+): Promise<void> {
+  for (const row of own) {
+    const order: FallbackOrder = { language: row.language, defaultLanguage, sourceLanguage };
+    const shown = effectiveText(own, TERM_TEXT_FIELDS, order);
+    const data = {
+      taxonomy,
+      name: row.name,
+      description: row.description,
+      slug: row.slug,
+      searchText: searchTextOf([shown.name, shown.slug]),
+      sortKey: sortKeyOf(shown.name),
+      slugKey: shown.slug ?? "",
+    };
+    await tx.termText.upsert({
+      where: { termId_language: { termId, language: row.language } },
+      create: { termId, language: row.language, ...data },
+      update: data,
+    });
+  }
+}
+
+async function checkParent(tx: Tx, termId: number | null, parent: number): Promise<void> {
+  if (parent === 0) return;
+  const problem = () => invalidParam("parent", "rest_invalid_parent", {
+    en: "Must be an existing category other than this one and its descendants.",
+    "pt-br": "Deve ser uma categoria existente, diferente desta e de suas descendentes.",
+    es: "Debe ser una categoría existente distinta de esta y de sus descendientes.",
+  });
+  // Walk up from the proposed parent: reaching the term itself would make a cycle.
+  let current: number | null = parent;
+  const visited = new Set<number>();
+  while (current !== null) {
+    if (current === termId || visited.has(current)) throw problem();
+    visited.add(current);
+    const row: { parentId: number | null } | null = await tx.term.findFirst({ where: { id: current, taxonomy: "category" }, select: { parentId: true } });
+    if (!row) throw problem();
+    current = row.parentId;
+  }
+}
+
+async function checkNameFree(tx: Tx, ctx: WriteContext, name: string, parentId: number | null, termId: number | null): Promise<void> {
+  const clash = await tx.termText.findFirst({
+    where: {
+      language: ctx.language,
+      sortKey: sortKeyOf(name),
+      term: { taxonomy: ctx.config.taxonomy, ...(ctx.config.hierarchical ? { parentId } : {}), ...(termId !== null ? { id: { not: termId } } : {}) },
+    },
+    select: { termId: true },
+  });
+  if (clash) throw new ApiError("term_exists", {}, { term_id: clash.termId });
+}
+
+async function uniqueSlug(tx: Tx, ctx: WriteContext, wanted: string, termId: number | null): Promise<string> {
+  const base = slugify(wanted) || ctx.config.fallbackSlug;
+  const taken = await tx.termText.findMany({
+    where: {
+      taxonomy: ctx.config.taxonomy,
+      language: ctx.language,
+      OR: [{ slug: base }, { slug: { startsWith: `${base}-` } }],
+      ...(termId !== null ? { termId: { not: termId } } : {}),
+    },
+    select: { slug: true },
+  });
+  return firstFreeSlug(base, taken.map((row) => row.slug!));
+}
+
+function checkSlugHasLetters(slug: string | undefined): void {
+  if (slug !== undefined && slugify(slug) === "") {
+    throw invalidParam("slug", "rest_invalid_slug", {
+      en: "Must contain at least one letter or digit.",
+      "pt-br": "Deve conter pelo menos uma letra ou um dígito.",
+      es: "Debe contener al menos una letra o un dígito.",
+    });
+  }
+}
+
+export async function createTerm(db: Database, ctx: WriteContext, input: TermWrite & { name: string }): Promise<TermRecord> {
+  checkSlugHasLetters(input.slug);
+  return inTransaction(db, async (tx) => {
+    await lockFor(db, tx, `term-names:${ctx.config.taxonomy}`);
+    const parentId = ctx.config.hierarchical && input.parent ? input.parent : null;
+    if (ctx.config.hierarchical && input.parent !== undefined) await checkParent(tx, null, input.parent);
+    await checkNameFree(tx, ctx, input.name, parentId, null);
+    const slug = await uniqueSlug(tx, ctx, input.slug ?? input.name, null);
+    const term = await tx.term.create({
+      data: { taxonomy: ctx.config.taxonomy, parentId, sourceLanguage: ctx.language },
+      select: { id: true },
+    });
+    const own = applyTextChange<TermTextField>([], TERM_TEXT_FIELDS, ctx.language, {
+      name: input.name,
+      description: input.description ?? null,
+      slug,
+    });
+    await writeTexts(tx, term.id, ctx.config.taxonomy, ctx.language, ctx.defaultLanguage, own);
+    return (await findTerm(tx, ctx.config.taxonomy, term.id))!;
+  });
+}
+
+export async function updateTerm(db: Database, ctx: WriteContext, id: number, input: TermWrite): Promise<TermRecord> {
+  checkSlugHasLetters(input.slug);
+  return inTransaction(db, async (tx) => {
+    await lockFor(db, tx, `term-names:${ctx.config.taxonomy}`);
+    const term = await findTerm(tx, ctx.config.taxonomy, id);
+    if (!term) throw new ApiError(ctx.config.notFound, { id });
+    let parentId = term.parentId;
+    if (ctx.config.hierarchical && input.parent !== undefined) {
+      await checkParent(tx, id, input.parent);
+      parentId = input.parent === 0 ? null : input.parent;
+    }
+    if (input.name !== undefined || parentId !== term.parentId) {
+      const shownName = input.name ?? effectiveText(term.texts, TERM_TEXT_FIELDS, { language: ctx.language, defaultLanguage: ctx.defaultLanguage, sourceLanguage: term.sourceLanguage }).name;
+      if (shownName !== null) await checkNameFree(tx, ctx, shownName, parentId, id);
+    }
+    const change: Partial<Record<TermTextField, string | null>> = {};
+    if (input.name !== undefined) change.name = input.name;
+    if (input.description !== undefined) change.description = input.description;
+    if (input.slug !== undefined) change.slug = await uniqueSlug(tx, ctx, input.slug, id);
+    if (parentId !== term.parentId) await tx.term.update({ where: { id }, data: { parentId } });
+    if (Object.keys(change).length > 0) {
+      const own = applyTextChange<TermTextField>(term.texts, TERM_TEXT_FIELDS, ctx.language, change);
+      await writeTexts(tx, id, ctx.config.taxonomy, term.sourceLanguage, ctx.defaultLanguage, own);
+    }
+    return (await findTerm(tx, ctx.config.taxonomy, id))!;
+  });
+}
+
+/** Deletes a term for good; its children move up to its parent. Returns it as it was. */
+export async function deleteTerm(db: Database, config: TaxonomyConfig, id: number): Promise<TermRecord> {
+  return inTransaction(db, async (tx) => {
+    await lockFor(db, tx, `term-names:${config.taxonomy}`);
+    const term = await findTerm(tx, config.taxonomy, id);
+    if (!term) throw new ApiError(config.notFound, { id });
+    await tx.term.updateMany({ where: { parentId: id }, data: { parentId: term.parentId } });
+    await tx.term.delete({ where: { id } });
+    return term;
+  });
+}

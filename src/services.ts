@@ -1,0 +1,10 @@
+import type { Config } from "./config";
+import type { Database } from "./db/database";
+import type { Logger } from "./logging/logger";
+
+/** What handlers are built with: one of each per app. */
+export interface Services {
+  config: Config;
+  db: Database;
+  logger: Logger;
+}

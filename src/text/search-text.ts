@@ -1,0 +1,39 @@
+/**
+ * Text normalized for matching: accents removed, lower case, HTML tags and entities dropped,
+ * whitespace collapsed. Stored in the `searchText` and `sortKey` columns and applied to search
+ * words, so that matching is an exact substring test that behaves the same on SQLite and
+ * PostgreSQL (neither database's own case folding is used).
+ */
+export function normalizeForSearch(text: string): string {
+  return text
+    .replace(/<[^>]*>/g, " ")
+    .replace(/&(#\d+|#x[0-9a-f]+|[a-z]+);/gi, " ")
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** Separates fields in a search text, so that no search word can match across two fields. */
+export const FIELD_SEPARATOR = " \u001f ";
+
+export function searchTextOf(fields: Array<string | null | undefined>): string {
+  return fields
+    .filter((field): field is string => typeof field === "string" && field.length > 0)
+    .map(normalizeForSearch)
+    .join(FIELD_SEPARATOR);
+}
+
+/** The words of a search query, normalized; empty when the query has no words. */
+export function searchWords(query: string): string[] {
+  return normalizeForSearch(query)
+    .split(/\s+/)
+    .filter((word) => word.length > 0)
+    .slice(0, 20);
+}
+
+/** Key for ordering by a name: normalized, so that "Ábaco" sorts with "abaco", before "b". */
+export function sortKeyOf(text: string | null | undefined): string {
+  return normalizeForSearch(text ?? "").slice(0, 190);
+}

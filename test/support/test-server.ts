@@ -1,0 +1,107 @@
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import createClient, { type Client } from "openapi-fetch";
+import type { paths } from "../../generated/api-types";
+import { createApp } from "../../src/app";
+import { loadConfig, type Config } from "../../src/config";
+import { openDatabase, type Database } from "../../src/db/database";
+import type { Language } from "../../src/i18n/languages";
+import { createLogger } from "../../src/logging/logger";
+import { createTestDatabase, type TestDatabase } from "./test-database";
+
+export const ADMIN_TOKEN = "test-admin-token-0123456789";
+
+export type Api = Client<paths>;
+
+export interface RawResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+export interface RawRequest {
+  body?: unknown;
+  /** Sent as is, instead of `body` as JSON. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestServer {
+  origin: string;
+  /** `http://127.0.0.1:<port>/calendar/events/v1` */
+  base: string;
+  config: Config;
+  db: Database;
+  /** Typed client of the REST root (default language), anonymous. */
+  api: Api;
+  /** Typed client authenticated with the bootstrap administrator key. */
+  admin: Api;
+  /** Typed client of a language prefix (`/es/calendar/events/v1`). */
+  apiIn(language: Language, headers?: Record<string, string>): Api;
+  /** Typed client with the given Authorization header. */
+  as(authorization: string): Api;
+  /** A request outside the typed client's reach (invalid input, raw paths), relative to the origin. */
+  raw(method: string, path: string, request?: RawRequest): Promise<RawResponse>;
+  close(): Promise<void>;
+}
+
+export const ADMIN_HEADERS = { Authorization: `Bearer ${ADMIN_TOKEN}` };
+
+function client(baseUrl: string, headers: Record<string, string> = {}): Api {
+  // Lists go out comma-separated, as WordPress clients send them.
+  return createClient<paths>({ baseUrl, headers, querySerializer: { array: { style: "form", explode: false } } });
+}
+
+/**
+ * The service on an ephemeral port, over a fresh database, validating every response against
+ * the spec (so a test that gets an answer also proves the answer matches the contract).
+ */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const database: TestDatabase = await createTestDatabase();
+  const config = loadConfig({ CALENDAR_ADMIN_TOKEN: ADMIN_TOKEN, VALIDATE_RESPONSES: "true", DATABASE_URL: database.url, ...env });
+  const db = await openDatabase(config);
+  const logger = createLogger(process.env.TEST_LOG_LEVEL ?? "silent");
+  const app = createApp({ config, db, logger });
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
+  });
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const root = `${origin}${config.restRoot}/calendar/events/v1`;
+  return {
+    origin,
+    base: root,
+    config,
+    db,
+    api: client(root),
+    admin: client(root, ADMIN_HEADERS),
+    apiIn: (language, headers) => client(`${origin}/${language}${config.restRoot}/calendar/events/v1`, headers),
+    as: (authorization) => client(root, { Authorization: authorization }),
+    async raw(method, path, request = {}) {
+      const headers: Record<string, string> = { ...request.headers };
+      let body: string | undefined;
+      if (request.rawBody !== undefined) body = request.rawBody;
+      else if (request.body !== undefined) {
+        body = JSON.stringify(request.body);
+        headers["Content-Type"] ??= "application/json";
+      }
+      const response = await fetch(`${origin}${path}`, { method, headers, body });
+      const text = await response.text();
+      let parsed: unknown = undefined;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        parsed = undefined;
+      }
+      return { status: response.status, headers: response.headers, body: parsed, text };
+    },
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await db.close();
+      await database.drop();
+    },
+  };
+}
