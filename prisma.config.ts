@@ -1,11 +1,13 @@
 // Prisma CLI configuration. DB_PROVIDER picks the schema folder and its migrations
 // (sqlite by default, or postgresql); DATABASE_URL is only needed by commands that
-// connect (the migrations check uses a scratch database, see scripts/check-migrations.sh).
+// connect: the migrations check (scripts/check-migrations.sh) creates and drops a shadow
+// database on that server.
 import { defineConfig } from "prisma/config";
 import { pgCliAdapter, sqliteCliAdapter } from "./prisma/cli-adapters";
 
 const provider = process.env.DB_PROVIDER === "postgresql" ? "postgresql" : "sqlite";
-const defaultUrl = provider === "postgresql" ? "postgresql://postgres@127.0.0.1:5432/postgres" : "file:./data/prisma-cli.db";
+// SQLite needs no file for the CLI's diffs: its shadow database is in memory too.
+const defaultUrl = provider === "postgresql" ? "postgresql://postgres@127.0.0.1:5432/postgres" : "file::memory:";
 const url = process.env.DATABASE_URL ?? defaultUrl;
 
 export default defineConfig({

@@ -35,6 +35,15 @@ interface BodyParserError {
   message?: string;
 }
 
+const METHOD_ORDER = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
+
+/** The validator's Allow list, in the usual order, with HEAD wherever GET is (we answer it). */
+function allowHeader(allow: string): string {
+  const methods = new Set(allow.split(",").map((method) => method.trim().toUpperCase()));
+  if (methods.has("GET")) methods.add("HEAD");
+  return METHOD_ORDER.filter((method) => methods.has(method)).join(", ");
+}
+
 function isBodyParserError(err: unknown): err is BodyParserError {
   return typeof err === "object" && err !== null && typeof (err as BodyParserError).type === "string";
 }
@@ -121,7 +130,7 @@ function toEnvelope(err: unknown, language: Language, config: Config): Envelope 
       case 404:
         return envelope("rest_no_route", language);
       case 405:
-        return { ...envelope("rest_no_route", language, {}, {}, 405), headers: err.headers?.Allow ? { Allow: err.headers.Allow } : {} };
+        return { ...envelope("rest_no_route", language, {}, {}, 405), headers: err.headers?.Allow ? { Allow: allowHeader(err.headers.Allow) } : {} };
       case 413:
         return envelope("rest_payload_too_large", language);
       case 415:

@@ -34,6 +34,7 @@ export interface IndexArg extends JsonObject {
 export interface IndexEndpoint {
   methods: string[];
   args: Record<string, IndexArg>;
+  withBody: boolean;
 }
 
 export interface IndexRoute {
@@ -105,9 +106,13 @@ export function buildIndexRoutes(operations: SpecOperation[]): Map<string, Index
     const method = operation.method.toUpperCase();
     route.methods.push(method);
     const args = argsOf(operation);
-    const same = route.endpoints.find((endpoint) => JSON.stringify(endpoint.args) === JSON.stringify(args));
+    // Only writes that take the same body share an endpoint (POST, PUT and PATCH of an item);
+    // a GET and a DELETE with the same arguments are still two endpoints, as in WordPress.
+    const same = operation.bodySchema
+      ? route.endpoints.find((endpoint) => endpoint.withBody && JSON.stringify(endpoint.args) === JSON.stringify(args))
+      : undefined;
     if (same) same.methods.push(method);
-    else route.endpoints.push({ methods: [method], args });
+    else route.endpoints.push({ methods: [method], args, withBody: operation.bodySchema !== null });
   }
   return routes;
 }
@@ -116,7 +121,8 @@ export function buildIndexRoutes(operations: SpecOperation[]): Map<string, Index
 export function renderIndex(routes: Map<string, IndexRoute>, apiBase: string, restRootUrl: string): JsonObject {
   const rendered: JsonObject = {};
   for (const [key, route] of routes) {
-    const entry: JsonObject = { namespace: route.namespace, methods: route.methods, endpoints: route.endpoints };
+    const endpoints = route.endpoints.map(({ methods, args }) => ({ methods, args }));
+    const entry: JsonObject = { namespace: route.namespace, methods: route.methods, endpoints };
     if (!route.hasPathParams) entry._links = { self: [{ href: route.path === "/" ? apiBase : `${apiBase}${route.path}` }] };
     rendered[key] = entry;
   }

@@ -1,3 +1,7 @@
+// LIKE wildcards (and SQLite has no default escape character) are stored and searched as
+// private-use characters, so that a `%` in a search means a percent sign on both databases.
+const LIKE_SAFE: Record<string, string> = { "%": "\uE000", _: "\uE001", "\\": "\uE002" };
+
 /**
  * Text normalized for matching: accents removed, lower case, HTML tags and entities dropped,
  * whitespace collapsed. Stored in the `searchText` and `sortKey` columns and applied to search
@@ -11,6 +15,7 @@ export function normalizeForSearch(text: string): string {
     .normalize("NFKD")
     .replace(/\p{M}/gu, "")
     .toLowerCase()
+    .replace(/[%_\\]/g, (char) => LIKE_SAFE[char])
     .replace(/\s+/g, " ")
     .trim();
 }

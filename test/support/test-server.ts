@@ -87,11 +87,11 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       }
       const response = await fetch(`${origin}${path}`, { method, headers, body });
       const text = await response.text();
-      let parsed: unknown = undefined;
+      let parsed: unknown;
       try {
         parsed = text ? JSON.parse(text) : undefined;
       } catch {
-        parsed = undefined;
+        // Not JSON (an HTML page, an empty body): `text` has it.
       }
       return { status: response.status, headers: response.headers, body: parsed, text };
     },
