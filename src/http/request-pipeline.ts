@@ -39,6 +39,8 @@ export const headAsGet: RequestHandler = (req, _res, next) => {
   next();
 };
 
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
+
 /**
  * Parses JSON bodies. A body that cannot be parsed is not reported here but after the
  * credentials are checked (see specValidation), so that an anonymous write always gets 401.
@@ -46,6 +48,8 @@ export const headAsGet: RequestHandler = (req, _res, next) => {
 export function jsonBody(limitBytes: number): RequestHandler {
   const parse = express.json({ limit: limitBytes, strict: true });
   return (req, res, next) => {
+    // Only writes take a body; whatever a GET or DELETE carries is not read.
+    if (!BODY_METHODS.has(req.method)) return next();
     parse(req, res, (err?: unknown) => {
       if (err) req.deferredBodyError = err;
       next();
