@@ -48,6 +48,261 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/venues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List venues
+         * @description A page of venues, newest first (by `date`, then id). Anonymous callers see published venues
+         *     only; editors see every status but the trash unless `status` says otherwise.
+         *     `search` looks in the name, description, address, city, province, state, stateprovince, zip and
+         *     phone (not the country). A page past the last one is `404 venue-archive-page-not-found`.
+         *
+         *     **Departure**: `total` is right when a search matches nothing (the original reports the
+         *     unfiltered total).
+         */
+        get: operations["listVenues"];
+        put?: never;
+        /**
+         * Create a venue
+         * @description Creates a venue; its name and description are stored in the request language. The slug is
+         *     derived from the name and made unique (`-2`, `-3`...). Without `status`, a venue is published
+         *     by those who may publish, and a draft otherwise; a contributor's `publish` becomes `pending`.
+         */
+        post: operations["createVenue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/venues/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a venue
+         * @description The venue, with its `json_ld`. A venue the caller may not read (a draft, pending, private or
+         *     trashed venue, for anonymous callers) is `403 venue-not-accessible`.
+         *     **Departure**: an unknown id is `404 rest-venue-not-found` (the original answers 400).
+         */
+        get: operations["getVenue"];
+        /**
+         * Update a venue (PUT)
+         * @description Same as `POST` on this path.
+         */
+        put: operations["putVenue"];
+        /**
+         * Update a venue
+         * @description Changes the fields given; the others keep their values. Name and description are
+         *     written in the request language, leaving the other languages as they are. `PUT` and `PATCH`
+         *     do the same.
+         */
+        post: operations["updateVenue"];
+        /**
+         * Trash or delete a venue
+         * @description Moves the venue to the trash (`status` becomes `trash`) and answers with it; the venue is
+         *     unlinked from every event. A venue already in the trash is `410 venue-is-in-trash`.
+         *     With `force=true` (administrators only) the venue is deleted permanently, trashed or not.
+         */
+        delete: operations["deleteVenue"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a venue (PATCH)
+         * @description Same as `POST` on this path.
+         */
+        patch: operations["patchVenue"];
+        trace?: never;
+    };
+    "/venues/by-slug/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The item's slug.
+                 * @example blue-note
+                 */
+                slug: components["parameters"]["ItemSlug"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a venue by its slug
+         * @description The venue, with its `json_ld`. A venue the caller may not read (a draft, pending, private or
+         *     trashed venue, for anonymous callers) is `403 venue-not-accessible`.
+         *     **Departure**: an unknown slug is `404 rest-venue-not-found` (the original answers 400).
+         */
+        get: operations["getVenueBySlug"];
+        /**
+         * Update a venue (PUT) by its slug
+         * @description Same as `POST` on this path.
+         */
+        put: operations["putVenueBySlug"];
+        /**
+         * Update a venue by its slug
+         * @description Changes the fields given; the others keep their values. Name and description are
+         *     written in the request language, leaving the other languages as they are. `PUT` and `PATCH`
+         *     do the same.
+         */
+        post: operations["updateVenueBySlug"];
+        /**
+         * Trash or delete a venue by its slug
+         * @description Moves the venue to the trash (`status` becomes `trash`) and answers with it; the venue is
+         *     unlinked from every event. A venue already in the trash is `410 venue-is-in-trash`.
+         *     With `force=true` (administrators only) the venue is deleted permanently, trashed or not.
+         */
+        delete: operations["deleteVenueBySlug"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a venue (PATCH) by its slug
+         * @description Same as `POST` on this path.
+         */
+        patch: operations["patchVenueBySlug"];
+        trace?: never;
+    };
+    "/organizers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List organizers
+         * @description A page of organizers, newest first (by `date`, then id). Anonymous callers see published organizers
+         *     only; editors see every status but the trash unless `status` says otherwise.
+         *     `search` looks in the name, description, phone, e-mail address and website. A page past the last one is `404 organizer-archive-page-not-found`.
+         *
+         *     **Departure**: `total` is right when a search matches nothing (the original reports the
+         *     unfiltered total).
+         */
+        get: operations["listOrganizers"];
+        put?: never;
+        /**
+         * Create an organizer
+         * @description Creates an organizer; its name and description are stored in the request language. The slug is
+         *     derived from the name and made unique (`-2`, `-3`...). Without `status`, an organizer is published
+         *     by those who may publish, and a draft otherwise; a contributor's `publish` becomes `pending`.
+         */
+        post: operations["createOrganizer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/organizers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an organizer
+         * @description The organizer, with its `json_ld`. An organizer the caller may not read (a draft, pending, private or
+         *     trashed organizer, for anonymous callers) is `403 organizer-not-accessible`.
+         *     **Departure**: an unknown id is `404 rest-organizer-not-found` (the original answers 400).
+         */
+        get: operations["getOrganizer"];
+        /**
+         * Update an organizer (PUT)
+         * @description Same as `POST` on this path.
+         */
+        put: operations["putOrganizer"];
+        /**
+         * Update an organizer
+         * @description Changes the fields given; the others keep their values. Name and description are
+         *     written in the request language, leaving the other languages as they are. `PUT` and `PATCH`
+         *     do the same.
+         */
+        post: operations["updateOrganizer"];
+        /**
+         * Trash or delete an organizer
+         * @description Moves the organizer to the trash (`status` becomes `trash`) and answers with it; the organizer is
+         *     unlinked from every event. An organizer already in the trash is `410 organizer-is-in-trash`.
+         *     With `force=true` (administrators only) the organizer is deleted permanently, trashed or not.
+         */
+        delete: operations["deleteOrganizer"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an organizer (PATCH)
+         * @description Same as `POST` on this path.
+         */
+        patch: operations["patchOrganizer"];
+        trace?: never;
+    };
+    "/organizers/by-slug/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The item's slug.
+                 * @example blue-note
+                 */
+                slug: components["parameters"]["ItemSlug"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an organizer by its slug
+         * @description The organizer, with its `json_ld`. An organizer the caller may not read (a draft, pending, private or
+         *     trashed organizer, for anonymous callers) is `403 organizer-not-accessible`.
+         *     **Departure**: an unknown slug is `404 rest-organizer-not-found` (the original answers 400).
+         */
+        get: operations["getOrganizerBySlug"];
+        /**
+         * Update an organizer (PUT) by its slug
+         * @description Same as `POST` on this path.
+         */
+        put: operations["putOrganizerBySlug"];
+        /**
+         * Update an organizer by its slug
+         * @description Changes the fields given; the others keep their values. Name and description are
+         *     written in the request language, leaving the other languages as they are. `PUT` and `PATCH`
+         *     do the same.
+         */
+        post: operations["updateOrganizerBySlug"];
+        /**
+         * Trash or delete an organizer by its slug
+         * @description Moves the organizer to the trash (`status` becomes `trash`) and answers with it; the organizer is
+         *     unlinked from every event. An organizer already in the trash is `410 organizer-is-in-trash`.
+         *     With `force=true` (administrators only) the organizer is deleted permanently, trashed or not.
+         */
+        delete: operations["deleteOrganizerBySlug"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an organizer (PATCH) by its slug
+         * @description Same as `POST` on this path.
+         */
+        patch: operations["patchOrganizerBySlug"];
+        trace?: never;
+    };
     "/categories": {
         parameters: {
             query?: never;
@@ -377,19 +632,179 @@ export interface components {
             [key: string]: unknown;
         };
         /**
-         * @description Ids or slugs. In a query string, a comma-separated string or a repeated parameter; spaces around items and empty items are dropped.
-         * @example [
-         *       "12",
-         *       "live-music"
-         *     ]
+         * @description The publication status. `publish`: public. `future`: scheduled. `draft`, `pending` (awaiting
+         *     review) and `private`: visible to their author and to editors only. `trash`: deleted (restorable
+         *     by changing the status back).
+         * @example publish
+         * @enum {string}
          */
-        IdOrSlugList: string[];
+        PostStatus: "publish" | "future" | "draft" | "pending" | "private" | "trash";
+        /**
+         * @description The id of the user who owns the item.
+         * @example 1
+         */
+        ItemAuthor: number;
+        /**
+         * @description A date and time, `YYYY-MM-DD HH:MM:SS`.
+         * @example 2026-11-21 18:30:00
+         */
+        WallClock: string;
+        /**
+         * Format: uri
+         * @description The item's page on the public site (`SITE_URL`).
+         * @example http://localhost:8080/venue/blue-note/
+         */
+        ItemUrl: string;
         /**
          * Format: uri
          * @description An absolute URL of this API, percent-encoded.
          * @example http://localhost:8080/calendar/events/v1/categories?page=2&per_page=10
          */
         RestUrl: string;
+        /**
+         * @description An image, given by its URL. **Departure**: there is no media library, so there are no
+         *     attachment ids or generated sizes.
+         */
+        Image: {
+            /**
+             * Format: uri
+             * @example https://images.example.org/blue-note.jpg
+             */
+            url: string;
+            /**
+             * @description The file extension of the URL's path, lower case; empty when it has none.
+             * @example jpg
+             */
+            extension: string;
+        };
+        /**
+         * @description Text; null when there is none.
+         * @example 131 W 3rd St
+         */
+        NullableText: string | null;
+        /**
+         * @description An id unique across sites and item types: `<site host>?id=<id>&type=<type>`.
+         *     **Departure**: the type is added, because ids here are per type.
+         * @example localhost:8080?id=3&type=venue
+         */
+        GlobalId: string;
+        /**
+         * @description The global ids the item had, newest first (just its own global id).
+         * @example [
+         *       "localhost:8080?id=3&type=venue"
+         *     ]
+         */
+        GlobalIdLineage: components["schemas"]["GlobalId"][];
+        /**
+         * @description The schema.org description of the item, for search engines (`@context`, `@type`, ...). Single-item responses only.
+         * @example {
+         *       "@context": "http://schema.org",
+         *       "@type": "Place",
+         *       "name": "Blue Note"
+         *     }
+         */
+        JsonLd: {
+            /** @constant */
+            "@context": "http://schema.org";
+            /** @example Place */
+            "@type": string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description A place where events happen. **Departure**: every field is present (null when empty, where the
+         *     original leaves empty fields out), `author` is an integer, and there is a `rest_url`.
+         * @example {
+         *       "id": 3,
+         *       "author": 1,
+         *       "status": "publish",
+         *       "date": "2026-11-21 10:00:00",
+         *       "date_utc": "2026-11-21 10:00:00",
+         *       "modified": "2026-11-21 10:00:00",
+         *       "modified_utc": "2026-11-21 10:00:00",
+         *       "url": "http://localhost:8080/venue/blue-note/",
+         *       "rest_url": "http://localhost:8080/calendar/events/v1/venues/3",
+         *       "venue": "Blue Note",
+         *       "description": "<p>A jazz club in Greenwich Village.</p>",
+         *       "excerpt": "<p>A jazz club in Greenwich Village.</p>",
+         *       "slug": "blue-note",
+         *       "image": null,
+         *       "address": "131 W 3rd St",
+         *       "city": "New York",
+         *       "country": "United States",
+         *       "province": null,
+         *       "state": "NY",
+         *       "zip": "10012",
+         *       "phone": "+1 212-475-8592",
+         *       "website": "https://www.bluenotejazz.com/",
+         *       "stateprovince": "NY",
+         *       "geo_lat": 40.7309,
+         *       "geo_lng": -74.0006,
+         *       "show_map": true,
+         *       "show_map_link": true,
+         *       "global_id": "localhost:8080?id=3&type=venue",
+         *       "global_id_lineage": [
+         *         "localhost:8080?id=3&type=venue"
+         *       ]
+         *     }
+         */
+        Venue: {
+            /** @example 3 */
+            id: number;
+            author: components["schemas"]["ItemAuthor"];
+            status: components["schemas"]["PostStatus"];
+            date: components["schemas"]["WallClock"];
+            date_utc: components["schemas"]["WallClock"];
+            modified: components["schemas"]["WallClock"];
+            modified_utc: components["schemas"]["WallClock"];
+            url: components["schemas"]["ItemUrl"];
+            rest_url: components["schemas"]["RestUrl"];
+            /**
+             * @description The name, in the response language.
+             * @example Blue Note
+             */
+            venue: string;
+            /**
+             * @description The description (HTML), in the response language.
+             * @example <p>A jazz club in Greenwich Village.</p>
+             */
+            description: string | null;
+            /**
+             * @description The first words of the description (HTML), as WordPress makes an excerpt.
+             * @example <p>A jazz club in Greenwich Village.</p>
+             */
+            excerpt: string | null;
+            /** @example blue-note */
+            slug: string;
+            image: components["schemas"]["Image"] | null;
+            address: components["schemas"]["NullableText"];
+            city: components["schemas"]["NullableText"];
+            country: components["schemas"]["NullableText"];
+            province: components["schemas"]["NullableText"];
+            state: components["schemas"]["NullableText"];
+            zip: components["schemas"]["NullableText"];
+            phone: components["schemas"]["NullableText"];
+            /** @example https://www.bluenotejazz.com/ */
+            website: string | null;
+            stateprovince: components["schemas"]["NullableText"];
+            /**
+             * @description Latitude, in degrees.
+             * @example 40.7309
+             */
+            geo_lat: number | null;
+            /**
+             * @description Longitude, in degrees.
+             * @example -74.0006
+             */
+            geo_lng: number | null;
+            /** @example true */
+            show_map: boolean;
+            /** @example true */
+            show_map_link: boolean;
+            global_id: components["schemas"]["GlobalId"];
+            global_id_lineage: components["schemas"]["GlobalIdLineage"];
+            json_ld?: components["schemas"]["JsonLd"];
+        };
         CollectionTotals: {
             rest_url: components["schemas"]["RestUrl"];
             next_rest_url?: components["schemas"]["RestUrl"];
@@ -405,6 +820,231 @@ export interface components {
              */
             total_pages: number;
         };
+        /**
+         * @description A page of venues, newest first.
+         * @example {
+         *       "venues": [],
+         *       "rest_url": "http://localhost:8080/calendar/events/v1/venues?page=1&per_page=10",
+         *       "total": 0,
+         *       "total_pages": 0
+         *     }
+         */
+        VenueCollection: {
+            venues: components["schemas"]["Venue"][];
+        } & components["schemas"]["CollectionTotals"];
+        /**
+         * @description The id of an existing user to own the item. Only users who may edit others' items can give it to someone else.
+         * @example 3
+         */
+        WriteItemAuthor: number;
+        /**
+         * @description A date: `YYYY-MM-DD`, `YYYY-MM-DD HH:MM[:SS]`, ISO 8601 with an offset, Unix seconds, or a
+         *     relative phrase such as `now`, `tomorrow 9am`, `+5 days`, `next wednesday 4pm` (PHP strtotime
+         *     phrases). Without an offset, it is read in the site time zone (`date`) or in UTC (`date_utc`).
+         * @example 2026-11-21 09:00:00
+         */
+        WriteDate: string | number;
+        /**
+         * @description The name, in the request language; not blank.
+         * @example Blue Note
+         */
+        WriteName: string;
+        /**
+         * @description The description (HTML allowed), in the request language; `null` or `""` removes it.
+         * @example <p>A jazz club in Greenwich Village.</p>
+         */
+        WriteDescription: string | null;
+        /**
+         * @description true or false.
+         * @example true
+         */
+        WriteFlag: boolean;
+        /**
+         * @description Text; `null` or `""` removes it.
+         * @example New York
+         */
+        WriteText: string | null;
+        /**
+         * @description An absolute http(s) URL; `null` or `""` removes it.
+         * @example https://www.bluenotejazz.com/
+         */
+        WriteUrl: string | null;
+        /**
+         * @description The absolute http(s) URL of an image; `null` or `""` removes it.
+         * @example https://images.example.org/blue-note.jpg
+         */
+        WriteImage: string | null;
+        VenueFields: {
+            author?: components["schemas"]["WriteItemAuthor"];
+            date?: components["schemas"]["WriteDate"];
+            date_utc?: components["schemas"]["WriteDate"];
+            venue?: components["schemas"]["WriteName"];
+            description?: components["schemas"]["WriteDescription"];
+            status?: components["schemas"]["PostStatus"];
+            show_map?: components["schemas"]["WriteFlag"];
+            show_map_link?: components["schemas"]["WriteFlag"];
+            address?: components["schemas"]["WriteText"];
+            city?: components["schemas"]["WriteText"];
+            country?: components["schemas"]["WriteText"];
+            province?: components["schemas"]["WriteText"];
+            state?: components["schemas"]["WriteText"];
+            zip?: components["schemas"]["WriteText"];
+            phone?: components["schemas"]["WriteText"];
+            stateprovince?: components["schemas"]["WriteText"];
+            website?: components["schemas"]["WriteUrl"];
+            image?: components["schemas"]["WriteImage"];
+            /**
+             * @description Latitude in degrees (there is no geocoding service: give the coordinates); `null` removes it.
+             * @example 40.7309
+             */
+            geo_lat?: number | null;
+            /**
+             * @description Longitude in degrees; `null` removes it.
+             * @example -74.0006
+             */
+            geo_lng?: number | null;
+        };
+        /**
+         * @description A new venue. `venue` (the name) is required. Unknown and read-only fields are ignored.
+         *     **Departure**: no silent de-duplication; a venue with the name of another is a new venue.
+         * @example {
+         *       "venue": "Blue Note",
+         *       "address": "131 W 3rd St",
+         *       "city": "New York",
+         *       "state": "NY",
+         *       "zip": "10012",
+         *       "country": "United States",
+         *       "website": "https://www.bluenotejazz.com/",
+         *       "geo_lat": 40.7309,
+         *       "geo_lng": -74.0006
+         *     }
+         */
+        CreateVenueRequest: components["schemas"]["VenueFields"] & Record<string, never>;
+        /**
+         * @description The fields to change; the others keep their values. Unknown and read-only fields are ignored.
+         * @example {
+         *       "phone": "+1 212-475-8592"
+         *     }
+         */
+        UpdateVenueRequest: components["schemas"]["VenueFields"];
+        /**
+         * @description A person or organization that organizes events. **Departure**: every field is present (null
+         *     when empty), `author` is an integer, and there is a `rest_url`.
+         * @example {
+         *       "id": 7,
+         *       "author": 1,
+         *       "status": "publish",
+         *       "date": "2026-11-21 10:00:00",
+         *       "date_utc": "2026-11-21 10:00:00",
+         *       "modified": "2026-11-21 10:00:00",
+         *       "modified_utc": "2026-11-21 10:00:00",
+         *       "url": "http://localhost:8080/organizer/jazz-society/",
+         *       "rest_url": "http://localhost:8080/calendar/events/v1/organizers/7",
+         *       "organizer": "Jazz Society",
+         *       "description": "<p>Friends of jazz since 1971.</p>",
+         *       "excerpt": "<p>Friends of jazz since 1971.</p>",
+         *       "slug": "jazz-society",
+         *       "image": null,
+         *       "phone": "+1 555 0100",
+         *       "website": "https://jazz.example.org/",
+         *       "email": "hello@jazz.example.org",
+         *       "global_id": "localhost:8080?id=7&type=organizer",
+         *       "global_id_lineage": [
+         *         "localhost:8080?id=7&type=organizer"
+         *       ]
+         *     }
+         */
+        Organizer: {
+            /** @example 7 */
+            id: number;
+            author: components["schemas"]["ItemAuthor"];
+            status: components["schemas"]["PostStatus"];
+            date: components["schemas"]["WallClock"];
+            date_utc: components["schemas"]["WallClock"];
+            modified: components["schemas"]["WallClock"];
+            modified_utc: components["schemas"]["WallClock"];
+            url: components["schemas"]["ItemUrl"];
+            rest_url: components["schemas"]["RestUrl"];
+            /**
+             * @description The name, in the response language.
+             * @example Jazz Society
+             */
+            organizer: string;
+            /**
+             * @description The description (HTML), in the response language.
+             * @example <p>Friends of jazz since 1971.</p>
+             */
+            description: string | null;
+            /**
+             * @description The first words of the description (HTML), as WordPress makes an excerpt.
+             * @example <p>Friends of jazz since 1971.</p>
+             */
+            excerpt: string | null;
+            /** @example jazz-society */
+            slug: string;
+            image: components["schemas"]["Image"] | null;
+            phone: components["schemas"]["NullableText"];
+            /** @example https://jazz.example.org/ */
+            website: string | null;
+            /** @example hello@jazz.example.org */
+            email: string | null;
+            global_id: components["schemas"]["GlobalId"];
+            global_id_lineage: components["schemas"]["GlobalIdLineage"];
+            json_ld?: components["schemas"]["JsonLd"];
+        };
+        /**
+         * @description A page of organizers, newest first.
+         * @example {
+         *       "organizers": [],
+         *       "rest_url": "http://localhost:8080/calendar/events/v1/organizers?page=1&per_page=10",
+         *       "total": 0,
+         *       "total_pages": 0
+         *     }
+         */
+        OrganizerCollection: {
+            organizers: components["schemas"]["Organizer"][];
+        } & components["schemas"]["CollectionTotals"];
+        OrganizerFields: {
+            author?: components["schemas"]["WriteItemAuthor"];
+            date?: components["schemas"]["WriteDate"];
+            date_utc?: components["schemas"]["WriteDate"];
+            organizer?: components["schemas"]["WriteName"];
+            description?: components["schemas"]["WriteDescription"];
+            status?: components["schemas"]["PostStatus"];
+            phone?: components["schemas"]["WriteText"];
+            website?: components["schemas"]["WriteUrl"];
+            /**
+             * @description An e-mail address; `null` or `""` removes it.
+             * @example hello@jazz.example.org
+             */
+            email?: string | null;
+            image?: components["schemas"]["WriteImage"];
+        };
+        /**
+         * @description A new organizer. `organizer` (the name) is required. Unknown and read-only fields are ignored.
+         *     **Departure**: no silent de-duplication.
+         * @example {
+         *       "organizer": "Jazz Society",
+         *       "email": "hello@jazz.example.org",
+         *       "website": "https://jazz.example.org/"
+         *     }
+         */
+        CreateOrganizerRequest: components["schemas"]["OrganizerFields"] & Record<string, never>;
+        /**
+         * @description The fields to change; the others keep their values. Unknown and read-only fields are ignored.
+         * @example {
+         *       "phone": "+1 555 0100"
+         *     }
+         */
+        UpdateOrganizerRequest: components["schemas"]["OrganizerFields"];
+        /**
+         * @description Ids or slugs. In a query string, a comma-separated string or a repeated parameter; spaces around items and empty items are dropped.
+         * @example [
+         *       "12",
+         *       "live-music"
+         *     ]
+         */
+        IdOrSlugList: string[];
         /**
          * @description The term's id.
          * @example 5
@@ -708,6 +1348,25 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The page is past the last one (`venue-archive-page-not-found`). */
+        VenueArchivePageNotFound: {
+            headers: {
+                "Content-Language": components["headers"]["ContentLanguage"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "venue-archive-page-not-found",
+                 *       "message": "The requested venue archive page does not exist",
+                 *       "data": {
+                 *         "status": 404
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The credential is valid, but its user may not do this (`rest_forbidden`). */
         Forbidden: {
             headers: {
@@ -759,6 +1418,139 @@ export interface components {
                  *       "message": "The request body must be JSON (Content-Type application/json).",
                  *       "data": {
                  *         "status": 415
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The caller may not read this venue: it is not published, or it is in the trash (`venue-not-accessible`). */
+        VenueNotAccessible: {
+            headers: {
+                "Content-Language": components["headers"]["ContentLanguage"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "venue-not-accessible",
+                 *       "message": "The requested venue is not accessible",
+                 *       "data": {
+                 *         "status": 403
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description There is no venue with this id or slug (`rest-venue-not-found`). */
+        VenueNotFound: {
+            headers: {
+                "Content-Language": components["headers"]["ContentLanguage"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "rest-venue-not-found",
+                 *       "message": "Venue 23 does not exist.",
+                 *       "data": {
+                 *         "status": 404
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The venue is already in the trash (`venue-is-in-trash`). */
+        VenueInTrash: {
+            headers: {
+                "Content-Language": components["headers"]["ContentLanguage"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "venue-is-in-trash",
+                 *       "message": "The venue is already trashed",
+                 *       "data": {
+                 *         "status": 410
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The page is past the last one (`organizer-archive-page-not-found`). */
+        OrganizerArchivePageNotFound: {
+            headers: {
+                "Content-Language": components["headers"]["ContentLanguage"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "organizer-archive-page-not-found",
+                 *       "message": "The requested organizer archive page does not exist",
+                 *       "data": {
+                 *         "status": 404
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The caller may not read this organizer: it is not published, or it is in the trash (`organizer-not-accessible`). */
+        OrganizerNotAccessible: {
+            headers: {
+                "Content-Language": components["headers"]["ContentLanguage"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "organizer-not-accessible",
+                 *       "message": "The requested organizer is not accessible",
+                 *       "data": {
+                 *         "status": 403
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description There is no organizer with this id or slug (`rest-organizer-not-found`). */
+        OrganizerNotFound: {
+            headers: {
+                "Content-Language": components["headers"]["ContentLanguage"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "rest-organizer-not-found",
+                 *       "message": "Organizer 23 does not exist.",
+                 *       "data": {
+                 *         "status": 404
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The organizer is already in the trash (`organizer-is-in-trash`). */
+        OrganizerInTrash: {
+            headers: {
+                "Content-Language": components["headers"]["ContentLanguage"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "organizer-is-in-trash",
+                 *       "message": "The organizer is already trashed",
+                 *       "data": {
+                 *         "status": 410
                  *       }
                  *     }
                  */
@@ -823,6 +1615,55 @@ export interface components {
          */
         PerPage: number;
         /**
+         * @description Words to look for, in the request language (falling back to the default language where an item
+         *     is not translated). Case and accents are ignored; every word must occur somewhere in the item's
+         *     searchable fields.
+         * @example jazz club
+         */
+        PostSearch: string;
+        /**
+         * @description Only items linked to this event. Must be an existing event the caller may read.
+         * @example 31
+         */
+        LinkedEvent: number;
+        /**
+         * @description `true`: only items linked to at least one event that is not a draft, pending or in the trash;
+         *     `false`: only items linked to none. `1`/`0` are accepted too.
+         * @example true
+         */
+        HasEvents: boolean;
+        /**
+         * @description `true`: only items linked to an event, readable by the caller, that starts now or later.
+         *     **Departure**: all such events count, not only the first page of them.
+         * @example true
+         */
+        OnlyWithUpcoming: boolean;
+        /**
+         * @description Only items with these statuses (a list or a comma-separated string). Without it, everything the
+         *     caller may read except the trash. Callers who may not edit such items may only ask for
+         *     `publish`; anything else is `400`.
+         * @example [
+         *       "publish",
+         *       "draft"
+         *     ]
+         */
+        PostStatusFilter: components["schemas"]["PostStatus"][];
+        /**
+         * @description The numeric id of the item. A non-numeric id does not match this route.
+         * @example 12
+         */
+        ItemId: number;
+        /**
+         * @description `true`: delete permanently instead of moving to the trash (administrators only).
+         * @example true
+         */
+        Force: boolean;
+        /**
+         * @description The item's slug.
+         * @example blue-note
+         */
+        ItemSlug: string;
+        /**
          * @description Words to look for in the term's name and slug, in the request language (falling back to the
          *     default language where a term is not translated). Case and accents are ignored; every word must
          *     occur.
@@ -884,11 +1725,6 @@ export interface components {
          */
         TermSlug: string;
         /**
-         * @description The numeric id of the item. A non-numeric id does not match this route.
-         * @example 12
-         */
-        ItemId: number;
-        /**
          * @description What to sort by: `name` (case- and accent-insensitive, in the request language), `id`
          *     (alias `term_id`), `slug`, `count`, `include` (the order of the `include` list) or `none`
          *     (creation order). Ties are broken by id. **Departure**: no `description` ordering.
@@ -897,6 +1733,16 @@ export interface components {
         TagOrderBy: "name" | "id" | "term_id" | "slug" | "count" | "include" | "none";
     };
     requestBodies: {
+        UpdateVenue: {
+            content: {
+                "application/json": components["schemas"]["UpdateVenueRequest"];
+            };
+        };
+        UpdateOrganizer: {
+            content: {
+                "application/json": components["schemas"]["UpdateOrganizerRequest"];
+            };
+        };
         CreateCategory: {
             content: {
                 "application/json": components["schemas"]["CreateCategoryRequest"];
@@ -1016,6 +1862,1076 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listVenues: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The page of the collection to return, from 1.
+                 * @example 2
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description How many items a page holds. Values above the maximum (50 unless configured otherwise) are
+                 *     clamped to it, not rejected.
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Words to look for, in the request language (falling back to the default language where an item
+                 *     is not translated). Case and accents are ignored; every word must occur somewhere in the item's
+                 *     searchable fields.
+                 * @example jazz club
+                 */
+                search?: components["parameters"]["PostSearch"];
+                /**
+                 * @description Only items linked to this event. Must be an existing event the caller may read.
+                 * @example 31
+                 */
+                event?: components["parameters"]["LinkedEvent"];
+                /**
+                 * @description `true`: only items linked to at least one event that is not a draft, pending or in the trash;
+                 *     `false`: only items linked to none. `1`/`0` are accepted too.
+                 * @example true
+                 */
+                has_events?: components["parameters"]["HasEvents"];
+                /**
+                 * @description `true`: only items linked to an event, readable by the caller, that starts now or later.
+                 *     **Departure**: all such events count, not only the first page of them.
+                 * @example true
+                 */
+                only_with_upcoming?: components["parameters"]["OnlyWithUpcoming"];
+                /**
+                 * @description Only items with these statuses (a list or a comma-separated string). Without it, everything the
+                 *     caller may read except the trash. Callers who may not edit such items may only ask for
+                 *     `publish`; anything else is `400`.
+                 * @example [
+                 *       "publish",
+                 *       "draft"
+                 *     ]
+                 */
+                status?: components["parameters"]["PostStatusFilter"];
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of venues. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-TEC-Total": components["headers"]["XTecTotal"];
+                    "X-TEC-TotalPages": components["headers"]["XTecTotalPages"];
+                    "X-WP-Total": components["headers"]["XWpTotal"];
+                    "X-WP-TotalPages": components["headers"]["XWpTotalPages"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VenueCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["VenueArchivePageNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createVenue: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateVenueRequest"];
+            };
+        };
+        responses: {
+            /** @description The venue was created. */
+            201: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Venue"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getVenue: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The venue. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Venue"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["VenueNotAccessible"];
+            404: components["responses"]["VenueNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    putVenue: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["UpdateVenue"];
+        responses: {
+            /** @description The updated venue. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Venue"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["VenueNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateVenue: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["UpdateVenue"];
+        responses: {
+            /** @description The updated venue. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Venue"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["VenueNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteVenue: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true`: delete permanently instead of moving to the trash (administrators only).
+                 * @example true
+                 */
+                force?: components["parameters"]["Force"];
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The venue, trashed (or as it was before it was deleted permanently). */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Venue"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["VenueNotFound"];
+            410: components["responses"]["VenueInTrash"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchVenue: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["UpdateVenue"];
+        responses: {
+            /** @description The updated venue. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Venue"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["VenueNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getVenueBySlug: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The item's slug.
+                 * @example blue-note
+                 */
+                slug: components["parameters"]["ItemSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The venue. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Venue"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["VenueNotAccessible"];
+            404: components["responses"]["VenueNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    putVenueBySlug: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The item's slug.
+                 * @example blue-note
+                 */
+                slug: components["parameters"]["ItemSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["UpdateVenue"];
+        responses: {
+            /** @description The updated venue. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Venue"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["VenueNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateVenueBySlug: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The item's slug.
+                 * @example blue-note
+                 */
+                slug: components["parameters"]["ItemSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["UpdateVenue"];
+        responses: {
+            /** @description The updated venue. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Venue"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["VenueNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteVenueBySlug: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true`: delete permanently instead of moving to the trash (administrators only).
+                 * @example true
+                 */
+                force?: components["parameters"]["Force"];
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The item's slug.
+                 * @example blue-note
+                 */
+                slug: components["parameters"]["ItemSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The venue, trashed (or as it was before it was deleted permanently). */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Venue"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["VenueNotFound"];
+            410: components["responses"]["VenueInTrash"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchVenueBySlug: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The item's slug.
+                 * @example blue-note
+                 */
+                slug: components["parameters"]["ItemSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["UpdateVenue"];
+        responses: {
+            /** @description The updated venue. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Venue"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["VenueNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listOrganizers: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The page of the collection to return, from 1.
+                 * @example 2
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description How many items a page holds. Values above the maximum (50 unless configured otherwise) are
+                 *     clamped to it, not rejected.
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Words to look for, in the request language (falling back to the default language where an item
+                 *     is not translated). Case and accents are ignored; every word must occur somewhere in the item's
+                 *     searchable fields.
+                 * @example jazz club
+                 */
+                search?: components["parameters"]["PostSearch"];
+                /**
+                 * @description Only items linked to this event. Must be an existing event the caller may read.
+                 * @example 31
+                 */
+                event?: components["parameters"]["LinkedEvent"];
+                /**
+                 * @description `true`: only items linked to at least one event that is not a draft, pending or in the trash;
+                 *     `false`: only items linked to none. `1`/`0` are accepted too.
+                 * @example true
+                 */
+                has_events?: components["parameters"]["HasEvents"];
+                /**
+                 * @description `true`: only items linked to an event, readable by the caller, that starts now or later.
+                 *     **Departure**: all such events count, not only the first page of them.
+                 * @example true
+                 */
+                only_with_upcoming?: components["parameters"]["OnlyWithUpcoming"];
+                /**
+                 * @description Only items with these statuses (a list or a comma-separated string). Without it, everything the
+                 *     caller may read except the trash. Callers who may not edit such items may only ask for
+                 *     `publish`; anything else is `400`.
+                 * @example [
+                 *       "publish",
+                 *       "draft"
+                 *     ]
+                 */
+                status?: components["parameters"]["PostStatusFilter"];
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of organizers. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-TEC-Total": components["headers"]["XTecTotal"];
+                    "X-TEC-TotalPages": components["headers"]["XTecTotalPages"];
+                    "X-WP-Total": components["headers"]["XWpTotal"];
+                    "X-WP-TotalPages": components["headers"]["XWpTotalPages"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizerCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["OrganizerArchivePageNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createOrganizer: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateOrganizerRequest"];
+            };
+        };
+        responses: {
+            /** @description The organizer was created. */
+            201: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organizer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getOrganizer: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organizer. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organizer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OrganizerNotAccessible"];
+            404: components["responses"]["OrganizerNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    putOrganizer: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["UpdateOrganizer"];
+        responses: {
+            /** @description The updated organizer. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organizer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["OrganizerNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateOrganizer: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["UpdateOrganizer"];
+        responses: {
+            /** @description The updated organizer. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organizer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["OrganizerNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteOrganizer: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true`: delete permanently instead of moving to the trash (administrators only).
+                 * @example true
+                 */
+                force?: components["parameters"]["Force"];
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organizer, trashed (or as it was before it was deleted permanently). */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organizer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["OrganizerNotFound"];
+            410: components["responses"]["OrganizerInTrash"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchOrganizer: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["UpdateOrganizer"];
+        responses: {
+            /** @description The updated organizer. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organizer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["OrganizerNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getOrganizerBySlug: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The item's slug.
+                 * @example blue-note
+                 */
+                slug: components["parameters"]["ItemSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organizer. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organizer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OrganizerNotAccessible"];
+            404: components["responses"]["OrganizerNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    putOrganizerBySlug: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The item's slug.
+                 * @example blue-note
+                 */
+                slug: components["parameters"]["ItemSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["UpdateOrganizer"];
+        responses: {
+            /** @description The updated organizer. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organizer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["OrganizerNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateOrganizerBySlug: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The item's slug.
+                 * @example blue-note
+                 */
+                slug: components["parameters"]["ItemSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["UpdateOrganizer"];
+        responses: {
+            /** @description The updated organizer. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organizer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["OrganizerNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteOrganizerBySlug: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true`: delete permanently instead of moving to the trash (administrators only).
+                 * @example true
+                 */
+                force?: components["parameters"]["Force"];
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The item's slug.
+                 * @example blue-note
+                 */
+                slug: components["parameters"]["ItemSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organizer, trashed (or as it was before it was deleted permanently). */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organizer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["OrganizerNotFound"];
+            410: components["responses"]["OrganizerInTrash"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchOrganizerBySlug: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The item's slug.
+                 * @example blue-note
+                 */
+                slug: components["parameters"]["ItemSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["UpdateOrganizer"];
+        responses: {
+            /** @description The updated organizer. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organizer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["OrganizerNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -15,21 +15,51 @@ import { mountOperations } from "./openapi/router";
 import { loadBundledSpec, namespaceBasePath, operationsOf, runtimeSpec } from "./openapi/spec";
 import { specValidation } from "./openapi/validation";
 import { namespaceHandlers } from "./resources/namespace/namespace-handlers";
+import { ORGANIZERS } from "./resources/organizers/organizer-resource";
+import { linkedPostHandlers } from "./resources/posts/linked-post-handlers";
 import { CATEGORIES, TAGS } from "./resources/terms/taxonomies";
 import { termHandlers } from "./resources/terms/term-handlers";
+import { VENUES } from "./resources/venues/venue-resource";
 import type { Services } from "./services";
 
 export interface AppOptions {
   config: Config;
   db: Database;
   logger: Logger;
+  clock?: () => Date;
 }
 
 function operationHandlers(services: Services, documentation: Documentation, indexRoutes: ReturnType<typeof buildIndexRoutes>): OperationHandlers {
   const categories = termHandlers(CATEGORIES, services);
   const tags = termHandlers(TAGS, services);
+  const venues = linkedPostHandlers(VENUES, services);
+  const organizers = linkedPostHandlers(ORGANIZERS, services);
   return {
     ...namespaceHandlers(services, indexRoutes, documentation),
+    listVenues: venues.list,
+    createVenue: venues.create,
+    getVenue: venues.get,
+    updateVenue: venues.update,
+    putVenue: venues.update,
+    patchVenue: venues.update,
+    deleteVenue: venues.remove,
+    getVenueBySlug: venues.getBySlug,
+    updateVenueBySlug: venues.updateBySlug,
+    putVenueBySlug: venues.updateBySlug,
+    patchVenueBySlug: venues.updateBySlug,
+    deleteVenueBySlug: venues.removeBySlug,
+    listOrganizers: organizers.list,
+    createOrganizer: organizers.create,
+    getOrganizer: organizers.get,
+    updateOrganizer: organizers.update,
+    putOrganizer: organizers.update,
+    patchOrganizer: organizers.update,
+    deleteOrganizer: organizers.remove,
+    getOrganizerBySlug: organizers.getBySlug,
+    updateOrganizerBySlug: organizers.updateBySlug,
+    putOrganizerBySlug: organizers.updateBySlug,
+    patchOrganizerBySlug: organizers.updateBySlug,
+    deleteOrganizerBySlug: organizers.removeBySlug,
     listCategories: categories.list,
     createCategory: categories.create,
     getCategory: categories.get,
@@ -48,11 +78,11 @@ function operationHandlers(services: Services, documentation: Documentation, ind
 }
 
 /** The HTTP application: everything the spec declares, nothing it does not. */
-export function createApp({ config, db, logger }: AppOptions): Express {
+export function createApp({ config, db, logger, clock = () => new Date() }: AppOptions): Express {
   const spec = runtimeSpec(loadBundledSpec(), config);
   const operations = operationsOf(spec);
   const documentation = new Documentation(new Map(LANGUAGES.map((language) => [language, spec])));
-  const services: Services = { config, db, logger };
+  const services: Services = { config, db, logger, clock };
 
   const app = express();
   app.disable("x-powered-by");

@@ -7,4 +7,6 @@ export interface Services {
   config: Config;
   db: Database;
   logger: Logger;
+  /** The current time. Tests give a fixed one, to pin date windows and relative dates. */
+  clock: () => Date;
 }

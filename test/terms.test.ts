@@ -477,3 +477,11 @@ describe("category hierarchy", () => {
     expect(response.body.data.params).toEqual({ parent: "Unknown parameter." });
   });
 });
+
+describe("search edge cases", () => {
+  it("looks for a query of punctuation only as it is, instead of matching everything", async () => {
+    await createTermsVia(server, "tags", ["Rock, Pop", "Jazz"]);
+    const { data } = await server.api.GET("/tags", { params: { query: { hide_empty: false, search: "," } } });
+    expect(data?.tags.map((tag) => tag.name)).toEqual(["Rock, Pop"]);
+  });
+});

@@ -93,6 +93,54 @@ export const ERRORS = {
       es: "La etiqueta con ID {id} no existe.",
     },
   },
+  "rest-venue-not-found": {
+    status: 404,
+    message: { en: "Venue {ref} does not exist.", "pt-br": "O local {ref} não existe.", es: "El lugar {ref} no existe." },
+  },
+  "venue-not-accessible": {
+    status: 403,
+    message: {
+      en: "The requested venue is not accessible",
+      "pt-br": "O local solicitado não está acessível",
+      es: "El lugar solicitado no está accesible",
+    },
+  },
+  "venue-is-in-trash": {
+    status: 410,
+    message: { en: "The venue is already trashed", "pt-br": "O local já está na lixeira", es: "El lugar ya está en la papelera" },
+  },
+  "venue-archive-page-not-found": {
+    status: 404,
+    message: {
+      en: "The requested venue archive page does not exist",
+      "pt-br": "A página solicitada da lista de locais não existe",
+      es: "La página solicitada de la lista de lugares no existe",
+    },
+  },
+  "rest-organizer-not-found": {
+    status: 404,
+    message: { en: "Organizer {ref} does not exist.", "pt-br": "O organizador {ref} não existe.", es: "El organizador {ref} no existe." },
+  },
+  "organizer-not-accessible": {
+    status: 403,
+    message: {
+      en: "The requested organizer is not accessible",
+      "pt-br": "O organizador solicitado não está acessível",
+      es: "El organizador solicitado no está accesible",
+    },
+  },
+  "organizer-is-in-trash": {
+    status: 410,
+    message: { en: "The organizer is already trashed", "pt-br": "O organizador já está na lixeira", es: "El organizador ya está en la papelera" },
+  },
+  "organizer-archive-page-not-found": {
+    status: 404,
+    message: {
+      en: "The requested organizer archive page does not exist",
+      "pt-br": "A página solicitada da lista de organizadores não existe",
+      es: "La página solicitada de la lista de organizadores no existe",
+    },
+  },
 } as const satisfies Record<string, { status: number; message: Localized }>;
 
 export type ErrorCode = keyof typeof ERRORS;

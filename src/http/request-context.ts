@@ -7,6 +7,7 @@ import { isLanguage, type Language } from "../i18n/languages";
 export interface RequestContext {
   language: Language;
   defaultLanguage: Language;
+  siteTimezone: string;
   principal: Principal | null;
   /** Absolute URL of the namespace as the client addressed it, language prefix included. */
   apiBase: string;

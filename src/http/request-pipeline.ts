@@ -69,6 +69,7 @@ export function resolveContext(config: Config): RequestHandler {
     req.ctx = {
       language,
       defaultLanguage: config.defaultLanguage,
+      siteTimezone: config.siteTimezone,
       principal: req.principal ?? null,
       apiBase: `${origin}${languagePrefix}${config.restRoot}/${NAMESPACE}`,
       siteUrl: config.siteUrl ?? origin,

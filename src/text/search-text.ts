@@ -30,12 +30,22 @@ export function searchTextOf(fields: Array<string | null | undefined>): string {
     .join(FIELD_SEPARATOR);
 }
 
-/** The words of a search query, normalized; empty when the query has no words. */
+// Punctuation that ends or starts a word without being part of it ("france," "(jazz)").
+const EDGE_PUNCTUATION = /^[,;:!?"'()[\]{}«»“”‘’.…]+|[,;:!?"'()[\]{}«»“”‘’.…]+$/g;
+
+/**
+ * The words of a search query, normalized; empty when the query has no words. Punctuation at a
+ * word's ends is dropped; inside a word it stays (`@common.com`, `http://one.com`, `100%`).
+ */
 export function searchWords(query: string): string[] {
-  return normalizeForSearch(query)
+  const normalized = normalizeForSearch(query);
+  const words = normalized
     .split(/\s+/)
+    .map((word) => word.replace(EDGE_PUNCTUATION, ""))
     .filter((word) => word.length > 0)
     .slice(0, 20);
+  // A query of punctuation only is looked for as it is, rather than matching everything.
+  return words.length > 0 || normalized === "" ? words : [normalized];
 }
 
 /** Key for ordering by a name: normalized, so that "Ábaco" sorts with "abaco", before "b". */

@@ -26,3 +26,33 @@ export async function createTermsVia(server: TestServer, collection: Collection,
   for (const name of names) terms.push(await createTermVia(server, collection, { name }));
   return terms;
 }
+
+export type LinkedCollection = "venues" | "organizers";
+export type VenueJson = components["schemas"]["Venue"];
+export type OrganizerJson = components["schemas"]["Organizer"];
+
+/** Creates a venue or organizer through the API, as the administrator; fails the test if refused. */
+export async function createLinkedVia(server: TestServer, collection: LinkedCollection, input: Record<string, unknown>): Promise<VenueJson & OrganizerJson> {
+  const response = await server.raw("POST", `/calendar/events/v1/${collection}`, {
+    body: input,
+    headers: { Authorization: `Bearer ${server.config.adminToken}` },
+  });
+  if (response.status !== 201) throw new Error(`creating ${collection} ${JSON.stringify(input)} gave ${response.status}: ${response.text}`);
+  return response.body;
+}
+
+/** The name field of a venue or organizer body. */
+export function nameField(collection: LinkedCollection): "venue" | "organizer" {
+  return collection === "venues" ? "venue" : "organizer";
+}
+
+export async function createNamedVia(server: TestServer, collection: LinkedCollection, names: string[], extra: Record<string, unknown> = {}) {
+  const created = [];
+  for (const name of names) created.push(await createLinkedVia(server, collection, { [nameField(collection)]: name, ...extra }));
+  return created;
+}
+
+/** A user, straight into the database (there is no users API; the CLI makes them in production). */
+export async function createUser(server: TestServer, login: string, role: string): Promise<{ id: number }> {
+  return server.db.write.user.create({ data: { login, displayName: login, role }, select: { id: true } });
+}

@@ -2,9 +2,10 @@ import type { Prisma } from "../../../generated/prisma/sqlite/client";
 import type { Database } from "../../db/database";
 import { inTransaction, lockFor, type Tx } from "../../db/transaction";
 import { ApiError, invalidParam } from "../../http/errors";
-import { applyTextChange, effectiveText, type FallbackOrder } from "../../i18n/localized-text";
+import { effectiveText } from "../../i18n/localized-text";
 import type { Language } from "../../i18n/languages";
-import { searchTextOf, sortKeyOf } from "../../text/search-text";
+import { sortKeyOf } from "../../text/search-text";
+import { localizedRows, type RowsSpec } from "../../i18n/localized-rows";
 import { firstFreeSlug, slugify } from "../../text/slug";
 import type { Taxonomy, TaxonomyConfig } from "./taxonomies";
 
@@ -153,30 +154,21 @@ interface WriteContext {
   defaultLanguage: Language;
 }
 
-/** Computes and stores every language's text row of a term from the own texts. */
+const TERM_TEXT: RowsSpec<TermTextField> = { fields: TERM_TEXT_FIELDS, nameField: "name", searchFields: ["name", "slug"] };
+
+/** Stores every language's text row of a term after a write of `change` in `language`. */
 async function writeTexts(
   tx: Tx,
-  termId: number,
-  taxonomy: Taxonomy,
-  sourceLanguage: string,
+  term: { id: number; taxonomy: string; sourceLanguage: string; texts: TermRecord["texts"] },
+  language: Language,
   defaultLanguage: Language,
-  own: ReturnType<typeof applyTextChange<TermTextField>>,
+  change: Partial<Record<TermTextField, string | null>>,
 ): Promise<void> {
-  for (const row of own) {
-    const order: FallbackOrder = { language: row.language, defaultLanguage, sourceLanguage };
-    const shown = effectiveText(own, TERM_TEXT_FIELDS, order);
-    const data = {
-      taxonomy,
-      name: row.name,
-      description: row.description,
-      slug: row.slug,
-      searchText: searchTextOf([shown.name, shown.slug]),
-      sortKey: sortKeyOf(shown.name),
-      slugKey: shown.slug ?? "",
-    };
+  for (const row of localizedRows(TERM_TEXT, term.texts, language, change, { defaultLanguage, sourceLanguage: term.sourceLanguage })) {
+    const data = { taxonomy: term.taxonomy, ...row.own, searchText: row.searchText, sortKey: row.sortKey, slugKey: row.shown.slug ?? "" };
     await tx.termText.upsert({
-      where: { termId_language: { termId, language: row.language } },
-      create: { termId, language: row.language, ...data },
+      where: { termId_language: { termId: term.id, language: row.language } },
+      create: { termId: term.id, language: row.language, ...data },
       update: data,
     });
   }
@@ -247,14 +239,9 @@ export async function createTerm(db: Database, ctx: WriteContext, input: TermWri
     const slug = await uniqueSlug(tx, ctx, input.slug ?? input.name, null);
     const term = await tx.term.create({
       data: { taxonomy: ctx.config.taxonomy, parentId, sourceLanguage: ctx.language },
-      select: { id: true },
+      select: { id: true, taxonomy: true, sourceLanguage: true },
     });
-    const own = applyTextChange<TermTextField>([], TERM_TEXT_FIELDS, ctx.language, {
-      name: input.name,
-      description: input.description ?? null,
-      slug,
-    });
-    await writeTexts(tx, term.id, ctx.config.taxonomy, ctx.language, ctx.defaultLanguage, own);
+    await writeTexts(tx, { ...term, texts: [] }, ctx.language, ctx.defaultLanguage, { name: input.name, description: input.description ?? null, slug });
     return (await findTerm(tx, ctx.config.taxonomy, term.id))!;
   });
 }
@@ -279,10 +266,7 @@ export async function updateTerm(db: Database, ctx: WriteContext, id: number, in
     if (input.description !== undefined) change.description = input.description;
     if (input.slug !== undefined) change.slug = await uniqueSlug(tx, ctx, input.slug, id);
     if (parentId !== term.parentId) await tx.term.update({ where: { id }, data: { parentId } });
-    if (Object.keys(change).length > 0) {
-      const own = applyTextChange<TermTextField>(term.texts, TERM_TEXT_FIELDS, ctx.language, change);
-      await writeTexts(tx, id, ctx.config.taxonomy, term.sourceLanguage, ctx.defaultLanguage, own);
-    }
+    if (Object.keys(change).length > 0) await writeTexts(tx, term, ctx.language, ctx.defaultLanguage, change);
     return (await findTerm(tx, ctx.config.taxonomy, id))!;
   });
 }

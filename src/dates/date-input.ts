@@ -1,0 +1,119 @@
+import { strtotime } from "locutus/php/datetime/strtotime";
+import { DateTime, IANAZone } from "luxon";
+
+/**
+ * Date inputs, as clients of the original send them (contract.md "Dates and time zones"):
+ * - Unix seconds (a number, or a string of digits);
+ * - ISO 8601 with an offset or `Z` (an instant);
+ * - `YYYY-MM-DD`, `YYYY-MM-DD HH:MM[:SS]` (a wall clock in the field's time zone);
+ * - the relative phrases PHP's strtotime understands (`now`, `today`, `tomorrow 9am`,
+ *   `+5 days`, `next wednesday 4pm`, `-1 week`), through locutus's port of it, evaluated
+ *   against the current wall clock of the field's time zone.
+ *
+ * Relative phrases are computed on wall clocks, not instants: "tomorrow 9am" in New York is
+ * 09:00 there, on either side of a DST change. locutus works in the process's local time, so the
+ * process runs in UTC (set below) and a wall clock is handled as if it were a UTC time.
+ */
+if (new Date(2020, 0, 1).getTimezoneOffset() !== 0 || new Date(2020, 6, 1).getTimezoneOffset() !== 0) {
+  process.env.TZ = "UTC";
+}
+
+const WALL_CLOCK_FORMAT = "yyyy-MM-dd HH:mm:ss";
+const PLAIN_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?$/;
+const WITH_OFFSET = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)$/i;
+const UNIX_SECONDS = /^-?\d+$/;
+const MAX_INPUT_LENGTH = 100;
+
+export function isValidZone(zone: string): boolean {
+  return IANAZone.isValidZone(zone);
+}
+
+/** A wall clock (year...second, as in a zone) to the instant it is in `zone`. */
+function fromWallClock(parts: { year: number; month: number; day: number; hour: number; minute: number; second: number }, zone: string): DateTime | null {
+  const dt = DateTime.fromObject(parts, { zone });
+  if (!dt.isValid) return null;
+  // Luxon normalizes impossible dates (2018-02-30) instead of failing: refuse them.
+  if (dt.year !== parts.year || dt.month !== parts.month || dt.day !== parts.day) return null;
+  return dt;
+}
+
+function wallClockOf(dt: DateTime): { year: number; month: number; day: number; hour: number; minute: number; second: number } {
+  return { year: dt.year, month: dt.month, day: dt.day, hour: dt.hour, minute: dt.minute, second: dt.second };
+}
+
+/**
+ * The instant an input stands for, in `zone` (an IANA zone), relative to `now`; null when the
+ * input is not a date.
+ */
+export function parseDateInput(input: string | number, zone: string, now: Date): DateTime | null {
+  if (typeof input === "number") return Number.isFinite(input) ? DateTime.fromSeconds(Math.trunc(input), { zone }) : null;
+  const text = input.trim();
+  if (text === "" || text.length > MAX_INPUT_LENGTH) return null;
+  if (UNIX_SECONDS.test(text)) {
+    const seconds = Number(text);
+    return Number.isSafeInteger(seconds) ? DateTime.fromSeconds(seconds, { zone }) : null;
+  }
+  if (WITH_OFFSET.test(text)) {
+    const dt = DateTime.fromISO(text.replace(" ", "T"), { setZone: true });
+    return dt.isValid ? dt.setZone(zone) : null;
+  }
+  const plain = PLAIN_DATE_TIME.exec(text);
+  if (plain) {
+    const [, year, month, day, hour = "0", minute = "0", second = "0"] = plain;
+    return fromWallClock({ year: +year, month: +month, day: +day, hour: +hour, minute: +minute, second: +second }, zone);
+  }
+  const wallNow = wallClockOf(DateTime.fromJSDate(now, { zone }));
+  const fakeNow = Date.UTC(wallNow.year, wallNow.month - 1, wallNow.day, wallNow.hour, wallNow.minute, wallNow.second) / 1000;
+  const result = strtotime(text.toLowerCase(), fakeNow);
+  if (typeof result !== "number" || !Number.isFinite(result)) return null;
+  const wall = DateTime.fromSeconds(result, { zone: "UTC" });
+  return fromWallClock(wallClockOf(wall), zone);
+}
+
+/** `YYYY-MM-DD HH:MM:SS` of an instant, as the wall clock of `zone`. */
+export function formatWallClock(instant: DateTime | Date, zone: string): string {
+  const dt = instant instanceof Date ? DateTime.fromJSDate(instant) : instant;
+  return dt.setZone(zone).toFormat(WALL_CLOCK_FORMAT);
+}
+
+/** A `YYYY-MM-DD HH:MM:SS` wall clock of `zone` to its instant. */
+export function instantOfWallClock(wall: string, zone: string): DateTime {
+  return DateTime.fromFormat(wall, WALL_CLOCK_FORMAT, { zone });
+}
+
+export interface DateDetails {
+  year: string;
+  month: string;
+  day: string;
+  hour: string;
+  minutes: string;
+  seconds: string;
+}
+
+/** The zero-padded parts of a `YYYY-MM-DD HH:MM:SS` wall clock, as the original gives them. */
+export function dateDetails(wall: string): DateDetails {
+  return {
+    year: wall.slice(0, 4),
+    month: wall.slice(5, 7),
+    day: wall.slice(8, 10),
+    hour: wall.slice(11, 13),
+    minutes: wall.slice(14, 16),
+    seconds: wall.slice(17, 19),
+  };
+}
+
+const ABBREVIATION_LOCALES = ["en-US", "en-GB", "en-AU", "pt-BR"];
+
+/**
+ * The usual abbreviation of a zone at an instant (EST, CET, AEDT, BRT...). Intl knows each
+ * abbreviation only in some locales, so several are tried; zones that have none get `GMT+8`.
+ */
+export function zoneAbbreviation(zone: string, at: Date): string {
+  let fallback = "";
+  for (const locale of ABBREVIATION_LOCALES) {
+    const name = new Intl.DateTimeFormat(locale, { timeZone: zone, timeZoneName: "short" }).formatToParts(at).find((part) => part.type === "timeZoneName")?.value ?? "";
+    if (name && !/^(GMT|UTC)[+-]/.test(name)) return name;
+    fallback ||= name;
+  }
+  return fallback;
+}

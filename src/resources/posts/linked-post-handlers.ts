@@ -1,0 +1,137 @@
+import type { Request } from "express";
+import type { Principal } from "../../auth/principal";
+import { can, type PostType } from "../../auth/roles";
+import { canReadItem, type OwnedItem } from "../../auth/visibility";
+import { collectionLinks, echoedQuery, offsetOf, pageRequest, setCollectionHeaders, totalPagesOf } from "../../http/collection";
+import { ApiError, invalidParam, type ErrorCode } from "../../http/errors";
+import { bodyOf, queryOf, type OperationHandler } from "../../http/operation-types";
+import { context, type RequestContext } from "../../http/request-context";
+import type { Services } from "../../services";
+import { searchWords } from "../../text/search-text";
+import { isReadableEvent } from "../events/event-lookup";
+import type { LinkedPostFilters } from "./linked-post-query";
+import type { LinkedPostGuard, LinkedPostStore, LinkedPostWriteContext } from "./linked-post-store";
+import { canDeleteItem, canEditItem, listableConditions, statusesToList } from "./post-access";
+
+/** What tells venues and organizers apart to their (shared) handlers. */
+export interface LinkedPostResource<R extends OwnedItem & { id: number }, I, J> {
+  type: PostType;
+  collectionPath: "/venues" | "/organizers";
+  collectionKey: "venues" | "organizers";
+  codes: { notFound: ErrorCode; notAccessible: ErrorCode; inTrash: ErrorCode; archivePageNotFound: ErrorCode };
+  store: LinkedPostStore<R, I>;
+  serialize(record: R, ctx: RequestContext, options: { jsonLd: boolean }): J;
+  /** The store's input, from a validated write body. */
+  input(body: Record<string, unknown>): I;
+}
+
+export interface LinkedPostHandlers {
+  list: OperationHandler;
+  create: OperationHandler;
+  get: OperationHandler;
+  getBySlug: OperationHandler;
+  update: OperationHandler;
+  updateBySlug: OperationHandler;
+  remove: OperationHandler;
+  removeBySlug: OperationHandler;
+}
+
+const NO_SUCH_EVENT = {
+  en: "Must be the id of an existing event.",
+  "pt-br": "Deve ser o id de um evento existente.",
+  es: "Debe ser el id de un evento existente.",
+};
+
+export function linkedPostHandlers<R extends OwnedItem & { id: number }, I, J>(resource: LinkedPostResource<R, I, J>, services: Services): LinkedPostHandlers {
+  const { db } = services;
+  const { store, codes, type } = resource;
+
+  /** The id a request names, by its `{id}` or by resolving its `{slug}`. */
+  async function idOf(req: Request): Promise<number> {
+    const params = req.params as { id?: number; slug?: string };
+    if (params.id !== undefined) return params.id;
+    const found = await store.findBySlug(db, params.slug!);
+    if (!found) throw new ApiError(codes.notFound, { ref: params.slug! });
+    return found.id;
+  }
+
+  function writeContext(req: Request): LinkedPostWriteContext {
+    const ctx = context(req);
+    return { principal: ctx.principal!, type, siteTimezone: ctx.siteTimezone, now: services.clock(), language: ctx.language, defaultLanguage: ctx.defaultLanguage };
+  }
+
+  function editGuard(principal: Principal, id: number): LinkedPostGuard<R> {
+    return (current) => {
+      if (!current) throw new ApiError(codes.notFound, { ref: id });
+      if (!canEditItem(principal, type, current)) throw new ApiError("rest_forbidden");
+    };
+  }
+
+  function deleteGuard(principal: Principal, id: number, force: boolean): LinkedPostGuard<R> {
+    return (current) => {
+      if (!current) throw new ApiError(codes.notFound, { ref: id });
+      if (!canDeleteItem(principal, type, current) || (force && !can(principal.role, "force_delete"))) throw new ApiError("rest_forbidden");
+      if (!force && current.status === "trash") throw new ApiError(codes.inTrash);
+    };
+  }
+
+  const list: OperationHandler = async (req, res) => {
+    const ctx = context(req);
+    const query = queryOf(req, "listVenues");
+    const page = pageRequest(query, services.config);
+    const filters: LinkedPostFilters = {
+      language: ctx.language,
+      visible: listableConditions(ctx.principal, type, statusesToList(ctx.principal, type, query.status)),
+      searchWords: query.search ? searchWords(query.search) : [],
+      hasEvents: query.has_events,
+    };
+    if (query.event !== undefined) {
+      if (!(await isReadableEvent(db, query.event, ctx.principal))) throw invalidParam("event", "rest_event_not_found", NO_SUCH_EVENT, "notFound");
+      filters.eventId = query.event;
+    }
+    if (query.only_with_upcoming) {
+      filters.upcoming = { since: services.clock(), visible: listableConditions(ctx.principal, "events", statusesToList(ctx.principal, "events", undefined)) };
+    }
+    const { items, total } = await store.list(db, filters, offsetOf(page), page.perPage);
+    if (items.length === 0 && page.page > 1) throw new ApiError(codes.archivePageNotFound);
+    const totalPages = totalPagesOf(total, page.perPage);
+    const links = collectionLinks(ctx, resource.collectionPath, echoedQuery(req, page), page, totalPages);
+    setCollectionHeaders(res, total, totalPages, links);
+    res.json({ [resource.collectionKey]: items.map((item) => resource.serialize(item, ctx, { jsonLd: false })), ...links, total, total_pages: totalPages });
+  };
+
+  const get: OperationHandler = async (req, res) => {
+    const ctx = context(req);
+    const id = await idOf(req);
+    const record = await store.find(db, id);
+    if (!record) throw new ApiError(codes.notFound, { ref: id });
+    if (!canReadItem(ctx.principal, type, record)) throw new ApiError(codes.notAccessible);
+    res.json(resource.serialize(record, ctx, { jsonLd: true }));
+  };
+
+  const create: OperationHandler = async (req, res) => {
+    const ctx = context(req);
+    const record = await store.create(db, writeContext(req), resource.input(bodyOf(req, "createVenue") as Record<string, unknown>));
+    const json = resource.serialize(record, ctx, { jsonLd: false });
+    res.status(201).setHeader("Location", `${ctx.apiBase}${resource.collectionPath}/${record.id}`);
+    res.json(json);
+  };
+
+  const update: OperationHandler = async (req, res) => {
+    const ctx = context(req);
+    const id = await idOf(req);
+    const record = await store.update(db, writeContext(req), id, resource.input(bodyOf(req, "updateVenue") as Record<string, unknown>), editGuard(ctx.principal!, id));
+    res.json(resource.serialize(record, ctx, { jsonLd: false }));
+  };
+
+  const remove: OperationHandler = async (req, res) => {
+    const ctx = context(req);
+    const id = await idOf(req);
+    const force = queryOf(req, "deleteVenue").force === true;
+    const guard = deleteGuard(ctx.principal!, id, force);
+    const record = force ? await store.destroy(db, id, guard) : await store.trash(db, { now: services.clock() }, id, guard);
+    res.json(resource.serialize(record, ctx, { jsonLd: false }));
+  };
+
+  return { list, create, get, getBySlug: get, update, updateBySlug: update, remove, removeBySlug: remove };
+}

@@ -1,0 +1,61 @@
+import { formatWallClock } from "../../dates/date-input";
+import type { Schemas } from "../../http/operation-types";
+import type { RequestContext } from "../../http/request-context";
+
+/** The fields events, venues and organizers represent alike. */
+export interface PostRecordBase {
+  id: number;
+  authorId: number;
+  status: string;
+  postDate: Date;
+  modifiedAt: Date;
+}
+
+export type PostKind = "event" | "venue" | "organizer";
+
+const COLLECTION: Record<PostKind, string> = { event: "events", venue: "venues", organizer: "organizers" };
+
+export function globalIdOf(ctx: RequestContext, kind: PostKind, id: number): string {
+  const site = new URL(ctx.siteUrl);
+  return `${site.host}${site.pathname.replace(/\/$/, "")}?id=${id}&type=${kind}`;
+}
+
+export function restUrlOf(ctx: RequestContext, kind: PostKind, id: number): string {
+  return `${ctx.apiBase}/${COLLECTION[kind]}/${id}`;
+}
+
+/** The item's page on the public site, in the response language. */
+export function permalinkOf(ctx: RequestContext, kind: PostKind, slug: string): string {
+  return `${ctx.siteUrl}${ctx.languagePrefix}/${kind}/${encodeURIComponent(slug)}/`;
+}
+
+export function imageOf(url: string | null): Schemas["Image"] | null {
+  if (!url) return null;
+  const path = new URL(url).pathname;
+  const extension = /\.([a-z0-9]{1,8})$/i.exec(path)?.[1]?.toLowerCase() ?? "";
+  return { url, extension };
+}
+
+/** The leading fields of a representation, in the original's order. */
+export function postHead(record: PostRecordBase, ctx: RequestContext) {
+  return {
+    id: record.id,
+    author: record.authorId,
+    status: record.status as Schemas["PostStatus"],
+    date: formatWallClock(record.postDate, ctx.siteTimezone),
+    date_utc: formatWallClock(record.postDate, "UTC"),
+    modified: formatWallClock(record.modifiedAt, ctx.siteTimezone),
+    modified_utc: formatWallClock(record.modifiedAt, "UTC"),
+  };
+}
+
+/** The global ids, which close a venue's or organizer's representation. */
+export function globalIds(record: PostRecordBase, kind: PostKind, ctx: RequestContext) {
+  const globalId = globalIdOf(ctx, kind, record.id);
+  return { global_id: globalId, global_id_lineage: [globalId] };
+}
+
+/** Leaves out the keys whose value is null or undefined (schema.org data has no nulls). */
+export function compact<T extends Record<string, unknown>>(object: T): Partial<T> {
+  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== null && value !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,47 @@
+/**
+ * The HTML the original serves for descriptions and excerpts: WordPress runs stored text through
+ * wpautop (paragraphs for blank-line-separated text) and, when a post has no excerpt of its own,
+ * makes one of the first 55 words of its content. This is the part of that behaviour clients see.
+ */
+
+const BLOCK_TAG = /<(p|div|ul|ol|li|h[1-6]|table|blockquote|pre|figure|section|article|header|footer|hr|dl|address)[\s>/]/i;
+const EXCERPT_WORDS = 55;
+const EXCERPT_MORE = " [&hellip;]";
+
+/** Text as HTML paragraphs: blank lines separate paragraphs, single newlines become `<br />`. */
+export function autop(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed === "" || BLOCK_TAG.test(trimmed)) return trimmed;
+  return trimmed
+    .split(/\n\s*\n/)
+    .map((paragraph) => paragraph.trim())
+    .filter((paragraph) => paragraph.length > 0)
+    .map((paragraph) => `<p>${paragraph.replace(/\s*\n\s*/g, "<br />\n")}</p>`)
+    .join("\n");
+}
+
+/** The words of an HTML text, tags removed. */
+export function plainText(html: string): string {
+  return html
+    .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, " ")
+    .replace(/<[^>]*>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** An excerpt made from a description, as wp_trim_excerpt makes one; null when there is nothing. */
+export function excerptOf(description: string | null): string | null {
+  if (description === null) return null;
+  const words = plainText(description).split(" ").filter((word) => word.length > 0);
+  if (words.length === 0) return null;
+  const text = words.length > EXCERPT_WORDS ? words.slice(0, EXCERPT_WORDS).join(" ") + EXCERPT_MORE : words.join(" ");
+  return `<p>${text}</p>`;
+}
+
+/** A short plain-text description for schema.org data. */
+export function plainSummary(html: string | null, maxWords = EXCERPT_WORDS): string | undefined {
+  if (html === null) return undefined;
+  const words = plainText(html).split(" ").filter((word) => word.length > 0);
+  if (words.length === 0) return undefined;
+  return words.length > maxWords ? `${words.slice(0, maxWords).join(" ")}…` : words.join(" ");
+}
