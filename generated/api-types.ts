@@ -48,6 +48,143 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description A page of events, by start date then id unless `orderby` says otherwise. Filters combine with
+         *     AND; the items of a list filter combine with OR.
+         *
+         *     **The date window.** By default only events between yesterday and 24 months from now are
+         *     listed (`start_date`, `end_date`), in whole days unless `strict_dates=true`. Giving only the
+         *     `starts_*`/`ends_*` parameters drops that default window (so that they can reach the past);
+         *     giving `include` drops it too. Dates are compared as instants: inputs without an offset are
+         *     read in the site time zone, events' times in their own.
+         *
+         *     Anonymous callers see published events only; editors see every status but the trash unless
+         *     `status` says otherwise. Events hidden from listings are never listed. A page past the last one
+         *     is `404 event-archive-page-not-found`.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        /**
+         * Create an event
+         * @description Creates an event; its title, description, excerpt and slug are stored in the request language.
+         *     Without `status`, an event is published by those who may publish, and a draft otherwise; a
+         *     contributor's `publish` becomes `pending`. An event dated (`date`) in the future is scheduled
+         *     (`future`). Start after end, an unknown time zone, unknown linked ids or an unreadable date
+         *     are `400 rest_invalid_param` naming the parameter.
+         */
+        post: operations["createEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an event
+         * @description The event, with its `json_ld` (and its venue's and organizers'). A trashed event is
+         *     `403 event-no-longer-available`; one the caller may not read (a draft, pending, scheduled or
+         *     private event, for anonymous callers) is `403 event-not-accessible`.
+         *     An unknown id is `404 rest-event-not-found`.
+         */
+        get: operations["getEvent"];
+        /**
+         * Update an event (PUT)
+         * @description Same as `POST` on this path.
+         */
+        put: operations["putEvent"];
+        /**
+         * Update an event
+         * @description Changes the fields given; the others keep their values. Title, description, excerpt and
+         *     slug are written in the request language, leaving the other languages as they are. `PUT` and
+         *     `PATCH` do the same.
+         */
+        post: operations["updateEvent"];
+        /**
+         * Trash or delete an event
+         * @description Moves the event to the trash (`status` becomes `trash`) and answers with it. An event already
+         *     in the trash is `410 event-is-in-trash`. With `force=true` (administrators only) the event is
+         *     deleted permanently, trashed or not. **Departure**: the original ignores `force`.
+         */
+        delete: operations["deleteEvent"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an event (PATCH)
+         * @description Same as `POST` on this path.
+         */
+        patch: operations["patchEvent"];
+        trace?: never;
+    };
+    "/events/by-slug/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The item's slug.
+                 * @example blue-note
+                 */
+                slug: components["parameters"]["ItemSlug"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an event by its slug
+         * @description The event, with its `json_ld` (and its venue's and organizers'). A trashed event is
+         *     `403 event-no-longer-available`; one the caller may not read (a draft, pending, scheduled or
+         *     private event, for anonymous callers) is `403 event-not-accessible`.
+         *     An unknown slug (in the request language, then the default one, then any) is `404 rest-event-not-found`.
+         */
+        get: operations["getEventBySlug"];
+        /**
+         * Update an event (PUT) by its slug
+         * @description Same as `POST` on this path.
+         */
+        put: operations["putEventBySlug"];
+        /**
+         * Update an event by its slug
+         * @description Changes the fields given; the others keep their values. Title, description, excerpt and
+         *     slug are written in the request language, leaving the other languages as they are. `PUT` and
+         *     `PATCH` do the same.
+         */
+        post: operations["updateEventBySlug"];
+        /**
+         * Trash or delete an event by its slug
+         * @description Moves the event to the trash (`status` becomes `trash`) and answers with it. An event already
+         *     in the trash is `410 event-is-in-trash`. With `force=true` (administrators only) the event is
+         *     deleted permanently, trashed or not. **Departure**: the original ignores `force`.
+         */
+        delete: operations["deleteEventBySlug"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an event (PATCH) by its slug
+         * @description Same as `POST` on this path.
+         */
+        patch: operations["patchEventBySlug"];
+        trace?: never;
+    };
     "/venues": {
         parameters: {
             query?: never;
@@ -632,6 +769,22 @@ export interface components {
             [key: string]: unknown;
         };
         /**
+         * @description Ids or slugs. In a query string, a comma-separated string or a repeated parameter; spaces around items and empty items are dropped.
+         * @example [
+         *       "12",
+         *       "live-music"
+         *     ]
+         */
+        IdOrSlugList: string[];
+        /**
+         * @description Ids. In a query string, a comma-separated string or a repeated parameter.
+         * @example [
+         *       3,
+         *       4
+         *     ]
+         */
+        IdList: number[];
+        /**
          * @description The publication status. `publish`: public. `future`: scheduled. `draft`, `pending` (awaiting
          *     review) and `private`: visible to their author and to editors only. `trash`: deleted (restorable
          *     by changing the status back).
@@ -639,6 +792,19 @@ export interface components {
          * @enum {string}
          */
         PostStatus: "publish" | "future" | "draft" | "pending" | "private" | "trash";
+        /**
+         * @description An id unique across sites and item types: `<site host>?id=<id>&type=<type>`.
+         *     **Departure**: the type is added, because ids here are per type.
+         * @example localhost:8080?id=3&type=venue
+         */
+        GlobalId: string;
+        /**
+         * @description The global ids the item had, newest first (just its own global id).
+         * @example [
+         *       "localhost:8080?id=3&type=venue"
+         *     ]
+         */
+        GlobalIdLineage: components["schemas"]["GlobalId"][];
         /**
          * @description The id of the user who owns the item.
          * @example 1
@@ -678,23 +844,97 @@ export interface components {
             extension: string;
         };
         /**
+         * @description The parts of a date, as zero-padded strings.
+         * @example {
+         *       "year": "2026",
+         *       "month": "12",
+         *       "day": "05",
+         *       "hour": "20",
+         *       "minutes": "00",
+         *       "seconds": "00"
+         *     }
+         */
+        DateDetails: {
+            year: string;
+            month: string;
+            day: string;
+            hour: string;
+            minutes: string;
+            seconds: string;
+        };
+        /** @description The cost, parsed. */
+        CostDetails: {
+            /**
+             * @description The currency symbol found in the cost (`$`, `€`, `R$`...); empty when there is none.
+             * @example $
+             */
+            currency_symbol: string;
+            /**
+             * @description An ISO 4217 code; always empty (the original takes it from a setting this service does not have).
+             * @example
+             */
+            currency_code: string;
+            /**
+             * @description Whether the symbol comes before or after the amounts.
+             * @example prefix
+             * @enum {string}
+             */
+            currency_position: "prefix" | "postfix" | "";
+            /**
+             * @description Every amount in the cost, as numeric strings, in ascending order (`Free` counts as 0).
+             * @example [
+             *       "0",
+             *       "20",
+             *       "30"
+             *     ]
+             */
+            values: string[];
+        };
+        /**
+         * @description Links to the term, its collection and (for a child category) its parent, in this API.
+         * @example {
+         *       "self": "http://localhost:8080/calendar/events/v1/categories/5",
+         *       "collection": "http://localhost:8080/calendar/events/v1/categories",
+         *       "up": "http://localhost:8080/calendar/events/v1/categories/4"
+         *     }
+         */
+        TermUrls: {
+            self: components["schemas"]["RestUrl"];
+            collection: components["schemas"]["RestUrl"];
+            up?: components["schemas"]["RestUrl"];
+        };
+        /** @description A category or tag as embedded in an event (the original's raw term record, with `urls`). */
+        EmbeddedTerm: {
+            /** @example Live music */
+            name: string;
+            /** @example live-music */
+            slug: string;
+            /** @constant */
+            term_group: 0;
+            /**
+             * @description Same as `id`.
+             * @example 5
+             */
+            term_taxonomy_id: number;
+            /** @enum {string} */
+            taxonomy: "tribe_events_cat" | "post_tag";
+            /** @example  */
+            description: string;
+            /** @example 0 */
+            parent: number;
+            /** @example 7 */
+            count: number;
+            /** @constant */
+            filter: "raw";
+            /** @example 5 */
+            id: number;
+            urls: components["schemas"]["TermUrls"];
+        };
+        /**
          * @description Text; null when there is none.
          * @example 131 W 3rd St
          */
         NullableText: string | null;
-        /**
-         * @description An id unique across sites and item types: `<site host>?id=<id>&type=<type>`.
-         *     **Departure**: the type is added, because ids here are per type.
-         * @example localhost:8080?id=3&type=venue
-         */
-        GlobalId: string;
-        /**
-         * @description The global ids the item had, newest first (just its own global id).
-         * @example [
-         *       "localhost:8080?id=3&type=venue"
-         *     ]
-         */
-        GlobalIdLineage: components["schemas"]["GlobalId"][];
         /**
          * @description The schema.org description of the item, for search engines (`@context`, `@type`, ...). Single-item responses only.
          * @example {
@@ -805,128 +1045,11 @@ export interface components {
             global_id_lineage: components["schemas"]["GlobalIdLineage"];
             json_ld?: components["schemas"]["JsonLd"];
         };
-        CollectionTotals: {
-            rest_url: components["schemas"]["RestUrl"];
-            next_rest_url?: components["schemas"]["RestUrl"];
-            previous_rest_url?: components["schemas"]["RestUrl"];
-            /**
-             * @description How many items match, over all pages.
-             * @example 23
-             */
-            total: number;
-            /**
-             * @description How many pages of `per_page` items there are (0 when nothing matches).
-             * @example 3
-             */
-            total_pages: number;
-        };
         /**
-         * @description A page of venues, newest first.
-         * @example {
-         *       "venues": [],
-         *       "rest_url": "http://localhost:8080/calendar/events/v1/venues?page=1&per_page=10",
-         *       "total": 0,
-         *       "total_pages": 0
-         *     }
+         * @description The event's venue: an object when it has exactly one, otherwise a list (empty when it has none,
+         *     as in the original). Venues the caller may not read are left out.
          */
-        VenueCollection: {
-            venues: components["schemas"]["Venue"][];
-        } & components["schemas"]["CollectionTotals"];
-        /**
-         * @description The id of an existing user to own the item. Only users who may edit others' items can give it to someone else.
-         * @example 3
-         */
-        WriteItemAuthor: number;
-        /**
-         * @description A date: `YYYY-MM-DD`, `YYYY-MM-DD HH:MM[:SS]`, ISO 8601 with an offset, Unix seconds, or a
-         *     relative phrase such as `now`, `tomorrow 9am`, `+5 days`, `next wednesday 4pm` (PHP strtotime
-         *     phrases). Without an offset, it is read in the site time zone (`date`) or in UTC (`date_utc`).
-         * @example 2026-11-21 09:00:00
-         */
-        WriteDate: string | number;
-        /**
-         * @description The name, in the request language; not blank.
-         * @example Blue Note
-         */
-        WriteName: string;
-        /**
-         * @description The description (HTML allowed), in the request language; `null` or `""` removes it.
-         * @example <p>A jazz club in Greenwich Village.</p>
-         */
-        WriteDescription: string | null;
-        /**
-         * @description true or false.
-         * @example true
-         */
-        WriteFlag: boolean;
-        /**
-         * @description Text; `null` or `""` removes it.
-         * @example New York
-         */
-        WriteText: string | null;
-        /**
-         * @description An absolute http(s) URL; `null` or `""` removes it.
-         * @example https://www.bluenotejazz.com/
-         */
-        WriteUrl: string | null;
-        /**
-         * @description The absolute http(s) URL of an image; `null` or `""` removes it.
-         * @example https://images.example.org/blue-note.jpg
-         */
-        WriteImage: string | null;
-        VenueFields: {
-            author?: components["schemas"]["WriteItemAuthor"];
-            date?: components["schemas"]["WriteDate"];
-            date_utc?: components["schemas"]["WriteDate"];
-            venue?: components["schemas"]["WriteName"];
-            description?: components["schemas"]["WriteDescription"];
-            status?: components["schemas"]["PostStatus"];
-            show_map?: components["schemas"]["WriteFlag"];
-            show_map_link?: components["schemas"]["WriteFlag"];
-            address?: components["schemas"]["WriteText"];
-            city?: components["schemas"]["WriteText"];
-            country?: components["schemas"]["WriteText"];
-            province?: components["schemas"]["WriteText"];
-            state?: components["schemas"]["WriteText"];
-            zip?: components["schemas"]["WriteText"];
-            phone?: components["schemas"]["WriteText"];
-            stateprovince?: components["schemas"]["WriteText"];
-            website?: components["schemas"]["WriteUrl"];
-            image?: components["schemas"]["WriteImage"];
-            /**
-             * @description Latitude in degrees (there is no geocoding service: give the coordinates); `null` removes it.
-             * @example 40.7309
-             */
-            geo_lat?: number | null;
-            /**
-             * @description Longitude in degrees; `null` removes it.
-             * @example -74.0006
-             */
-            geo_lng?: number | null;
-        };
-        /**
-         * @description A new venue. `venue` (the name) is required. Unknown and read-only fields are ignored.
-         *     **Departure**: no silent de-duplication; a venue with the name of another is a new venue.
-         * @example {
-         *       "venue": "Blue Note",
-         *       "address": "131 W 3rd St",
-         *       "city": "New York",
-         *       "state": "NY",
-         *       "zip": "10012",
-         *       "country": "United States",
-         *       "website": "https://www.bluenotejazz.com/",
-         *       "geo_lat": 40.7309,
-         *       "geo_lng": -74.0006
-         *     }
-         */
-        CreateVenueRequest: components["schemas"]["VenueFields"] & Record<string, never>;
-        /**
-         * @description The fields to change; the others keep their values. Unknown and read-only fields are ignored.
-         * @example {
-         *       "phone": "+1 212-475-8592"
-         *     }
-         */
-        UpdateVenueRequest: components["schemas"]["VenueFields"];
+        EventVenue: components["schemas"]["Venue"] | unknown[] | components["schemas"]["Venue"][];
         /**
          * @description A person or organization that organizes events. **Departure**: every field is present (null
          *     when empty), `author` is an integer, and there is a `rest_url`.
@@ -993,6 +1116,420 @@ export interface components {
             json_ld?: components["schemas"]["JsonLd"];
         };
         /**
+         * @description An event. Dates: `start_date`/`end_date` are wall-clock times in the event's `timezone`, the
+         *     `utc_*` twins are UTC, `date`/`modified` are in the site time zone.
+         *     **Departure**: `author` is an integer; `ticketed` and `post_parent` are plain fields.
+         * @example {
+         *       "id": 31,
+         *       "global_id": "localhost:8080?id=31&type=event",
+         *       "global_id_lineage": [
+         *         "localhost:8080?id=31&type=event"
+         *       ],
+         *       "author": 1,
+         *       "status": "publish",
+         *       "date": "2026-11-21 10:00:00",
+         *       "date_utc": "2026-11-21 10:00:00",
+         *       "modified": "2026-11-21 10:00:00",
+         *       "modified_utc": "2026-11-21 10:00:00",
+         *       "url": "http://localhost:8080/event/jazz-at-the-blue-note/",
+         *       "rest_url": "http://localhost:8080/calendar/events/v1/events/31",
+         *       "title": "Jazz at the Blue Note",
+         *       "description": "<p>An evening of jazz.</p>",
+         *       "excerpt": "<p>An evening of jazz.</p>",
+         *       "slug": "jazz-at-the-blue-note",
+         *       "image": false,
+         *       "all_day": false,
+         *       "start_date": "2026-12-05 20:00:00",
+         *       "start_date_details": {
+         *         "year": "2026",
+         *         "month": "12",
+         *         "day": "05",
+         *         "hour": "20",
+         *         "minutes": "00",
+         *         "seconds": "00"
+         *       },
+         *       "end_date": "2026-12-05 23:00:00",
+         *       "end_date_details": {
+         *         "year": "2026",
+         *         "month": "12",
+         *         "day": "05",
+         *         "hour": "23",
+         *         "minutes": "00",
+         *         "seconds": "00"
+         *       },
+         *       "utc_start_date": "2026-12-06 01:00:00",
+         *       "utc_start_date_details": {
+         *         "year": "2026",
+         *         "month": "12",
+         *         "day": "06",
+         *         "hour": "01",
+         *         "minutes": "00",
+         *         "seconds": "00"
+         *       },
+         *       "utc_end_date": "2026-12-06 04:00:00",
+         *       "utc_end_date_details": {
+         *         "year": "2026",
+         *         "month": "12",
+         *         "day": "06",
+         *         "hour": "04",
+         *         "minutes": "00",
+         *         "seconds": "00"
+         *       },
+         *       "timezone": "America/New_York",
+         *       "timezone_abbr": "EST",
+         *       "cost": "$23",
+         *       "cost_details": {
+         *         "currency_symbol": "$",
+         *         "currency_code": "",
+         *         "currency_position": "prefix",
+         *         "values": [
+         *           "23"
+         *         ]
+         *       },
+         *       "website": "https://www.bluenotejazz.com/",
+         *       "show_map": true,
+         *       "show_map_link": true,
+         *       "hide_from_listings": false,
+         *       "sticky": false,
+         *       "featured": false,
+         *       "ticketed": false,
+         *       "post_parent": 0,
+         *       "categories": [],
+         *       "tags": [],
+         *       "venue": [],
+         *       "organizer": []
+         *     }
+         */
+        Event: {
+            /** @example 31 */
+            id: number;
+            global_id: components["schemas"]["GlobalId"];
+            global_id_lineage: components["schemas"]["GlobalIdLineage"];
+            author: components["schemas"]["ItemAuthor"];
+            status: components["schemas"]["PostStatus"];
+            date: components["schemas"]["WallClock"];
+            date_utc: components["schemas"]["WallClock"];
+            modified: components["schemas"]["WallClock"];
+            modified_utc: components["schemas"]["WallClock"];
+            url: components["schemas"]["ItemUrl"];
+            rest_url: components["schemas"]["RestUrl"];
+            /**
+             * @description The title, in the response language.
+             * @example Jazz at the Blue Note
+             */
+            title: string;
+            /**
+             * @description The description (HTML), in the response language; empty when there is none.
+             * @example <p>An evening of jazz.</p>
+             */
+            description: string;
+            /**
+             * @description The excerpt (HTML), or the first words of the description when the event has none; empty when there is neither.
+             * @example <p>An evening of jazz.</p>
+             */
+            excerpt: string;
+            /**
+             * @description The slug, in the response language.
+             * @example jazz-at-the-blue-note
+             */
+            slug: string;
+            /** @description The featured image, or `false` when there is none (as in the original). */
+            image: components["schemas"]["Image"] | false;
+            /** @example false */
+            all_day: boolean;
+            start_date: components["schemas"]["WallClock"];
+            start_date_details: components["schemas"]["DateDetails"];
+            end_date: components["schemas"]["WallClock"];
+            end_date_details: components["schemas"]["DateDetails"];
+            utc_start_date: components["schemas"]["WallClock"];
+            utc_start_date_details: components["schemas"]["DateDetails"];
+            utc_end_date: components["schemas"]["WallClock"];
+            utc_end_date_details: components["schemas"]["DateDetails"];
+            /**
+             * @description The event's IANA time zone.
+             * @example America/New_York
+             */
+            timezone: string;
+            /**
+             * @description The zone's abbreviation at the start of the event.
+             * @example EST
+             */
+            timezone_abbr: string;
+            /**
+             * @description The cost as shown (`$23`, `20$`, a range `Free – 30$`); empty when there is none.
+             * @example $23
+             */
+            cost: string;
+            cost_details: components["schemas"]["CostDetails"];
+            /**
+             * @description The event's website; the event's page on the public site when it has none.
+             * @example https://www.bluenotejazz.com/
+             */
+            website: string;
+            /** @example true */
+            show_map: boolean;
+            /** @example true */
+            show_map_link: boolean;
+            /**
+             * @description Hidden events are never listed by `GET /events`, but can be read by id or slug.
+             * @example false
+             */
+            hide_from_listings: boolean;
+            /** @example false */
+            sticky: boolean;
+            /** @example false */
+            featured: boolean;
+            /**
+             * @description Whether the event has tickets.
+             * @example false
+             */
+            ticketed: boolean;
+            /**
+             * @description The parent event's id (e.g. of a series); 0 when there is none.
+             * @example 0
+             */
+            post_parent: number;
+            categories: components["schemas"]["EmbeddedTerm"][];
+            tags: components["schemas"]["EmbeddedTerm"][];
+            venue: components["schemas"]["EventVenue"];
+            /** @description The organizers, in the order they were given. Organizers the caller may not read are left out. */
+            organizer: components["schemas"]["Organizer"][];
+            json_ld?: components["schemas"]["JsonLd"];
+        };
+        CollectionTotals: {
+            rest_url: components["schemas"]["RestUrl"];
+            next_rest_url?: components["schemas"]["RestUrl"];
+            previous_rest_url?: components["schemas"]["RestUrl"];
+            /**
+             * @description How many items match, over all pages.
+             * @example 23
+             */
+            total: number;
+            /**
+             * @description How many pages of `per_page` items there are (0 when nothing matches).
+             * @example 3
+             */
+            total_pages: number;
+        };
+        /**
+         * @description A page of events, ordered by start date (then id) unless `orderby` says otherwise.
+         * @example {
+         *       "events": [],
+         *       "rest_url": "http://localhost:8080/calendar/events/v1/events?page=1&per_page=10&start_date=2026-11-20%2000%3A00%3A00&end_date=2028-11-21%2023%3A59%3A59",
+         *       "total": 0,
+         *       "total_pages": 0
+         *     }
+         */
+        EventCollection: {
+            events: components["schemas"]["Event"][];
+        } & components["schemas"]["CollectionTotals"];
+        /**
+         * @description The id of an existing user to own the item. Only users who may edit others' items can give it to someone else.
+         * @example 3
+         */
+        WriteItemAuthor: number;
+        /**
+         * @description A date: `YYYY-MM-DD`, `YYYY-MM-DD HH:MM[:SS]`, ISO 8601 with an offset, Unix seconds, or a
+         *     relative phrase such as `now`, `tomorrow 9am`, `+5 days`, `next wednesday 4pm` (PHP strtotime
+         *     phrases). Without an offset, it is read in the site time zone (`date`) or in UTC (`date_utc`).
+         * @example 2026-11-21 09:00:00
+         */
+        WriteDate: string | number;
+        /**
+         * @description The description (HTML allowed), in the request language; `null` or `""` removes it.
+         * @example <p>A jazz club in Greenwich Village.</p>
+         */
+        WriteDescription: string | null;
+        /**
+         * @description The absolute http(s) URL of an image; `null` or `""` removes it.
+         * @example https://images.example.org/blue-note.jpg
+         */
+        WriteImage: string | null;
+        /**
+         * @description An absolute http(s) URL; `null` or `""` removes it.
+         * @example https://www.bluenotejazz.com/
+         */
+        WriteUrl: string | null;
+        /**
+         * @description true or false.
+         * @example true
+         */
+        WriteFlag: boolean;
+        /**
+         * @example [
+         *       4,
+         *       5
+         *     ]
+         */
+        WriteIds: number[];
+        EventFields: {
+            author?: components["schemas"]["WriteItemAuthor"];
+            date?: components["schemas"]["WriteDate"];
+            date_utc?: components["schemas"]["WriteDate"];
+            /**
+             * @description The title, in the request language; not blank.
+             * @example Jazz at the Blue Note
+             */
+            title?: string;
+            description?: components["schemas"]["WriteDescription"];
+            /**
+             * @description A short summary (HTML allowed), in the request language; `null` or `""` removes it.
+             * @example An evening of jazz.
+             */
+            excerpt?: string | null;
+            /**
+             * @description The slug, in the request language. It is normalized (lower case, no accents, words joined by
+             *     `-`) and made unique with a `-2`, `-3`... suffix; without it, a new event's slug is derived
+             *     from its title.
+             * @example jazz-at-the-blue-note
+             */
+            slug?: string;
+            status?: components["schemas"]["PostStatus"];
+            /**
+             * @description The event's IANA time zone (`America/New_York`, `UTC`...). Default, on creation, the site time zone.
+             * @example America/New_York
+             */
+            timezone?: string;
+            /**
+             * @description `true`: the event takes whole days; its start moves to 00:00:00 of its day and its end to 23:59:59 of its day.
+             * @example false
+             */
+            all_day?: boolean;
+            start_date?: components["schemas"]["WriteDate"];
+            end_date?: components["schemas"]["WriteDate"];
+            image?: components["schemas"]["WriteImage"];
+            /**
+             * @description The cost, free text (`$23`, `20€`, `10 - 20`, `Free`) or a list of such texts.
+             * @example $23
+             */
+            cost?: (string | null) | string[];
+            website?: components["schemas"]["WriteUrl"];
+            show_map?: components["schemas"]["WriteFlag"];
+            show_map_link?: components["schemas"]["WriteFlag"];
+            hide_from_listings?: components["schemas"]["WriteFlag"];
+            sticky?: components["schemas"]["WriteFlag"];
+            featured?: components["schemas"]["WriteFlag"];
+            ticketed?: components["schemas"]["WriteFlag"];
+            /**
+             * @description The parent event's id; `0` or `null` for none. Must be an existing event other than this one.
+             * @example 31
+             */
+            post_parent?: number | null;
+            categories?: components["schemas"]["WriteIds"];
+            tags?: components["schemas"]["WriteIds"];
+            venue?: components["schemas"]["WriteIds"];
+            organizer?: components["schemas"]["WriteIds"];
+        };
+        /**
+         * @description A new event. `title`, `start_date` and `end_date` are required. Dates without an offset are
+         *     read in `timezone` (or the site time zone). `categories`, `tags`, `venue` and `organizer` are
+         *     lists of ids of existing items, kept in the order given. Unknown and read-only fields are
+         *     ignored.
+         * @example {
+         *       "title": "Jazz at the Blue Note",
+         *       "start_date": "2026-12-05 20:00:00",
+         *       "end_date": "2026-12-05 23:00:00",
+         *       "timezone": "America/New_York",
+         *       "cost": "$23",
+         *       "categories": [
+         *         4
+         *       ],
+         *       "venue": [
+         *         3
+         *       ],
+         *       "organizer": [
+         *         7
+         *       ]
+         *     }
+         */
+        CreateEventRequest: components["schemas"]["EventFields"] & Record<string, never>;
+        /**
+         * @description The fields to change; the others keep their values (**Departure**: flags, `website` and
+         *     organizers left out are kept, not reset). `[]` removes all categories, tags, venues or
+         *     organizers. Dates are read in the event's (new) time zone; changing only `timezone` keeps the
+         *     wall-clock times. Unknown and read-only fields are ignored.
+         * @example {
+         *       "featured": true,
+         *       "tags": []
+         *     }
+         */
+        UpdateEventRequest: components["schemas"]["EventFields"];
+        /**
+         * @description A page of venues, newest first.
+         * @example {
+         *       "venues": [],
+         *       "rest_url": "http://localhost:8080/calendar/events/v1/venues?page=1&per_page=10",
+         *       "total": 0,
+         *       "total_pages": 0
+         *     }
+         */
+        VenueCollection: {
+            venues: components["schemas"]["Venue"][];
+        } & components["schemas"]["CollectionTotals"];
+        /**
+         * @description The name, in the request language; not blank.
+         * @example Blue Note
+         */
+        WriteName: string;
+        /**
+         * @description Text; `null` or `""` removes it.
+         * @example New York
+         */
+        WriteText: string | null;
+        VenueFields: {
+            author?: components["schemas"]["WriteItemAuthor"];
+            date?: components["schemas"]["WriteDate"];
+            date_utc?: components["schemas"]["WriteDate"];
+            venue?: components["schemas"]["WriteName"];
+            description?: components["schemas"]["WriteDescription"];
+            status?: components["schemas"]["PostStatus"];
+            show_map?: components["schemas"]["WriteFlag"];
+            show_map_link?: components["schemas"]["WriteFlag"];
+            address?: components["schemas"]["WriteText"];
+            city?: components["schemas"]["WriteText"];
+            country?: components["schemas"]["WriteText"];
+            province?: components["schemas"]["WriteText"];
+            state?: components["schemas"]["WriteText"];
+            zip?: components["schemas"]["WriteText"];
+            phone?: components["schemas"]["WriteText"];
+            stateprovince?: components["schemas"]["WriteText"];
+            website?: components["schemas"]["WriteUrl"];
+            image?: components["schemas"]["WriteImage"];
+            /**
+             * @description Latitude in degrees (there is no geocoding service: give the coordinates); `null` removes it.
+             * @example 40.7309
+             */
+            geo_lat?: number | null;
+            /**
+             * @description Longitude in degrees; `null` removes it.
+             * @example -74.0006
+             */
+            geo_lng?: number | null;
+        };
+        /**
+         * @description A new venue. `venue` (the name) is required. Unknown and read-only fields are ignored.
+         *     **Departure**: no silent de-duplication; a venue with the name of another is a new venue.
+         * @example {
+         *       "venue": "Blue Note",
+         *       "address": "131 W 3rd St",
+         *       "city": "New York",
+         *       "state": "NY",
+         *       "zip": "10012",
+         *       "country": "United States",
+         *       "website": "https://www.bluenotejazz.com/",
+         *       "geo_lat": 40.7309,
+         *       "geo_lng": -74.0006
+         *     }
+         */
+        CreateVenueRequest: components["schemas"]["VenueFields"] & Record<string, never>;
+        /**
+         * @description The fields to change; the others keep their values. Unknown and read-only fields are ignored.
+         * @example {
+         *       "phone": "+1 212-475-8592"
+         *     }
+         */
+        UpdateVenueRequest: components["schemas"]["VenueFields"];
+        /**
          * @description A page of organizers, newest first.
          * @example {
          *       "organizers": [],
@@ -1038,14 +1575,6 @@ export interface components {
          */
         UpdateOrganizerRequest: components["schemas"]["OrganizerFields"];
         /**
-         * @description Ids or slugs. In a query string, a comma-separated string or a repeated parameter; spaces around items and empty items are dropped.
-         * @example [
-         *       "12",
-         *       "live-music"
-         *     ]
-         */
-        IdOrSlugList: string[];
-        /**
          * @description The term's id.
          * @example 5
          */
@@ -1081,19 +1610,6 @@ export interface components {
          * @example http://localhost:8080/events/category/live-music/
          */
         TermUrl: string;
-        /**
-         * @description Links to the term, its collection and (for a child category) its parent, in this API.
-         * @example {
-         *       "self": "http://localhost:8080/calendar/events/v1/categories/5",
-         *       "collection": "http://localhost:8080/calendar/events/v1/categories",
-         *       "up": "http://localhost:8080/calendar/events/v1/categories/4"
-         *     }
-         */
-        TermUrls: {
-            self: components["schemas"]["RestUrl"];
-            collection: components["schemas"]["RestUrl"];
-            up?: components["schemas"]["RestUrl"];
-        };
         /**
          * @description An event category.
          * @example {
@@ -1348,8 +1864,8 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The page is past the last one (`venue-archive-page-not-found`). */
-        VenueArchivePageNotFound: {
+        /** @description The page is past the last one (`event-archive-page-not-found`). */
+        EventArchivePageNotFound: {
             headers: {
                 "Content-Language": components["headers"]["ContentLanguage"];
                 [name: string]: unknown;
@@ -1357,8 +1873,8 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "code": "venue-archive-page-not-found",
-                 *       "message": "The requested venue archive page does not exist",
+                 *       "code": "event-archive-page-not-found",
+                 *       "message": "The requested event archive page does not exist",
                  *       "data": {
                  *         "status": 404
                  *       }
@@ -1418,6 +1934,73 @@ export interface components {
                  *       "message": "The request body must be JSON (Content-Type application/json).",
                  *       "data": {
                  *         "status": 415
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The caller may not read this event: it is in the trash (`event-no-longer-available`) or not published (`event-not-accessible`). */
+        EventNotAccessible: {
+            headers: {
+                "Content-Language": components["headers"]["ContentLanguage"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description There is no event with this id or slug (`rest-event-not-found`). */
+        EventNotFound: {
+            headers: {
+                "Content-Language": components["headers"]["ContentLanguage"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "rest-event-not-found",
+                 *       "message": "Event 23 does not exist.",
+                 *       "data": {
+                 *         "status": 404
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The event is already in the trash (`event-is-in-trash`). */
+        EventInTrash: {
+            headers: {
+                "Content-Language": components["headers"]["ContentLanguage"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "event-is-in-trash",
+                 *       "message": "The event is already trashed",
+                 *       "data": {
+                 *         "status": 410
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The page is past the last one (`venue-archive-page-not-found`). */
+        VenueArchivePageNotFound: {
+            headers: {
+                "Content-Language": components["headers"]["ContentLanguage"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "venue-archive-page-not-found",
+                 *       "message": "The requested venue archive page does not exist",
+                 *       "data": {
+                 *         "status": 404
                  *       }
                  *     }
                  */
@@ -1615,6 +2198,165 @@ export interface components {
          */
         PerPage: number;
         /**
+         * @description Only events that start on or after this date. Without `strict_dates`, the whole day counts
+         *     (from its 00:00:00). Default: yesterday (from 00:00:00 in the site time zone), unless only the
+         *     `starts_*`/`ends_*` parameters are given, or `include` is. Accepts the forms of `WriteDate`
+         *     (relative phrases too), read in the site time zone.
+         * @example 2026-12-01
+         */
+        StartDate: string;
+        /**
+         * @description Only events that end on or before this date. Without `strict_dates`, the whole day counts (to
+         *     its 23:59:59). Default: 24 months from now, unless only the `starts_*`/`ends_*` parameters are
+         *     given, or `include` is.
+         * @example 2026-12-31
+         */
+        EndDate: string;
+        /**
+         * @description Only events that start before this date (without `strict_dates`, before the end of its day, 23:59:59).
+         * @example +2 weeks
+         */
+        StartsBefore: string;
+        /**
+         * @description Only events that start after this date (without `strict_dates`, after the end of its day, 23:59:59).
+         * @example 2026-12-01
+         */
+        StartsAfter: string;
+        /**
+         * @description Only events that end before this date (without `strict_dates`, before the end of its day, 23:59:59).
+         * @example 2026-12-31
+         */
+        EndsBefore: string;
+        /**
+         * @description Only events that end after this date (without `strict_dates`, after the end of its day, 23:59:59).
+         * @example today
+         */
+        EndsAfter: string;
+        /**
+         * @description `true`: the date parameters are used to the second as given. `false` (default): whole days,
+         *     as described on each date parameter. `1`/`0` are accepted too.
+         * @example true
+         */
+        StrictDates: boolean;
+        /**
+         * @description Words to look for in the title, excerpt and description, in the request language (falling back
+         *     to the default language where an event is not translated). Case and accents are ignored; every
+         *     word must occur.
+         * @example jazz quartet
+         */
+        EventSearch: string;
+        /**
+         * @description Only events in at least one of these categories, given by id or slug (a list or a comma-separated string). Every item must be an existing category.
+         * @example [
+         *       "4",
+         *       "live-music"
+         *     ]
+         */
+        Categories: components["schemas"]["IdOrSlugList"];
+        /**
+         * @description Only events with at least one of these tags, given by id or slug (a list or a comma-separated string). Every item must be an existing tag.
+         * @example [
+         *       "outdoors"
+         *     ]
+         */
+        Tags: components["schemas"]["IdOrSlugList"];
+        /**
+         * @description Only events at one of these venues (ids; a list or a comma-separated string). Every id must be an existing venue.
+         * @example [
+         *       3
+         *     ]
+         */
+        VenueFilter: components["schemas"]["IdList"];
+        /**
+         * @description Only events organized by one of these organizers (ids; a list or a comma-separated string). Every id must be an existing organizer.
+         * @example [
+         *       7,
+         *       8
+         *     ]
+         */
+        OrganizerFilter: components["schemas"]["IdList"];
+        /**
+         * @description `true`: only featured events; `false`: only events that are not featured. `1`/`0` are accepted too.
+         * @example true
+         */
+        Featured: boolean;
+        /**
+         * @description Only items with these statuses (a list or a comma-separated string). Without it, everything the
+         *     caller may read except the trash. Callers who may not edit such items may only ask for
+         *     `publish`; anything else is `400`.
+         * @example [
+         *       "publish",
+         *       "draft"
+         *     ]
+         */
+        PostStatusFilter: components["schemas"]["PostStatus"][];
+        /**
+         * @description `true`: only events at a venue within `geoloc_radius` km of (`geoloc_lat`, `geoloc_lng`), which are then required.
+         * @example true
+         */
+        Geoloc: boolean;
+        /**
+         * @description Latitude of the center, in degrees.
+         * @example 40.73
+         */
+        GeolocLat: number;
+        /**
+         * @description Longitude of the center, in degrees.
+         * @example -74
+         */
+        GeolocLng: number;
+        /**
+         * @description The radius around the center, in kilometres (great-circle distance to the venue's coordinates). Default 10.
+         * @example 5
+         */
+        GeolocRadius: number;
+        /**
+         * @description Only these events (ids; a list or a comma-separated string). **Departure**: the default date
+         *     window does not apply (the original documents this but applies it anyway); explicit date
+         *     parameters still do.
+         * @example [
+         *       31,
+         *       32
+         *     ]
+         */
+        Include: components["schemas"]["IdList"];
+        /**
+         * @description Only the events whose parent is this event (e.g. the occurrences of a series). Must be an existing event.
+         * @example 31
+         */
+        PostParent: number;
+        /**
+         * @description `true`: only events with tickets; `false`: only events without. `1`/`0` are accepted too.
+         * @example true
+         */
+        Ticketed: boolean;
+        /**
+         * @description What to order by: `start_date` (default), `end_date`, `title` (in the request language,
+         *     ignoring case and accents), `date` (post date), `modified` or `id`. Ties are broken by id.
+         * @example title
+         */
+        EventOrderBy: "start_date" | "end_date" | "title" | "date" | "modified" | "id";
+        /**
+         * @description Direction of the order (case-insensitive). Default `asc`.
+         * @example desc
+         */
+        EventOrder: "asc" | "desc" | "ASC" | "DESC";
+        /**
+         * @description The numeric id of the item. A non-numeric id does not match this route.
+         * @example 12
+         */
+        ItemId: number;
+        /**
+         * @description `true`: delete permanently instead of moving to the trash (administrators only).
+         * @example true
+         */
+        Force: boolean;
+        /**
+         * @description The item's slug.
+         * @example blue-note
+         */
+        ItemSlug: string;
+        /**
          * @description Words to look for, in the request language (falling back to the default language where an item
          *     is not translated). Case and accents are ignored; every word must occur somewhere in the item's
          *     searchable fields.
@@ -1638,31 +2380,6 @@ export interface components {
          * @example true
          */
         OnlyWithUpcoming: boolean;
-        /**
-         * @description Only items with these statuses (a list or a comma-separated string). Without it, everything the
-         *     caller may read except the trash. Callers who may not edit such items may only ask for
-         *     `publish`; anything else is `400`.
-         * @example [
-         *       "publish",
-         *       "draft"
-         *     ]
-         */
-        PostStatusFilter: components["schemas"]["PostStatus"][];
-        /**
-         * @description The numeric id of the item. A non-numeric id does not match this route.
-         * @example 12
-         */
-        ItemId: number;
-        /**
-         * @description `true`: delete permanently instead of moving to the trash (administrators only).
-         * @example true
-         */
-        Force: boolean;
-        /**
-         * @description The item's slug.
-         * @example blue-note
-         */
-        ItemSlug: string;
         /**
          * @description Words to look for in the term's name and slug, in the request language (falling back to the
          *     default language where a term is not translated). Case and accents are ignored; every word must
@@ -1733,6 +2450,11 @@ export interface components {
         TagOrderBy: "name" | "id" | "term_id" | "slug" | "count" | "include" | "none";
     };
     requestBodies: {
+        UpdateEvent: {
+            content: {
+                "application/json": components["schemas"]["UpdateEventRequest"];
+            };
+        };
         UpdateVenue: {
             content: {
                 "application/json": components["schemas"]["UpdateVenueRequest"];
@@ -1862,6 +2584,651 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The page of the collection to return, from 1.
+                 * @example 2
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description How many items a page holds. Values above the maximum (50 unless configured otherwise) are
+                 *     clamped to it, not rejected.
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Only events that start on or after this date. Without `strict_dates`, the whole day counts
+                 *     (from its 00:00:00). Default: yesterday (from 00:00:00 in the site time zone), unless only the
+                 *     `starts_*`/`ends_*` parameters are given, or `include` is. Accepts the forms of `WriteDate`
+                 *     (relative phrases too), read in the site time zone.
+                 * @example 2026-12-01
+                 */
+                start_date?: components["parameters"]["StartDate"];
+                /**
+                 * @description Only events that end on or before this date. Without `strict_dates`, the whole day counts (to
+                 *     its 23:59:59). Default: 24 months from now, unless only the `starts_*`/`ends_*` parameters are
+                 *     given, or `include` is.
+                 * @example 2026-12-31
+                 */
+                end_date?: components["parameters"]["EndDate"];
+                /**
+                 * @description Only events that start before this date (without `strict_dates`, before the end of its day, 23:59:59).
+                 * @example +2 weeks
+                 */
+                starts_before?: components["parameters"]["StartsBefore"];
+                /**
+                 * @description Only events that start after this date (without `strict_dates`, after the end of its day, 23:59:59).
+                 * @example 2026-12-01
+                 */
+                starts_after?: components["parameters"]["StartsAfter"];
+                /**
+                 * @description Only events that end before this date (without `strict_dates`, before the end of its day, 23:59:59).
+                 * @example 2026-12-31
+                 */
+                ends_before?: components["parameters"]["EndsBefore"];
+                /**
+                 * @description Only events that end after this date (without `strict_dates`, after the end of its day, 23:59:59).
+                 * @example today
+                 */
+                ends_after?: components["parameters"]["EndsAfter"];
+                /**
+                 * @description `true`: the date parameters are used to the second as given. `false` (default): whole days,
+                 *     as described on each date parameter. `1`/`0` are accepted too.
+                 * @example true
+                 */
+                strict_dates?: components["parameters"]["StrictDates"];
+                /**
+                 * @description Words to look for in the title, excerpt and description, in the request language (falling back
+                 *     to the default language where an event is not translated). Case and accents are ignored; every
+                 *     word must occur.
+                 * @example jazz quartet
+                 */
+                search?: components["parameters"]["EventSearch"];
+                /**
+                 * @description Only events in at least one of these categories, given by id or slug (a list or a comma-separated string). Every item must be an existing category.
+                 * @example [
+                 *       "4",
+                 *       "live-music"
+                 *     ]
+                 */
+                categories?: components["parameters"]["Categories"];
+                /**
+                 * @description Only events with at least one of these tags, given by id or slug (a list or a comma-separated string). Every item must be an existing tag.
+                 * @example [
+                 *       "outdoors"
+                 *     ]
+                 */
+                tags?: components["parameters"]["Tags"];
+                /**
+                 * @description Only events at one of these venues (ids; a list or a comma-separated string). Every id must be an existing venue.
+                 * @example [
+                 *       3
+                 *     ]
+                 */
+                venue?: components["parameters"]["VenueFilter"];
+                /**
+                 * @description Only events organized by one of these organizers (ids; a list or a comma-separated string). Every id must be an existing organizer.
+                 * @example [
+                 *       7,
+                 *       8
+                 *     ]
+                 */
+                organizer?: components["parameters"]["OrganizerFilter"];
+                /**
+                 * @description `true`: only featured events; `false`: only events that are not featured. `1`/`0` are accepted too.
+                 * @example true
+                 */
+                featured?: components["parameters"]["Featured"];
+                /**
+                 * @description Only items with these statuses (a list or a comma-separated string). Without it, everything the
+                 *     caller may read except the trash. Callers who may not edit such items may only ask for
+                 *     `publish`; anything else is `400`.
+                 * @example [
+                 *       "publish",
+                 *       "draft"
+                 *     ]
+                 */
+                status?: components["parameters"]["PostStatusFilter"];
+                /**
+                 * @description `true`: only events at a venue within `geoloc_radius` km of (`geoloc_lat`, `geoloc_lng`), which are then required.
+                 * @example true
+                 */
+                geoloc?: components["parameters"]["Geoloc"];
+                /**
+                 * @description Latitude of the center, in degrees.
+                 * @example 40.73
+                 */
+                geoloc_lat?: components["parameters"]["GeolocLat"];
+                /**
+                 * @description Longitude of the center, in degrees.
+                 * @example -74
+                 */
+                geoloc_lng?: components["parameters"]["GeolocLng"];
+                /**
+                 * @description The radius around the center, in kilometres (great-circle distance to the venue's coordinates). Default 10.
+                 * @example 5
+                 */
+                geoloc_radius?: components["parameters"]["GeolocRadius"];
+                /**
+                 * @description Only these events (ids; a list or a comma-separated string). **Departure**: the default date
+                 *     window does not apply (the original documents this but applies it anyway); explicit date
+                 *     parameters still do.
+                 * @example [
+                 *       31,
+                 *       32
+                 *     ]
+                 */
+                include?: components["parameters"]["Include"];
+                /**
+                 * @description Only the events whose parent is this event (e.g. the occurrences of a series). Must be an existing event.
+                 * @example 31
+                 */
+                post_parent?: components["parameters"]["PostParent"];
+                /**
+                 * @description `true`: only events with tickets; `false`: only events without. `1`/`0` are accepted too.
+                 * @example true
+                 */
+                ticketed?: components["parameters"]["Ticketed"];
+                /**
+                 * @description What to order by: `start_date` (default), `end_date`, `title` (in the request language,
+                 *     ignoring case and accents), `date` (post date), `modified` or `id`. Ties are broken by id.
+                 * @example title
+                 */
+                orderby?: components["parameters"]["EventOrderBy"];
+                /**
+                 * @description Direction of the order (case-insensitive). Default `asc`.
+                 * @example desc
+                 */
+                order?: components["parameters"]["EventOrder"];
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-TEC-Total": components["headers"]["XTecTotal"];
+                    "X-TEC-TotalPages": components["headers"]["XTecTotalPages"];
+                    "X-WP-Total": components["headers"]["XWpTotal"];
+                    "X-WP-TotalPages": components["headers"]["XWpTotalPages"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["EventArchivePageNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createEvent: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateEventRequest"];
+            };
+        };
+        responses: {
+            /** @description The event was created. */
+            201: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["EventNotAccessible"];
+            404: components["responses"]["EventNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    putEvent: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["UpdateEvent"];
+        responses: {
+            /** @description The updated event. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["EventNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateEvent: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["UpdateEvent"];
+        responses: {
+            /** @description The updated event. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["EventNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteEvent: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true`: delete permanently instead of moving to the trash (administrators only).
+                 * @example true
+                 */
+                force?: components["parameters"]["Force"];
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event, trashed (or as it was before it was deleted permanently). */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["EventNotFound"];
+            410: components["responses"]["EventInTrash"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchEvent: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["UpdateEvent"];
+        responses: {
+            /** @description The updated event. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["EventNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getEventBySlug: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The item's slug.
+                 * @example blue-note
+                 */
+                slug: components["parameters"]["ItemSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["EventNotAccessible"];
+            404: components["responses"]["EventNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    putEventBySlug: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The item's slug.
+                 * @example blue-note
+                 */
+                slug: components["parameters"]["ItemSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["UpdateEvent"];
+        responses: {
+            /** @description The updated event. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["EventNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateEventBySlug: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The item's slug.
+                 * @example blue-note
+                 */
+                slug: components["parameters"]["ItemSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["UpdateEvent"];
+        responses: {
+            /** @description The updated event. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["EventNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteEventBySlug: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true`: delete permanently instead of moving to the trash (administrators only).
+                 * @example true
+                 */
+                force?: components["parameters"]["Force"];
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The item's slug.
+                 * @example blue-note
+                 */
+                slug: components["parameters"]["ItemSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event, trashed (or as it was before it was deleted permanently). */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["EventNotFound"];
+            410: components["responses"]["EventInTrash"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchEventBySlug: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The item's slug.
+                 * @example blue-note
+                 */
+                slug: components["parameters"]["ItemSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["UpdateEvent"];
+        responses: {
+            /** @description The updated event. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["EventNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
         };
     };

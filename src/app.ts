@@ -14,6 +14,7 @@ import { buildIndexRoutes } from "./openapi/namespace-index";
 import { mountOperations } from "./openapi/router";
 import { loadBundledSpec, namespaceBasePath, operationsOf, runtimeSpec } from "./openapi/spec";
 import { specValidation } from "./openapi/validation";
+import { eventHandlers } from "./resources/events/event-handlers";
 import { namespaceHandlers } from "./resources/namespace/namespace-handlers";
 import { ORGANIZERS } from "./resources/organizers/organizer-resource";
 import { linkedPostHandlers } from "./resources/posts/linked-post-handlers";
@@ -32,10 +33,23 @@ export interface AppOptions {
 function operationHandlers(services: Services, documentation: Documentation, indexRoutes: ReturnType<typeof buildIndexRoutes>): OperationHandlers {
   const categories = termHandlers(CATEGORIES, services);
   const tags = termHandlers(TAGS, services);
+  const events = eventHandlers(services);
   const venues = linkedPostHandlers(VENUES, services);
   const organizers = linkedPostHandlers(ORGANIZERS, services);
   return {
     ...namespaceHandlers(services, indexRoutes, documentation),
+    listEvents: events.list,
+    createEvent: events.create,
+    getEvent: events.get,
+    updateEvent: events.update,
+    putEvent: events.update,
+    patchEvent: events.update,
+    deleteEvent: events.remove,
+    getEventBySlug: events.get,
+    updateEventBySlug: events.update,
+    putEventBySlug: events.update,
+    patchEventBySlug: events.update,
+    deleteEventBySlug: events.remove,
     listVenues: venues.list,
     createVenue: venues.create,
     getVenue: venues.get,

@@ -89,6 +89,13 @@ describe("routes and methods", () => {
     }
   });
 
+  it("accepts reserved characters unencoded in free-text and list values, as people type them", async () => {
+    for (const query of ["search=rock+roll", "search=http://one.com/(a)", "search=a@b.c", "slug=a:b"]) {
+      const response = await server.raw("GET", `/calendar/events/v1/tags?hide_empty=false&${query}`);
+      expect(response.status).toBe(200);
+    }
+  });
+
   it("repeats a sane client request id, and replaces a strange one", async () => {
     const given = await server.raw("GET", "/calendar/events/v1/tags", { headers: { "X-Request-Id": "trace-123" } });
     expect(given.headers.get("x-request-id")).toBe("trace-123");

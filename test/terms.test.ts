@@ -232,10 +232,11 @@ describe.each<[Collection, string, string]>([
       expect(response.headers.get("X-TEC-Total")).toBeNull();
     });
 
-    it(`answers an unknown id with 404 ${notFoundCode}`, async () => {
+    it(`answers an unknown id (0 too) with 404 ${notFoundCode}`, async () => {
       const response = await server.raw("GET", path(collection, "/2389"));
       expect(response.status).toBe(404);
       expect(response.body).toEqual({ code: notFoundCode, message: expect.stringContaining("2389"), data: { status: 404 } });
+      expect((await server.raw("GET", path(collection, "/0"))).body.code).toBe(notFoundCode);
     });
 
     it("answers the id of a term of the other taxonomy with 404", async () => {

@@ -235,7 +235,7 @@ describe.each<[LinkedCollection, string, string]>([
     });
 
     it(`answers unknown ids and slugs with 404 rest-${noun}-not-found`, async () => {
-      for (const path of ["/23", "/by-slug/no-such-thing"]) {
+      for (const path of ["/23", "/0", "/by-slug/no-such-thing"]) {
         const response = await server.raw("GET", `${root}/${collection}${path}`);
         expect(response.status).toBe(404);
         expect(response.body.code).toBe(`rest-${noun}-not-found`);

@@ -141,6 +141,34 @@ export const ERRORS = {
       es: "La página solicitada de la lista de organizadores no existe",
     },
   },
+  "rest-event-not-found": {
+    status: 404,
+    message: { en: "Event {ref} does not exist.", "pt-br": "O evento {ref} não existe.", es: "El evento {ref} no existe." },
+  },
+  "event-no-longer-available": {
+    status: 403,
+    message: { en: "This event is no longer available", "pt-br": "Este evento não está mais disponível", es: "Este evento ya no está disponible" },
+  },
+  "event-not-accessible": {
+    status: 403,
+    message: {
+      en: "The requested event is not accessible",
+      "pt-br": "O evento solicitado não está acessível",
+      es: "El evento solicitado no está accesible",
+    },
+  },
+  "event-is-in-trash": {
+    status: 410,
+    message: { en: "The event is already trashed", "pt-br": "O evento já está na lixeira", es: "El evento ya está en la papelera" },
+  },
+  "event-archive-page-not-found": {
+    status: 404,
+    message: {
+      en: "The requested event archive page does not exist",
+      "pt-br": "A página solicitada da lista de eventos não existe",
+      es: "La página solicitada de la lista de eventos no existe",
+    },
+  },
 } as const satisfies Record<string, { status: number; message: Localized }>;
 
 export type ErrorCode = keyof typeof ERRORS;

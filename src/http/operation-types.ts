@@ -21,8 +21,12 @@ export function queryOf<Op extends OperationId>(req: Request, _operation: Op): Q
   return req.query as QueryOf<Op>;
 }
 
-export function pathOf<Op extends OperationId>(req: Request, _operation: Op): PathOf<Op> {
-  return req.params as unknown as PathOf<Op>;
+/**
+ * The `{id}` of an item route, as a number. The spec has already checked that it is an integer;
+ * express-openapi-validator's coercion skips falsy values, so `0` still comes as "0" here.
+ */
+export function itemIdOf(req: Request): number {
+  return Number((req.params as { id: unknown }).id);
 }
 
 export function bodyOf<Op extends OperationId>(req: Request, _operation: Op): BodyOf<Op> {

@@ -57,12 +57,12 @@ function client(baseUrl: string, headers: Record<string, string> = {}): Api {
  * The service on an ephemeral port, over a fresh database, validating every response against
  * the spec (so a test that gets an answer also proves the answer matches the contract).
  */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, options: { clock?: () => Date } = {}): Promise<TestServer> {
   const database: TestDatabase = await createTestDatabase();
   const config = loadConfig({ CALENDAR_ADMIN_TOKEN: ADMIN_TOKEN, VALIDATE_RESPONSES: "true", DATABASE_URL: database.url, ...env });
   const db = await openDatabase(config);
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? "silent");
-  const app = createApp({ config, db, logger });
+  const app = createApp({ config, db, logger, clock: options.clock });
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
   });

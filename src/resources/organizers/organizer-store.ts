@@ -4,7 +4,7 @@ import { createLinkedPostStore, type LinkedPostModel } from "../posts/linked-pos
 import { noneIfEmpty, type RowsSpec } from "../../i18n/localized-rows";
 import type { PostFieldsInput } from "../posts/post-write";
 
-const organizerSelect = {
+export const organizerSelect = {
   id: true,
   authorId: true,
   status: true,

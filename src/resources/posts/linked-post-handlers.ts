@@ -1,17 +1,17 @@
 import type { Request } from "express";
-import type { Principal } from "../../auth/principal";
-import { can, type PostType } from "../../auth/roles";
+import type { PostType } from "../../auth/roles";
 import { canReadItem, type OwnedItem } from "../../auth/visibility";
 import { collectionLinks, echoedQuery, offsetOf, pageRequest, setCollectionHeaders, totalPagesOf } from "../../http/collection";
 import { ApiError, invalidParam, type ErrorCode } from "../../http/errors";
-import { bodyOf, queryOf, type OperationHandler } from "../../http/operation-types";
+import { bodyOf, itemIdOf, queryOf, type OperationHandler } from "../../http/operation-types";
 import { context, type RequestContext } from "../../http/request-context";
 import type { Services } from "../../services";
 import { searchWords } from "../../text/search-text";
 import { isReadableEvent } from "../events/event-lookup";
 import type { LinkedPostFilters } from "./linked-post-query";
-import type { LinkedPostGuard, LinkedPostStore, LinkedPostWriteContext } from "./linked-post-store";
-import { canDeleteItem, canEditItem, listableConditions, statusesToList } from "./post-access";
+import type { LinkedPostStore, LinkedPostWriteContext } from "./linked-post-store";
+import { listableConditions, statusesToList } from "./post-access";
+import { deleteGuard, editGuard } from "./post-guards";
 
 /** What tells venues and organizers apart to their (shared) handlers. */
 export interface LinkedPostResource<R extends OwnedItem & { id: number }, I, J> {
@@ -48,31 +48,16 @@ export function linkedPostHandlers<R extends OwnedItem & { id: number }, I, J>(r
 
   /** The id a request names, by its `{id}` or by resolving its `{slug}`. */
   async function idOf(req: Request): Promise<number> {
-    const params = req.params as { id?: number; slug?: string };
-    if (params.id !== undefined) return params.id;
-    const found = await store.findBySlug(db, params.slug!);
-    if (!found) throw new ApiError(codes.notFound, { ref: params.slug! });
+    const { slug } = req.params as { slug?: string };
+    if (slug === undefined) return itemIdOf(req);
+    const found = await store.findBySlug(db, slug);
+    if (!found) throw new ApiError(codes.notFound, { ref: slug });
     return found.id;
   }
 
   function writeContext(req: Request): LinkedPostWriteContext {
     const ctx = context(req);
     return { principal: ctx.principal!, type, siteTimezone: ctx.siteTimezone, now: services.clock(), language: ctx.language, defaultLanguage: ctx.defaultLanguage };
-  }
-
-  function editGuard(principal: Principal, id: number): LinkedPostGuard<R> {
-    return (current) => {
-      if (!current) throw new ApiError(codes.notFound, { ref: id });
-      if (!canEditItem(principal, type, current)) throw new ApiError("rest_forbidden");
-    };
-  }
-
-  function deleteGuard(principal: Principal, id: number, force: boolean): LinkedPostGuard<R> {
-    return (current) => {
-      if (!current) throw new ApiError(codes.notFound, { ref: id });
-      if (!canDeleteItem(principal, type, current) || (force && !can(principal.role, "force_delete"))) throw new ApiError("rest_forbidden");
-      if (!force && current.status === "trash") throw new ApiError(codes.inTrash);
-    };
   }
 
   const list: OperationHandler = async (req, res) => {
@@ -120,7 +105,7 @@ export function linkedPostHandlers<R extends OwnedItem & { id: number }, I, J>(r
   const update: OperationHandler = async (req, res) => {
     const ctx = context(req);
     const id = await idOf(req);
-    const record = await store.update(db, writeContext(req), id, resource.input(bodyOf(req, "updateVenue") as Record<string, unknown>), editGuard(ctx.principal!, id));
+    const record = await store.update(db, writeContext(req), id, resource.input(bodyOf(req, "updateVenue") as Record<string, unknown>), editGuard<R>(ctx.principal!, type, codes.notFound, id));
     res.json(resource.serialize(record, ctx, { jsonLd: false }));
   };
 
@@ -128,7 +113,7 @@ export function linkedPostHandlers<R extends OwnedItem & { id: number }, I, J>(r
     const ctx = context(req);
     const id = await idOf(req);
     const force = queryOf(req, "deleteVenue").force === true;
-    const guard = deleteGuard(ctx.principal!, id, force);
+    const guard = deleteGuard<R>(ctx.principal!, type, codes, id, force);
     const record = force ? await store.destroy(db, id, guard) : await store.trash(db, { now: services.clock() }, id, guard);
     res.json(resource.serialize(record, ctx, { jsonLd: false }));
   };

@@ -1,7 +1,7 @@
 import type { Request } from "express";
 import { collectionLinks, echoedQuery, offsetOf, pageRequest, setCollectionHeaders, totalPagesOf } from "../../http/collection";
 import { ApiError, invalidParam } from "../../http/errors";
-import { bodyOf, pathOf, queryOf, type OperationHandler } from "../../http/operation-types";
+import { bodyOf, itemIdOf, queryOf, type OperationHandler } from "../../http/operation-types";
 import { context } from "../../http/request-context";
 import type { Services } from "../../services";
 import { searchWords } from "../../text/search-text";
@@ -101,7 +101,7 @@ export function termHandlers(config: TaxonomyConfig, services: Services): TermHa
   };
 
   const get: OperationHandler = async (req, res) => {
-    const { id } = pathOf(req, "getCategory");
+    const id = itemIdOf(req);
     const term = await findTerm(db, config.taxonomy, id);
     if (!term) throw new ApiError(config.notFound, { id });
     res.json(serializeTerm(term, config, context(req)));
@@ -122,7 +122,7 @@ export function termHandlers(config: TaxonomyConfig, services: Services): TermHa
 
   const update: OperationHandler = async (req, res) => {
     const ctx = context(req);
-    const { id } = pathOf(req, "updateCategory");
+    const id = itemIdOf(req);
     const body = bodyOf(req, "updateCategory");
     const term = await updateTerm(
       db,
@@ -134,7 +134,7 @@ export function termHandlers(config: TaxonomyConfig, services: Services): TermHa
   };
 
   const remove: OperationHandler = async (req, res) => {
-    const { id } = pathOf(req, "deleteCategory");
+    const id = itemIdOf(req);
     const term = await deleteTerm(db, config, id);
     res.json(serializeTerm(term, config, context(req)));
   };

@@ -12,7 +12,7 @@ import type { Taxonomy, TaxonomyConfig } from "./taxonomies";
 export const TERM_TEXT_FIELDS = ["name", "description", "slug"] as const;
 type TermTextField = (typeof TERM_TEXT_FIELDS)[number];
 
-const termSelect = {
+export const termSelect = {
   id: true,
   taxonomy: true,
   parentId: true,

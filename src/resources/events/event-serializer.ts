@@ -1,0 +1,133 @@
+import { DateTime } from "luxon";
+import { canReadItem } from "../../auth/visibility";
+import { dateDetails, formatWallClock } from "../../dates/date-input";
+import type { Schemas } from "../../http/operation-types";
+import type { RequestContext } from "../../http/request-context";
+import { effectiveText } from "../../i18n/localized-text";
+import { autop, excerptOf, plainSummary } from "../../text/html";
+import { serializeOrganizer } from "../organizers/organizer-serializer";
+import { compact, globalIds, imageOf, permalinkOf, postHead, restUrlOf } from "../posts/post-serializer";
+import { TERM_TEXT_FIELDS, type TermRecord } from "../terms/term-store";
+import { CATEGORIES, TAGS } from "../terms/taxonomies";
+import { serializeVenue } from "../venues/venue-serializer";
+import { describeCost } from "./event-cost";
+import { EVENT_TEXT, type EventRecord } from "./event-store";
+
+/** A category or tag as embedded in an event (tec-rest-v1.md §3.4.1). */
+function embeddedTerm(term: TermRecord, ctx: RequestContext): Schemas["EmbeddedTerm"] {
+  const config = term.taxonomy === "category" ? CATEGORIES : TAGS;
+  const text = effectiveText(term.texts, TERM_TEXT_FIELDS, { language: ctx.language, defaultLanguage: ctx.defaultLanguage, sourceLanguage: term.sourceLanguage });
+  const collection = `${ctx.apiBase}${config.collectionPath}`;
+  const urls: Schemas["TermUrls"] = { self: `${collection}/${term.id}`, collection };
+  if (term.parentId !== null) urls.up = `${collection}/${term.parentId}`;
+  return {
+    name: text.name ?? "",
+    slug: text.slug ?? "",
+    term_group: 0,
+    term_taxonomy_id: term.id,
+    taxonomy: config.wpName,
+    description: text.description ?? "",
+    parent: term.parentId ?? 0,
+    count: term.count,
+    filter: "raw",
+    id: term.id,
+    urls,
+  };
+}
+
+function isoOf(wall: string, zone: string): string {
+  return DateTime.fromFormat(wall, "yyyy-MM-dd HH:mm:ss", { zone }).toISO({ suppressMilliseconds: true })!;
+}
+
+function eventJsonLd(event: EventRecord, json: Schemas["Event"], venues: Schemas["Venue"][], organizers: Schemas["Organizer"][]): Schemas["JsonLd"] {
+  const values = json.cost_details.values;
+  return {
+    "@context": "http://schema.org",
+    "@type": "Event",
+    ...compact({
+      name: json.title,
+      description: plainSummary(json.excerpt || json.description || null),
+      image: json.image === false ? undefined : json.image.url,
+      url: json.url,
+      eventAttendanceMode: "https://schema.org/OfflineEventAttendanceMode",
+      eventStatus: "https://schema.org/EventScheduled",
+      startDate: isoOf(event.startLocal, event.timezone),
+      endDate: isoOf(event.endLocal, event.timezone),
+      location: venues[0]?.json_ld,
+      organizer: organizers.length > 0 ? organizers.map((organizer) => organizer.json_ld) : undefined,
+      offers:
+        values.length > 0
+          ? compact({
+              "@type": "Offer",
+              price: values[0],
+              priceCurrency: json.cost_details.currency_code || undefined,
+              url: json.url,
+              category: "primary",
+              availability: "inStock",
+              validFrom: isoOf(json.date_utc, "UTC"),
+            })
+          : undefined,
+      performer: "Organization",
+    }),
+  };
+}
+
+/**
+ * An event as the API represents it (tec-rest-v1.md §3.1 with the contract's departures). The
+ * venues and organizers the caller may not read are left out. With `jsonLd` (single-event
+ * responses), the event and its venues and organizers carry their schema.org description.
+ */
+export function serializeEvent(event: EventRecord, ctx: RequestContext, options: { jsonLd: boolean }): Schemas["Event"] {
+  const text = effectiveText(event.texts, EVENT_TEXT.fields, { language: ctx.language, defaultLanguage: ctx.defaultLanguage, sourceLanguage: event.sourceLanguage });
+  const slug = text.slug ?? "";
+  const url = permalinkOf(ctx, "event", slug);
+  const description = text.description === null ? "" : autop(text.description);
+  const excerpt = text.excerpt !== null ? autop(text.excerpt) : (excerptOf(description || null) ?? "");
+  const venues = event.venues.map((link) => link.venue).filter((venue) => canReadItem(ctx.principal, "venues", venue)).map((venue) => serializeVenue(venue, ctx, options));
+  const organizers = event.organizers
+    .map((link) => link.organizer)
+    .filter((organizer) => canReadItem(ctx.principal, "organizers", organizer))
+    .map((organizer) => serializeOrganizer(organizer, ctx, options));
+  const terms = event.terms.map((link) => link.term);
+  const utcStart = formatWallClock(event.startsAt, "UTC");
+  const utcEnd = formatWallClock(event.endsAt, "UTC");
+  const { id, ...head } = postHead(event, ctx);
+  const json: Schemas["Event"] = {
+    id,
+    ...globalIds(event, "event", ctx),
+    ...head,
+    url,
+    rest_url: restUrlOf(ctx, "event", event.id),
+    title: text.title ?? "",
+    description,
+    excerpt,
+    slug,
+    image: imageOf(event.image) ?? false,
+    all_day: event.allDay,
+    start_date: event.startLocal,
+    start_date_details: dateDetails(event.startLocal),
+    end_date: event.endLocal,
+    end_date_details: dateDetails(event.endLocal),
+    utc_start_date: utcStart,
+    utc_start_date_details: dateDetails(utcStart),
+    utc_end_date: utcEnd,
+    utc_end_date_details: dateDetails(utcEnd),
+    timezone: event.timezone,
+    timezone_abbr: event.timezoneAbbr,
+    ...describeCost(event.cost),
+    website: event.website ?? url,
+    show_map: event.showMap,
+    show_map_link: event.showMapLink,
+    hide_from_listings: event.hideFromListings,
+    sticky: event.sticky,
+    featured: event.featured,
+    ticketed: event.ticketed,
+    post_parent: event.parentId ?? 0,
+    categories: terms.filter((term) => term.taxonomy === "category").map((term) => embeddedTerm(term, ctx)),
+    tags: terms.filter((term) => term.taxonomy === "tag").map((term) => embeddedTerm(term, ctx)),
+    venue: venues.length === 1 ? venues[0] : (venues as [] | Schemas["Venue"][] as never),
+    organizer: organizers,
+  };
+  if (options.jsonLd) json.json_ld = eventJsonLd(event, json, venues, organizers);
+  return json;
+}

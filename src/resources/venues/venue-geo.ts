@@ -1,0 +1,44 @@
+import type { Prisma } from "../../../generated/prisma/sqlite/client";
+import type { Database } from "../../db/database";
+
+const EARTH_RADIUS_KM = 6371.0088;
+const KM_PER_DEGREE = (Math.PI * EARTH_RADIUS_KM) / 180;
+
+function radians(degrees: number): number {
+  return (degrees * Math.PI) / 180;
+}
+
+/** Great-circle distance in km (haversine). */
+export function distanceKm(lat1: number, lng1: number, lat2: number, lng2: number): number {
+  const dLat = radians(lat2 - lat1);
+  const dLng = radians(lng2 - lng1);
+  const a = Math.sin(dLat / 2) ** 2 + Math.cos(radians(lat1)) * Math.cos(radians(lat2)) * Math.sin(dLng / 2) ** 2;
+  return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(a)));
+}
+
+/** Longitude ranges of the bounding box, split in two where it crosses the antimeridian. */
+function longitudeRanges(lng: number, span: number): Array<[number, number]> {
+  if (span >= 180) return [[-180, 180]];
+  const min = lng - span;
+  const max = lng + span;
+  if (min < -180) return [[min + 360, 180], [-180, max]];
+  if (max > 180) return [[min, 180], [-180, max - 360]];
+  return [[min, max]];
+}
+
+/**
+ * The venues within `radiusKm` of a point. The database narrows the candidates to a bounding box
+ * (indexed on the coordinates, and plain comparisons that behave the same on SQLite and
+ * PostgreSQL); the exact distance is then checked here.
+ */
+export async function venueIdsWithin(db: Database, lat: number, lng: number, radiusKm: number): Promise<number[]> {
+  const latSpan = radiusKm / KM_PER_DEGREE;
+  const cosLat = Math.cos(radians(Math.min(89.9, Math.abs(lat) + latSpan)));
+  const lngSpan = cosLat > 0 ? latSpan / cosLat : 360;
+  const where: Prisma.VenueWhereInput = {
+    geoLat: { gte: Math.max(-90, lat - latSpan), lte: Math.min(90, lat + latSpan) },
+    OR: longitudeRanges(lng, lngSpan).map(([min, max]) => ({ geoLng: { gte: min, lte: max } })),
+  };
+  const candidates = await db.read.venue.findMany({ where, select: { id: true, geoLat: true, geoLng: true } });
+  return candidates.filter((venue) => distanceKm(lat, lng, venue.geoLat!, venue.geoLng!) <= radiusKm).map((venue) => venue.id);
+}
