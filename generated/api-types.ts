@@ -67,8 +67,10 @@ export interface paths {
          *     read in the site time zone, events' times in their own.
          *
          *     Anonymous callers see published events only; editors see every status but the trash unless
-         *     `status` says otherwise. Events hidden from listings are never listed. A page past the last one
-         *     is `404 event-archive-page-not-found`.
+         *     `status` says otherwise. Events hidden from listings are never listed. Password-protected
+         *     events are listed, but their content is redacted (emptied, or `null` for flags) unless the
+         *     `password` parameter opens them or the caller may edit them. A page past the last one is
+         *     `404 event-archive-page-not-found`.
          */
         get: operations["listEvents"];
         put?: never;
@@ -104,7 +106,8 @@ export interface paths {
          * Get an event
          * @description The event, with its `json_ld` (and its venue's and organizers'). A trashed event is
          *     `403 event-no-longer-available`; one the caller may not read (a draft, pending, scheduled or
-         *     private event, for anonymous callers) is `403 event-not-accessible`.
+         *     private event, for anonymous callers) is `403 event-not-accessible`; a password-protected one
+         *     is `403 event-password-protected` unless `password` is its password or the caller may edit it.
          *     An unknown id is `404 rest-event-not-found`.
          */
         get: operations["getEvent"];
@@ -153,7 +156,8 @@ export interface paths {
          * Get an event by its slug
          * @description The event, with its `json_ld` (and its venue's and organizers'). A trashed event is
          *     `403 event-no-longer-available`; one the caller may not read (a draft, pending, scheduled or
-         *     private event, for anonymous callers) is `403 event-not-accessible`.
+         *     private event, for anonymous callers) is `403 event-not-accessible`; a password-protected one
+         *     is `403 event-password-protected` unless `password` is its password or the caller may edit it.
          *     An unknown slug (in the request language, then the default one, then any) is `404 rest-event-not-found`.
          */
         get: operations["getEventBySlug"];
@@ -1118,6 +1122,10 @@ export interface components {
         /**
          * @description An event. Dates: `start_date`/`end_date` are wall-clock times in the event's `timezone`, the
          *     `utc_*` twins are UTC, `date`/`modified` are in the site time zone.
+         *     In a list, a password-protected event the request may not open is redacted, as in the
+         *     original: `description`, `excerpt`, `cost` and `website` are empty, `image` is `false`,
+         *     `cost_details` is empty, the flags (`all_day`, `show_map`, ...) are `null`, and `categories`,
+         *     `tags`, `venue` and `organizer` are empty lists; title, dates, status, slug and links stay.
          *     **Departure**: `author` is an integer; `ticketed` and `post_parent` are plain fields.
          * @example {
          *       "id": 31,
@@ -1236,7 +1244,7 @@ export interface components {
             /** @description The featured image, or `false` when there is none (as in the original). */
             image: components["schemas"]["Image"] | false;
             /** @example false */
-            all_day: boolean;
+            all_day: boolean | null;
             start_date: components["schemas"]["WallClock"];
             start_date_details: components["schemas"]["DateDetails"];
             end_date: components["schemas"]["WallClock"];
@@ -1267,23 +1275,23 @@ export interface components {
              */
             website: string;
             /** @example true */
-            show_map: boolean;
+            show_map: boolean | null;
             /** @example true */
-            show_map_link: boolean;
+            show_map_link: boolean | null;
             /**
              * @description Hidden events are never listed by `GET /events`, but can be read by id or slug.
              * @example false
              */
-            hide_from_listings: boolean;
+            hide_from_listings: boolean | null;
             /** @example false */
-            sticky: boolean;
+            sticky: boolean | null;
             /** @example false */
-            featured: boolean;
+            featured: boolean | null;
             /**
              * @description Whether the event has tickets.
              * @example false
              */
-            ticketed: boolean;
+            ticketed: boolean | null;
             /**
              * @description The parent event's id (e.g. of a series); 0 when there is none.
              * @example 0
@@ -1394,7 +1402,7 @@ export interface components {
              * @description `true`: the event takes whole days; its start moves to 00:00:00 of its day and its end to 23:59:59 of its day.
              * @example false
              */
-            all_day?: boolean;
+            all_day?: boolean | null;
             start_date?: components["schemas"]["WriteDate"];
             end_date?: components["schemas"]["WriteDate"];
             image?: components["schemas"]["WriteImage"];
@@ -1410,6 +1418,11 @@ export interface components {
             sticky?: components["schemas"]["WriteFlag"];
             featured?: components["schemas"]["WriteFlag"];
             ticketed?: components["schemas"]["WriteFlag"];
+            /**
+             * @description Protects the event with a password (see the `password` parameter); `null` or `""` removes it. It is never returned.
+             * @example letmein
+             */
+            password?: string | null;
             /**
              * @description The parent event's id; `0` or `null` for none. Must be an existing event other than this one.
              * @example 31
@@ -1940,7 +1953,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The caller may not read this event: it is in the trash (`event-no-longer-available`) or not published (`event-not-accessible`). */
+        /** @description The caller may not read this event: it is in the trash (`event-no-longer-available`), not published (`event-not-accessible`), or protected by a password the request does not give (`event-password-protected`). */
         EventNotAccessible: {
             headers: {
                 "Content-Language": components["headers"]["ContentLanguage"];
@@ -2341,6 +2354,13 @@ export interface components {
          * @example desc
          */
         EventOrder: "asc" | "desc" | "ASC" | "DESC";
+        /**
+         * @description The password of a password-protected event. With it, a single GET shows the event (without it,
+         *     `403 event-password-protected`), and a list shows in full the protected events it opens (the
+         *     others are redacted). Those who may edit an event never need it.
+         * @example letmein
+         */
+        EventPassword: string;
         /**
          * @description The numeric id of the item. A non-numeric id does not match this route.
          * @example 12
@@ -2746,6 +2766,13 @@ export interface operations {
                  */
                 order?: components["parameters"]["EventOrder"];
                 /**
+                 * @description The password of a password-protected event. With it, a single GET shows the event (without it,
+                 *     `403 event-password-protected`), and a list shows in full the protected events it opens (the
+                 *     others are redacted). Those who may edit an event never need it.
+                 * @example letmein
+                 */
+                password?: components["parameters"]["EventPassword"];
+                /**
                  * @description The language of the content and the messages, overriding the language prefix of the path
                  *     (`/es/...`). Without either, the default language.
                  * @example es
@@ -2822,6 +2849,13 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description The password of a password-protected event. With it, a single GET shows the event (without it,
+                 *     `403 event-password-protected`), and a list shows in full the protected events it opens (the
+                 *     others are redacted). Those who may edit an event never need it.
+                 * @example letmein
+                 */
+                password?: components["parameters"]["EventPassword"];
+                /**
                  * @description The language of the content and the messages, overriding the language prefix of the path
                  *     (`/es/...`). Without either, the default language.
                  * @example es
@@ -2860,6 +2894,13 @@ export interface operations {
     putEvent: {
         parameters: {
             query?: {
+                /**
+                 * @description The password of a password-protected event. With it, a single GET shows the event (without it,
+                 *     `403 event-password-protected`), and a list shows in full the protected events it opens (the
+                 *     others are redacted). Those who may edit an event never need it.
+                 * @example letmein
+                 */
+                password?: components["parameters"]["EventPassword"];
                 /**
                  * @description The language of the content and the messages, overriding the language prefix of the path
                  *     (`/es/...`). Without either, the default language.
@@ -2902,6 +2943,13 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description The password of a password-protected event. With it, a single GET shows the event (without it,
+                 *     `403 event-password-protected`), and a list shows in full the protected events it opens (the
+                 *     others are redacted). Those who may edit an event never need it.
+                 * @example letmein
+                 */
+                password?: components["parameters"]["EventPassword"];
+                /**
                  * @description The language of the content and the messages, overriding the language prefix of the path
                  *     (`/es/...`). Without either, the default language.
                  * @example es
@@ -2942,6 +2990,13 @@ export interface operations {
     deleteEvent: {
         parameters: {
             query?: {
+                /**
+                 * @description The password of a password-protected event. With it, a single GET shows the event (without it,
+                 *     `403 event-password-protected`), and a list shows in full the protected events it opens (the
+                 *     others are redacted). Those who may edit an event never need it.
+                 * @example letmein
+                 */
+                password?: components["parameters"]["EventPassword"];
                 /**
                  * @description `true`: delete permanently instead of moving to the trash (administrators only).
                  * @example true
@@ -2988,6 +3043,13 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description The password of a password-protected event. With it, a single GET shows the event (without it,
+                 *     `403 event-password-protected`), and a list shows in full the protected events it opens (the
+                 *     others are redacted). Those who may edit an event never need it.
+                 * @example letmein
+                 */
+                password?: components["parameters"]["EventPassword"];
+                /**
                  * @description The language of the content and the messages, overriding the language prefix of the path
                  *     (`/es/...`). Without either, the default language.
                  * @example es
@@ -3029,6 +3091,13 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description The password of a password-protected event. With it, a single GET shows the event (without it,
+                 *     `403 event-password-protected`), and a list shows in full the protected events it opens (the
+                 *     others are redacted). Those who may edit an event never need it.
+                 * @example letmein
+                 */
+                password?: components["parameters"]["EventPassword"];
+                /**
                  * @description The language of the content and the messages, overriding the language prefix of the path
                  *     (`/es/...`). Without either, the default language.
                  * @example es
@@ -3067,6 +3136,13 @@ export interface operations {
     putEventBySlug: {
         parameters: {
             query?: {
+                /**
+                 * @description The password of a password-protected event. With it, a single GET shows the event (without it,
+                 *     `403 event-password-protected`), and a list shows in full the protected events it opens (the
+                 *     others are redacted). Those who may edit an event never need it.
+                 * @example letmein
+                 */
+                password?: components["parameters"]["EventPassword"];
                 /**
                  * @description The language of the content and the messages, overriding the language prefix of the path
                  *     (`/es/...`). Without either, the default language.
@@ -3109,6 +3185,13 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description The password of a password-protected event. With it, a single GET shows the event (without it,
+                 *     `403 event-password-protected`), and a list shows in full the protected events it opens (the
+                 *     others are redacted). Those who may edit an event never need it.
+                 * @example letmein
+                 */
+                password?: components["parameters"]["EventPassword"];
+                /**
                  * @description The language of the content and the messages, overriding the language prefix of the path
                  *     (`/es/...`). Without either, the default language.
                  * @example es
@@ -3149,6 +3232,13 @@ export interface operations {
     deleteEventBySlug: {
         parameters: {
             query?: {
+                /**
+                 * @description The password of a password-protected event. With it, a single GET shows the event (without it,
+                 *     `403 event-password-protected`), and a list shows in full the protected events it opens (the
+                 *     others are redacted). Those who may edit an event never need it.
+                 * @example letmein
+                 */
+                password?: components["parameters"]["EventPassword"];
                 /**
                  * @description `true`: delete permanently instead of moving to the trash (administrators only).
                  * @example true
@@ -3194,6 +3284,13 @@ export interface operations {
     patchEventBySlug: {
         parameters: {
             query?: {
+                /**
+                 * @description The password of a password-protected event. With it, a single GET shows the event (without it,
+                 *     `403 event-password-protected`), and a list shows in full the protected events it opens (the
+                 *     others are redacted). Those who may edit an event never need it.
+                 * @example letmein
+                 */
+                password?: components["parameters"]["EventPassword"];
                 /**
                  * @description The language of the content and the messages, overriding the language prefix of the path
                  *     (`/es/...`). Without either, the default language.

@@ -17,6 +17,7 @@ import { specValidation } from "./openapi/validation";
 import { eventHandlers } from "./resources/events/event-handlers";
 import { namespaceHandlers } from "./resources/namespace/namespace-handlers";
 import { ORGANIZERS } from "./resources/organizers/organizer-resource";
+import { authorizeItemWrites } from "./resources/posts/item-authorization";
 import { linkedPostHandlers } from "./resources/posts/linked-post-handlers";
 import { CATEGORIES, TAGS } from "./resources/terms/taxonomies";
 import { termHandlers } from "./resources/terms/term-handlers";
@@ -108,7 +109,7 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppO
   app.use(headAsGet);
   app.use(jsonBody(config.bodyLimitBytes));
   app.use(authenticate(new CredentialVerifier(db, config)));
-  app.use(specValidation(spec, operations, { validateResponses: config.validateResponses }));
+  app.use(specValidation(spec, operations, { validateResponses: config.validateResponses, authorization: [authorizeItemWrites(operations, db, config)] }));
   app.use(resolveContext(config));
   mountOperations(app, operations, operationHandlers(services, documentation, buildIndexRoutes(operations)), namespaceBasePath(config));
   app.use(noRoute);

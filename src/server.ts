@@ -4,6 +4,9 @@ import { ConfigError, loadConfig } from "./config";
 import { openDatabase } from "./db/database";
 import { migrate } from "./db/migrate";
 import { createLogger } from "./logging/logger";
+import { publishDueItems } from "./resources/posts/scheduled-publishing";
+
+const PUBLISH_DUE_EVERY_MS = 60_000;
 
 /** Starts the service: migrations, database, HTTP server; stops it cleanly on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
@@ -28,11 +31,22 @@ async function main(): Promise<void> {
     logger.info({ port: config.port, host: config.host, database: db.provider }, "listening");
   });
 
+  const publishDue = () =>
+    publishDueItems(db, new Date())
+      .then((published) => {
+        if (published.events + published.venues + published.organizers > 0) logger.info({ published }, "scheduled items published");
+      })
+      .catch((err: unknown) => logger.error({ err }, "publishing scheduled items failed"));
+  void publishDue();
+  const scheduler = setInterval(publishDue, PUBLISH_DUE_EVERY_MS);
+  scheduler.unref();
+
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, "stopping");
+    clearInterval(scheduler);
     server.close(async () => {
       await db.close();
       logger.info("stopped");

@@ -149,7 +149,7 @@ function toEnvelope(err: unknown, language: Language, config: Config): Envelope 
 }
 
 /** The schemes a client may authenticate with, on every 401. */
-const WWW_AUTHENTICATE = 'Bearer realm="calendar"';
+const WWW_AUTHENTICATE = 'Bearer realm="calendar", Basic realm="calendar"';
 
 export function createErrorHandler(config: Config, logger: Logger): ErrorRequestHandler {
   return (err: unknown, req: Request, res, next) => {

@@ -169,6 +169,14 @@ export const ERRORS = {
       es: "La página solicitada de la lista de eventos no existe",
     },
   },
+  "event-password-protected": {
+    status: 403,
+    message: {
+      en: "The requested event is not accessible without a password",
+      "pt-br": "O evento solicitado não está acessível sem uma senha",
+      es: "El evento solicitado no está accesible sin una contraseña",
+    },
+  },
 } as const satisfies Record<string, { status: number; message: Localized }>;
 
 export type ErrorCode = keyof typeof ERRORS;

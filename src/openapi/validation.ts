@@ -6,6 +6,8 @@ import type { JsonObject, SpecOperation } from "./spec";
 
 export interface ValidationOptions {
   validateResponses: boolean;
+  /** Checks that need the matched operation and the caller, and must come before validation. */
+  authorization: RequestHandler[];
 }
 
 /** Reports a body that express.json could not parse, once the credentials have been checked. */
@@ -15,9 +17,9 @@ const raiseDeferredBodyError: RequestHandler = (req, _res, next) => {
 };
 
 /**
- * express-openapi-validator's middleware, with two steps of ours put between its own:
+ * express-openapi-validator's middleware, with steps of ours put between its own:
  *   path params → route metadata → [query normalizer] → security (scopes)
- *   → [deferred body error] → request validation → response validation.
+ *   → [authorization] → [deferred body error] → request validation → response validation.
  * The normalizer needs the matched operation, and must run before validation; a malformed body
  * must only be reported after an anonymous or unauthorized caller has been turned away.
  */
@@ -44,5 +46,5 @@ export function specValidation(spec: JsonObject, operations: SpecOperation[], op
     throw new Error(`express-openapi-validator's middleware changed: expected ${expected.join(", ")}, got ${names.join(", ")}`);
   }
   const [pathParams, metadata, security, request, ...response] = middleware;
-  return [pathParams, metadata, queryNormalizer(operations), security, raiseDeferredBodyError, request, ...response];
+  return [pathParams, metadata, queryNormalizer(operations), security, ...options.authorization, raiseDeferredBodyError, request, ...response];
 }

@@ -1,4 +1,5 @@
 import type { AddressInfo } from "node:net";
+import { Writable } from "node:stream";
 import type { Server } from "node:http";
 import createClient, { type Client } from "openapi-fetch";
 import type { paths } from "../../generated/api-types";
@@ -57,11 +58,20 @@ function client(baseUrl: string, headers: Record<string, string> = {}): Api {
  * The service on an ephemeral port, over a fresh database, validating every response against
  * the spec (so a test that gets an answer also proves the answer matches the contract).
  */
-export async function startTestServer(env: Record<string, string> = {}, options: { clock?: () => Date } = {}): Promise<TestServer> {
+export interface TestServerOptions {
+  clock?: () => Date;
+  /** Collects every log line (JSON) the service writes, at level info and above. */
+  logLines?: string[];
+}
+
+export async function startTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
   const database: TestDatabase = await createTestDatabase();
   const config = loadConfig({ CALENDAR_ADMIN_TOKEN: ADMIN_TOKEN, VALIDATE_RESPONSES: "true", DATABASE_URL: database.url, ...env });
   const db = await openDatabase(config);
-  const logger = createLogger(process.env.TEST_LOG_LEVEL ?? "silent");
+  const logLines = options.logLines;
+  const logger = logLines
+    ? createLogger("info", new Writable({ write: (chunk, _encoding, done) => (logLines.push(...String(chunk).trim().split("\n")), done()) }))
+    : createLogger(process.env.TEST_LOG_LEVEL ?? "silent");
   const app = createApp({ config, db, logger, clock: options.clock });
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, "127.0.0.1", () => resolve(listening));

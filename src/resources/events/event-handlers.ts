@@ -1,4 +1,6 @@
 import type { Request } from "express";
+import { verifySecret } from "../../auth/password-hash";
+import type { Principal } from "../../auth/principal";
 import { canReadItem } from "../../auth/visibility";
 import { collectionLinks, echoedQuery, offsetOf, pageRequest, setCollectionHeaders, totalPagesOf } from "../../http/collection";
 import { ApiError } from "../../http/errors";
@@ -7,7 +9,7 @@ import { context } from "../../http/request-context";
 import type { Services } from "../../services";
 import { searchWords } from "../../text/search-text";
 import type { LinkedPostWriteContext } from "../posts/linked-post-store";
-import { listableConditions, statusesToList } from "../posts/post-access";
+import { canEditItem, listableConditions, statusesToList } from "../posts/post-access";
 import { deleteGuard, editGuard } from "../posts/post-guards";
 import { ParamProblems } from "../posts/post-write";
 import { resolveTermRefs } from "../terms/term-store";
@@ -38,6 +40,16 @@ const GEOLOC_NEEDS_POINT = {
 };
 
 const DEFAULT_GEOLOC_RADIUS_KM = 10;
+
+/**
+ * Whether a request may see a password-protected event in full: it gives the event's password,
+ * or its caller may edit the event. Events without a password are open to anyone who may read them.
+ */
+async function opens(event: EventRecord, principal: Principal | null, password: string | undefined): Promise<boolean> {
+  if (event.passwordHash === null) return true;
+  if (principal && canEditItem(principal, "events", event)) return true;
+  return password !== undefined && (await verifySecret(password, event.passwordHash));
+}
 
 export function eventHandlers(services: Services): EventHandlers {
   const { db } = services;
@@ -113,11 +125,12 @@ export function eventHandlers(services: Services): EventHandlers {
       limit: page.perPage,
     });
     if (items.length === 0 && page.page > 1) throw new ApiError("event-archive-page-not-found");
+    const open = await Promise.all(items.map((event) => opens(event, ctx.principal, query.password)));
     const totalPages = totalPagesOf(total, page.perPage);
     // The links repeat the effective window: defaulted and whole-day dates, as applied.
     const links = collectionLinks(ctx, "/events", echoedQuery(req, page, filters.window.echo), page, totalPages);
     setCollectionHeaders(res, total, totalPages, links);
-    res.json({ events: items.map((event) => serializeEvent(event, ctx, { jsonLd: false })), ...links, total, total_pages: totalPages });
+    res.json({ events: items.map((event, i) => serializeEvent(event, ctx, { jsonLd: false, redacted: !open[i] })), ...links, total, total_pages: totalPages });
   };
 
   const get: OperationHandler = async (req, res) => {
@@ -125,6 +138,7 @@ export function eventHandlers(services: Services): EventHandlers {
     const event = await eventOf(req);
     if (event.status === "trash") throw new ApiError("event-no-longer-available");
     if (!canReadItem(ctx.principal, "events", event)) throw new ApiError("event-not-accessible");
+    if (!(await opens(event, ctx.principal, queryOf(req, "getEvent").password))) throw new ApiError("event-password-protected");
     res.json(serializeEvent(event, ctx, { jsonLd: true }));
   };
 

@@ -77,7 +77,8 @@ function eventJsonLd(event: EventRecord, json: Schemas["Event"], venues: Schemas
  * venues and organizers the caller may not read are left out. With `jsonLd` (single-event
  * responses), the event and its venues and organizers carry their schema.org description.
  */
-export function serializeEvent(event: EventRecord, ctx: RequestContext, options: { jsonLd: boolean }): Schemas["Event"] {
+export function serializeEvent(event: EventRecord, ctx: RequestContext, options: { jsonLd: boolean; redacted?: boolean }): Schemas["Event"] {
+  if (options.redacted) return redacted(serializeEvent(event, ctx, { jsonLd: false }));
   const text = effectiveText(event.texts, EVENT_TEXT.fields, { language: ctx.language, defaultLanguage: ctx.defaultLanguage, sourceLanguage: event.sourceLanguage });
   const slug = text.slug ?? "";
   const url = permalinkOf(ctx, "event", slug);
@@ -130,4 +131,31 @@ export function serializeEvent(event: EventRecord, ctx: RequestContext, options:
   };
   if (options.jsonLd) json.json_ld = eventJsonLd(event, json, venues, organizers);
   return json;
+}
+
+/**
+ * A password-protected event the request may not open, as lists show it (tec-rest-v1.md §3.6):
+ * its content emptied, its flags null, its links gone; title, dates, status, slug and links stay.
+ */
+function redacted(json: Schemas["Event"]): Schemas["Event"] {
+  return {
+    ...json,
+    description: "",
+    excerpt: "",
+    image: false,
+    all_day: null,
+    cost: "",
+    cost_details: { currency_symbol: "", currency_code: "", currency_position: "", values: [] },
+    website: "",
+    show_map: null,
+    show_map_link: null,
+    hide_from_listings: null,
+    sticky: null,
+    featured: null,
+    ticketed: null,
+    categories: [],
+    tags: [],
+    venue: [],
+    organizer: [],
+  };
 }

@@ -1,4 +1,5 @@
 import type { Prisma } from "../../../generated/prisma/sqlite/client";
+import { hashSecret } from "../../auth/password-hash";
 import type { Database } from "../../db/database";
 import { inTransaction, type Tx } from "../../db/transaction";
 import { localizedRows, noneIfEmpty, type RowsSpec } from "../../i18n/localized-rows";
@@ -18,6 +19,7 @@ export const eventSelect = {
   id: true,
   authorId: true,
   status: true,
+  passwordHash: true,
   sourceLanguage: true,
   postDate: true,
   modifiedAt: true,
@@ -70,6 +72,7 @@ export interface EventInput extends PostFieldsInput, EventTimesInput {
   featured?: boolean;
   ticketed?: boolean;
   post_parent?: number | null;
+  password?: string | null;
   categories?: number[];
   tags?: number[];
   venue?: number[];
@@ -139,9 +142,19 @@ async function checkLinks(tx: Tx, input: EventInput, eventId: number | null, pro
   }
 }
 
+/**
+ * The hash of the password a write sets (undefined: unchanged; null: removed). Computed before
+ * the transaction opens: a password hash takes tens of milliseconds.
+ */
+async function passwordHashOf(input: EventInput): Promise<string | null | undefined> {
+  if (input.password === undefined) return undefined;
+  return input.password ? hashSecret(input.password) : null;
+}
+
 /** The columns of the event itself (shared by every language) that the input sets. */
-function eventColumns(input: EventInput): Prisma.EventUncheckedUpdateInput {
+function eventColumns(input: EventInput, passwordHash: string | null | undefined): Prisma.EventUncheckedUpdateInput {
   const data: Prisma.EventUncheckedUpdateInput = {};
+  if (passwordHash !== undefined) data.passwordHash = passwordHash;
   if (input.image !== undefined) data.image = noneIfEmpty(input.image);
   if (input.website !== undefined) data.website = noneIfEmpty(input.website);
   if (input.cost !== undefined) data.cost = storedCost(input.cost);
@@ -198,7 +211,7 @@ async function writeLinks(tx: Tx, eventId: number, input: EventInput): Promise<v
  * term rows are locked first (in id order, so that writers never wait on each other in a cycle):
  * a concurrent write then counts after this one commits, and no increment is lost.
  */
-async function recountTerms(db: Database, tx: Tx, termIds: Iterable<number>): Promise<void> {
+export async function recountTerms(db: Database, tx: Tx, termIds: Iterable<number>): Promise<void> {
   const ids = [...new Set(termIds)].sort((a, b) => a - b);
   if (ids.length === 0) return;
   if (db.provider === "postgresql") {
@@ -228,7 +241,8 @@ function checkSlug(input: EventInput, problems: ParamProblems): void {
   }
 }
 
-export function createEvent(db: Database, ctx: LinkedPostWriteContext, input: EventInput & { title: string }): Promise<EventRecord> {
+export async function createEvent(db: Database, ctx: LinkedPostWriteContext, input: EventInput & { title: string }): Promise<EventRecord> {
+  const passwordHash = await passwordHashOf(input);
   return retryOnSlugClash(() =>
     inTransaction(db, async (tx) => {
       const problems = new ParamProblems();
@@ -239,7 +253,7 @@ export function createEvent(db: Database, ctx: LinkedPostWriteContext, input: Ev
       problems.throwIfAny();
       const slug = await freeSlug(slugBase(input.slug ?? input.title, "event"), (base) => takenSlugs(tx, ctx.language, base, null));
       const created = await tx.event.create({
-        data: { ...(eventColumns(input) as Prisma.EventUncheckedCreateInput), ...fields, ...times!, sourceLanguage: ctx.language, modifiedAt: ctx.now },
+        data: { ...(eventColumns(input, passwordHash) as Prisma.EventUncheckedCreateInput), ...fields, ...times!, sourceLanguage: ctx.language, modifiedAt: ctx.now },
         select: { id: true, sourceLanguage: true },
       });
       await writeTexts(tx, { ...created, texts: [] }, ctx, textChange(input, slug));
@@ -250,7 +264,8 @@ export function createEvent(db: Database, ctx: LinkedPostWriteContext, input: Ev
   );
 }
 
-export function updateEvent(db: Database, ctx: LinkedPostWriteContext, id: number, input: EventInput, guard: LinkedPostGuard<EventRecord>): Promise<EventRecord> {
+export async function updateEvent(db: Database, ctx: LinkedPostWriteContext, id: number, input: EventInput, guard: LinkedPostGuard<EventRecord>): Promise<EventRecord> {
+  const passwordHash = await passwordHashOf(input);
   return retryOnSlugClash(() =>
     inTransaction(db, async (tx) => {
       const current = await findEvent(tx, id);
@@ -262,7 +277,7 @@ export function updateEvent(db: Database, ctx: LinkedPostWriteContext, id: numbe
       await checkLinks(tx, input, id, problems);
       problems.throwIfAny();
       const slug = input.slug === undefined ? undefined : await freeSlug(slugBase(input.slug, "event"), (base) => takenSlugs(tx, ctx.language, base, id));
-      await tx.event.update({ where: { id }, data: { ...eventColumns(input), ...fields, ...times!, modifiedAt: ctx.now } });
+      await tx.event.update({ where: { id }, data: { ...eventColumns(input, passwordHash), ...fields, ...times!, modifiedAt: ctx.now } });
       await writeTexts(tx, current, ctx, textChange(input, slug));
       await writeLinks(tx, id, input);
       const termIds = current.terms.map((link) => link.term.id);

@@ -64,19 +64,19 @@ export function linkedPostHandlers<R extends OwnedItem & { id: number }, I, J>(r
     const ctx = context(req);
     const query = queryOf(req, "listVenues");
     const page = pageRequest(query, services.config);
+    // The events the caller may read: linked events outside them count for no filter.
+    const readableEvents = listableConditions(ctx.principal, "events", statusesToList(ctx.principal, "events", undefined));
     const filters: LinkedPostFilters = {
       language: ctx.language,
       visible: listableConditions(ctx.principal, type, statusesToList(ctx.principal, type, query.status)),
       searchWords: query.search ? searchWords(query.search) : [],
-      hasEvents: query.has_events,
+      hasEvents: query.has_events === undefined ? undefined : { value: query.has_events, visible: readableEvents },
     };
     if (query.event !== undefined) {
       if (!(await isReadableEvent(db, query.event, ctx.principal))) throw invalidParam("event", "rest_event_not_found", NO_SUCH_EVENT, "notFound");
       filters.eventId = query.event;
     }
-    if (query.only_with_upcoming) {
-      filters.upcoming = { since: services.clock(), visible: listableConditions(ctx.principal, "events", statusesToList(ctx.principal, "events", undefined)) };
-    }
+    if (query.only_with_upcoming) filters.upcoming = { since: services.clock(), visible: readableEvents };
     const { items, total } = await store.list(db, filters, offsetOf(page), page.perPage);
     if (items.length === 0 && page.page > 1) throw new ApiError(codes.archivePageNotFound);
     const totalPages = totalPagesOf(total, page.perPage);

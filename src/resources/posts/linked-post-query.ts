@@ -13,8 +13,11 @@ export interface LinkedPostFilters {
   searchWords: string[];
   /** Only items linked to this event. */
   eventId?: number;
-  /** true: linked to an event that is not a draft, pending or trashed; false: linked to none. */
-  hasEvents?: boolean;
+  /**
+   * true: linked to an event that is not a draft, pending or trashed, among the events the caller
+   * may read (`visible`); false: linked to none.
+   */
+  hasEvents?: { value: boolean; visible: StatusCondition[] };
   /** Only items linked to an event that starts at or after `since`, among `visible` events. */
   upcoming?: { since: Date; visible: StatusCondition[] };
 }
@@ -30,8 +33,10 @@ export function linkedPostWhere(filters: LinkedPostFilters): LinkedPostWhere {
     conditions.push({ texts: { some: { language: filters.language, AND: filters.searchWords.map((word) => ({ searchText: { contains: word } })) } } });
   }
   if (filters.eventId !== undefined) conditions.push({ events: { some: { eventId: filters.eventId } } });
-  if (filters.hasEvents === true) conditions.push({ events: { some: { event: { status: { notIn: NOT_COUNTED } } } } });
-  if (filters.hasEvents === false) conditions.push({ events: { none: { event: { status: { notIn: NOT_COUNTED } } } } });
+  if (filters.hasEvents) {
+    const counted = { event: { status: { notIn: NOT_COUNTED }, OR: filters.hasEvents.visible } };
+    conditions.push({ events: filters.hasEvents.value ? { some: counted } : { none: counted } });
+  }
   if (filters.upcoming) {
     conditions.push({ events: { some: { event: { startsAt: { gte: filters.upcoming.since }, OR: filters.upcoming.visible } } } });
   }

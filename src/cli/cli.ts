@@ -1,0 +1,91 @@
+// npm run cli -- <command> [options]: manages users and credentials, and the database.
+// Every command prints one JSON value on stdout; errors go to stderr with exit code 1.
+import { parseArgs } from "node:util";
+import { createUser, deleteUser, issueCredentials, listUsers, revokeKeys, UserAdminError } from "../auth/user-admin";
+import { ConfigError, loadConfig } from "../config";
+import { openDatabase, type Database } from "../db/database";
+import { migrate } from "../db/migrate";
+
+const USAGE = `usage: npm run cli -- <command> [options]
+
+  users:create --login <login> --role <role> [--display-name <name>] [--email <email>]
+      creates a user; prints id, login, role, api_key and application_password (shown only now)
+  users:list
+  users:delete --login <login> [--reassign-to <login>]
+      their events, venues and organizers go to --reassign-to (required when they own any)
+  keys:create --login <login>
+      a new API key and application password for a user
+  keys:revoke --key <api key or key id> | --login <login>
+      revokes one API key, or every API key and application password of a user
+  migrate
+      applies pending migrations
+
+roles: administrator, editor, author, contributor, subscriber
+The database is DATABASE_URL (default file:./data/calendar.db).`;
+
+type Options = Record<string, string | undefined>;
+
+function required(options: Options, name: string): string {
+  const value = options[name];
+  if (!value) throw new UserAdminError(`--${name} is required`);
+  return value;
+}
+
+async function run(command: string, options: Options, db: Database): Promise<unknown> {
+  switch (command) {
+    case "users:create":
+      return createUser(db, { login: required(options, "login"), role: required(options, "role"), displayName: options["display-name"], email: options.email });
+    case "users:list":
+      return listUsers(db);
+    case "users:delete":
+      return deleteUser(db, required(options, "login"), options["reassign-to"]);
+    case "keys:create":
+      return issueCredentials(db, required(options, "login"));
+    case "keys:revoke":
+      return revokeKeys(db, { key: options.key, login: options.login });
+    default:
+      throw new UserAdminError(`unknown command ${command}\n\n${USAGE}`);
+  }
+}
+
+async function main(): Promise<void> {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: {
+      login: { type: "string" },
+      role: { type: "string" },
+      "display-name": { type: "string" },
+      email: { type: "string" },
+      "reassign-to": { type: "string" },
+      key: { type: "string" },
+      help: { type: "boolean" },
+    },
+  });
+  const [command] = positionals;
+  if (!command || values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const config = loadConfig();
+  if (command === "migrate") {
+    const { applied } = await migrate(config.databaseUrl);
+    console.log(JSON.stringify({ applied }));
+    return;
+  }
+  await migrate(config.databaseUrl);
+  const db = await openDatabase(config);
+  try {
+    console.log(JSON.stringify(await run(command, values as Options, db), null, 2));
+  } finally {
+    await db.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof UserAdminError || error instanceof ConfigError || (error instanceof Error && error.name === "TypeError" && "code" in error)) {
+    console.error(`error: ${error.message}`);
+  } else {
+    console.error(error);
+  }
+  process.exit(1);
+});
