@@ -955,6 +955,34 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description The item in one language. */
+        TranslationRef: {
+            /**
+             * @description The item's slug in that language.
+             * @example concierto-de-jazz
+             */
+            slug: string;
+            rest_url: components["schemas"]["RestUrl"];
+        };
+        /**
+         * @description The languages the item has text of its own in (others show the default language's text, field
+         *     by field), each with its slug and address in that language. Single-item responses only.
+         * @example {
+         *       "en": {
+         *         "slug": "jazz-concert",
+         *         "rest_url": "http://localhost:8080/en/calendar/events/v1/events/31"
+         *       },
+         *       "es": {
+         *         "slug": "concierto-de-jazz",
+         *         "rest_url": "http://localhost:8080/es/calendar/events/v1/events/31"
+         *       }
+         *     }
+         */
+        Translations: {
+            en?: components["schemas"]["TranslationRef"];
+            "pt-br"?: components["schemas"]["TranslationRef"];
+            es?: components["schemas"]["TranslationRef"];
+        };
         /**
          * @description A place where events happen. **Departure**: every field is present (null when empty, where the
          *     original leaves empty fields out), `author` is an integer, and there is a `rest_url`.
@@ -1048,6 +1076,7 @@ export interface components {
             global_id: components["schemas"]["GlobalId"];
             global_id_lineage: components["schemas"]["GlobalIdLineage"];
             json_ld?: components["schemas"]["JsonLd"];
+            translations?: components["schemas"]["Translations"];
         };
         /**
          * @description The event's venue: an object when it has exactly one, otherwise a list (empty when it has none,
@@ -1118,6 +1147,7 @@ export interface components {
             global_id: components["schemas"]["GlobalId"];
             global_id_lineage: components["schemas"]["GlobalIdLineage"];
             json_ld?: components["schemas"]["JsonLd"];
+            translations?: components["schemas"]["Translations"];
         };
         /**
          * @description An event. Dates: `start_date`/`end_date` are wall-clock times in the event's `timezone`, the
@@ -1303,6 +1333,7 @@ export interface components {
             /** @description The organizers, in the order they were given. Organizers the caller may not read are left out. */
             organizer: components["schemas"]["Organizer"][];
             json_ld?: components["schemas"]["JsonLd"];
+            translations?: components["schemas"]["Translations"];
         };
         CollectionTotals: {
             rest_url: components["schemas"]["RestUrl"];
@@ -1661,6 +1692,7 @@ export interface components {
             meta: components["schemas"]["TermMeta"];
             url: components["schemas"]["TermUrl"];
             urls: components["schemas"]["TermUrls"];
+            translations?: components["schemas"]["Translations"];
         };
         /**
          * @description A page of categories.
@@ -1768,6 +1800,7 @@ export interface components {
             meta: components["schemas"]["TermMeta"];
             url: components["schemas"]["TermUrl"];
             urls: components["schemas"]["TermUrls"];
+            translations?: components["schemas"]["Translations"];
         };
         /**
          * @description A page of tags.

@@ -1,8 +1,8 @@
 // Renders the HTML documentation served by GET /doc (Accept: text/html): one self-contained page
-// per language, built by Redocly from the same document /doc serves as JSON. The server URL is a
-// placeholder that the service fills in with the REST base of each request.
+// per language, built by Redocly from the same document /doc serves as JSON in that language. The
+// server URL is a placeholder that the service fills in with the REST base of each request.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { LANGUAGES } from "../src/i18n/languages";
@@ -13,7 +13,7 @@ const redocly = resolve(__dirname, "../node_modules/.bin/redocly");
 const scratch = mkdtempSync(join(tmpdir(), "calendar-docs-"));
 try {
   for (const language of LANGUAGES) {
-    const document = { ...loadBundledSpec(), servers: [{ url: API_BASE_PLACEHOLDER }] };
+    const document = { ...loadBundledSpec(language), servers: [{ url: API_BASE_PLACEHOLDER }] };
     const source = join(scratch, `openapi.${language}.json`);
     writeFileSync(source, JSON.stringify(document));
     const output = docsHtmlPath(language);
@@ -22,6 +22,8 @@ try {
       stdio: ["ignore", "ignore", "inherit"],
       env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
     });
+    // Redoc's page template declares English; say which language the page is in.
+    writeFileSync(output, readFileSync(output, "utf8").replace('<html lang="en">', `<html lang="${language}">`));
     console.log(`built ${output}`);
   }
 } finally {

@@ -6,11 +6,11 @@ import type { Database } from "./db/database";
 import { createErrorHandler } from "./http/error-handler";
 import type { OperationHandlers } from "./http/operation-types";
 import { headAsGet, jsonBody, languagePrefix, namespaceRootSlash, noRoute, resolveContext } from "./http/request-pipeline";
-import { LANGUAGES } from "./i18n/languages";
+import { LANGUAGES, type Language } from "./i18n/languages";
 import type { Logger } from "./logging/logger";
 import { requestLog } from "./logging/request-log";
 import { Documentation } from "./openapi/documentation";
-import { buildIndexRoutes } from "./openapi/namespace-index";
+import { buildIndexRoutes, type IndexRoute } from "./openapi/namespace-index";
 import { mountOperations } from "./openapi/router";
 import { loadBundledSpec, namespaceBasePath, operationsOf, runtimeSpec } from "./openapi/spec";
 import { specValidation } from "./openapi/validation";
@@ -31,7 +31,7 @@ export interface AppOptions {
   clock?: () => Date;
 }
 
-function operationHandlers(services: Services, documentation: Documentation, indexRoutes: ReturnType<typeof buildIndexRoutes>): OperationHandlers {
+function operationHandlers(services: Services, documentation: Documentation, indexRoutes: Map<Language, Map<string, IndexRoute>>): OperationHandlers {
   const categories = termHandlers(CATEGORIES, services);
   const tags = termHandlers(TAGS, services);
   const events = eventHandlers(services);
@@ -94,9 +94,13 @@ function operationHandlers(services: Services, documentation: Documentation, ind
 
 /** The HTTP application: everything the spec declares, nothing it does not. */
 export function createApp({ config, db, logger, clock = () => new Date() }: AppOptions): Express {
-  const spec = runtimeSpec(loadBundledSpec(), config);
+  // The routes run on the English document; each language's document (the same but for its
+  // texts) is what /doc and the namespace index show in that language.
+  const documents = new Map(LANGUAGES.map((language) => [language, runtimeSpec(loadBundledSpec(language), config)]));
+  const spec = documents.get("en")!;
   const operations = operationsOf(spec);
-  const documentation = new Documentation(new Map(LANGUAGES.map((language) => [language, spec])));
+  const documentation = new Documentation(documents);
+  const indexRoutes = new Map(LANGUAGES.map((language) => [language, buildIndexRoutes(operationsOf(documents.get(language)!))]));
   const services: Services = { config, db, logger, clock };
 
   const app = express();
@@ -111,7 +115,7 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppO
   app.use(authenticate(new CredentialVerifier(db, config)));
   app.use(specValidation(spec, operations, { validateResponses: config.validateResponses, authorization: [authorizeItemWrites(operations, db, config)] }));
   app.use(resolveContext(config));
-  mountOperations(app, operations, operationHandlers(services, documentation, buildIndexRoutes(operations)), namespaceBasePath(config));
+  mountOperations(app, operations, operationHandlers(services, documentation, indexRoutes), namespaceBasePath(config));
   app.use(noRoute);
   app.use(createErrorHandler(config, logger));
   return app;

@@ -228,6 +228,7 @@ describe.each<[Collection, string, string]>([
         meta: [],
         url: `${server.origin}/${collection === "categories" ? "events/category" : "tag"}/jazz-music/`,
         urls: { self: `${server.base}/${collection}/${created.id}`, collection: `${server.base}/${collection}` },
+        translations: { en: { slug: "jazz-music", rest_url: `${server.origin}/en/calendar/events/v1/${collection}/${created.id}` } },
       });
       expect(response.headers.get("X-TEC-Total")).toBeNull();
     });

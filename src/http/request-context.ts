@@ -15,6 +15,8 @@ export interface RequestContext {
   siteUrl: string;
   /** The language prefix the client used ("" at the REST root), for links that keep it. */
   languagePrefix: string;
+  /** Absolute URL of the namespace under a language's prefix (`/es/calendar/events/v1`). */
+  apiBaseIn(language: Language): string;
 }
 
 declare global {

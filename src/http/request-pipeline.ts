@@ -74,6 +74,7 @@ export function resolveContext(config: Config): RequestHandler {
       apiBase: `${origin}${languagePrefix}${config.restRoot}/${NAMESPACE}`,
       siteUrl: config.siteUrl ?? origin,
       languagePrefix,
+      apiBaseIn: (other) => `${origin}/${other}${config.restRoot}/${NAMESPACE}`,
     };
     res.setHeader("Content-Language", language);
     next();

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Config } from "../config";
+import type { Language } from "../i18n/languages";
 
 /** The namespace every route lives under. */
 export const NAMESPACE = "calendar/events/v1";
@@ -34,13 +35,16 @@ export interface SpecOperation {
   security: Array<Record<string, string[]>>;
 }
 
-/** The bundled document (`npm run generate` writes it from openapi/). */
-export function bundledSpecPath(): string {
-  return resolve(__dirname, "../../generated/openapi.json");
+/**
+ * The bundled document of a language (`npm run generate` writes them: English from openapi/,
+ * the others with openapi/overlays/<language>.yaml applied, identical but for their texts).
+ */
+export function bundledSpecPath(language: Language = "en"): string {
+  return resolve(__dirname, "../../generated", language === "en" ? "openapi.json" : `openapi.${language}.json`);
 }
 
-export function loadBundledSpec(): JsonObject {
-  return JSON.parse(readFileSync(bundledSpecPath(), "utf8")) as JsonObject;
+export function loadBundledSpec(language: Language = "en"): JsonObject {
+  return JSON.parse(readFileSync(bundledSpecPath(language), "utf8")) as JsonObject;
 }
 
 /** The REST base path of the namespace (without language prefix): `/calendar/events/v1`. */
@@ -77,11 +81,8 @@ export function dereference<T>(document: JsonObject, node: T, seen: string[] = [
 export function runtimeSpec(bundled: JsonObject, config: Config): JsonObject {
   const spec = structuredClone(bundled);
   spec.servers = [{ url: namespaceBasePath(config) }];
-  const perPage = (spec.components as JsonObject | undefined)?.parameters as Record<string, SpecParameter> | undefined;
-  if (perPage?.PerPage) {
-    perPage.PerPage.schema.default = config.perPageDefault;
-    perPage.PerPage.description = `How many items a page holds (default ${config.perPageDefault}). Values above ${config.perPageMax} are clamped to ${config.perPageMax}, not rejected.`;
-  }
+  const parameters = (spec.components as JsonObject | undefined)?.parameters as Record<string, SpecParameter> | undefined;
+  if (parameters?.PerPage) parameters.PerPage.schema.default = config.perPageDefault;
   return spec;
 }
 

@@ -139,7 +139,7 @@ export function eventHandlers(services: Services): EventHandlers {
     if (event.status === "trash") throw new ApiError("event-no-longer-available");
     if (!canReadItem(ctx.principal, "events", event)) throw new ApiError("event-not-accessible");
     if (!(await opens(event, ctx.principal, queryOf(req, "getEvent").password))) throw new ApiError("event-password-protected");
-    res.json(serializeEvent(event, ctx, { jsonLd: true }));
+    res.json(serializeEvent(event, ctx, { jsonLd: true, translations: true }));
   };
 
   const create: OperationHandler = async (req, res) => {
@@ -147,7 +147,7 @@ export function eventHandlers(services: Services): EventHandlers {
     const body = bodyOf(req, "createEvent") as EventInput & { title: string };
     const event = await createEvent(db, writeContext(req), body);
     res.status(201).setHeader("Location", `${ctx.apiBase}/events/${event.id}`);
-    res.json(serializeEvent(event, ctx, { jsonLd: false }));
+    res.json(serializeEvent(event, ctx, { jsonLd: false, translations: true }));
   };
 
   const update: OperationHandler = async (req, res) => {
@@ -155,7 +155,7 @@ export function eventHandlers(services: Services): EventHandlers {
     const { id } = await eventOf(req);
     const guard = editGuard<EventRecord>(ctx.principal!, "events", "rest-event-not-found", id);
     const event = await updateEvent(db, writeContext(req), id, bodyOf(req, "updateEvent") as EventInput, guard);
-    res.json(serializeEvent(event, ctx, { jsonLd: false }));
+    res.json(serializeEvent(event, ctx, { jsonLd: false, translations: true }));
   };
 
   const remove: OperationHandler = async (req, res) => {
@@ -164,7 +164,7 @@ export function eventHandlers(services: Services): EventHandlers {
     const force = queryOf(req, "deleteEvent").force === true;
     const guard = deleteGuard<EventRecord>(ctx.principal!, "events", { notFound: "rest-event-not-found", inTrash: "event-is-in-trash" }, id, force);
     const event = force ? await destroyEvent(db, id, guard) : await trashEvent(db, services.clock(), id, guard);
-    res.json(serializeEvent(event, ctx, { jsonLd: false }));
+    res.json(serializeEvent(event, ctx, { jsonLd: false, translations: true }));
   };
 
   return { list, create, get, update, remove };

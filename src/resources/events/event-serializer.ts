@@ -4,6 +4,7 @@ import { dateDetails, formatWallClock } from "../../dates/date-input";
 import type { Schemas } from "../../http/operation-types";
 import type { RequestContext } from "../../http/request-context";
 import { effectiveText } from "../../i18n/localized-text";
+import { translationsOf } from "../../i18n/translations";
 import { autop, excerptOf, plainSummary } from "../../text/html";
 import { serializeOrganizer } from "../organizers/organizer-serializer";
 import { compact, globalIds, imageOf, permalinkOf, postHead, restUrlOf } from "../posts/post-serializer";
@@ -77,18 +78,19 @@ function eventJsonLd(event: EventRecord, json: Schemas["Event"], venues: Schemas
  * venues and organizers the caller may not read are left out. With `jsonLd` (single-event
  * responses), the event and its venues and organizers carry their schema.org description.
  */
-export function serializeEvent(event: EventRecord, ctx: RequestContext, options: { jsonLd: boolean; redacted?: boolean }): Schemas["Event"] {
+export function serializeEvent(event: EventRecord, ctx: RequestContext, options: { jsonLd: boolean; translations?: boolean; redacted?: boolean }): Schemas["Event"] {
   if (options.redacted) return redacted(serializeEvent(event, ctx, { jsonLd: false }));
   const text = effectiveText(event.texts, EVENT_TEXT.fields, { language: ctx.language, defaultLanguage: ctx.defaultLanguage, sourceLanguage: event.sourceLanguage });
   const slug = text.slug ?? "";
   const url = permalinkOf(ctx, "event", slug);
   const description = text.description === null ? "" : autop(text.description);
   const excerpt = text.excerpt !== null ? autop(text.excerpt) : (excerptOf(description || null) ?? "");
-  const venues = event.venues.map((link) => link.venue).filter((venue) => canReadItem(ctx.principal, "venues", venue)).map((venue) => serializeVenue(venue, ctx, options));
+  const embedded = { jsonLd: options.jsonLd };
+  const venues = event.venues.map((link) => link.venue).filter((venue) => canReadItem(ctx.principal, "venues", venue)).map((venue) => serializeVenue(venue, ctx, embedded));
   const organizers = event.organizers
     .map((link) => link.organizer)
     .filter((organizer) => canReadItem(ctx.principal, "organizers", organizer))
-    .map((organizer) => serializeOrganizer(organizer, ctx, options));
+    .map((organizer) => serializeOrganizer(organizer, ctx, embedded));
   const terms = event.terms.map((link) => link.term);
   const utcStart = formatWallClock(event.startsAt, "UTC");
   const utcEnd = formatWallClock(event.endsAt, "UTC");
@@ -130,6 +132,7 @@ export function serializeEvent(event: EventRecord, ctx: RequestContext, options:
     organizer: organizers,
   };
   if (options.jsonLd) json.json_ld = eventJsonLd(event, json, venues, organizers);
+  if (options.translations) json.translations = translationsOf(event.texts, EVENT_TEXT.fields, event.sourceLanguage, ctx, (_language, shown) => shown ?? "", `/events/${event.id}`);
   return json;
 }
 

@@ -1,4 +1,5 @@
 import type { OperationHandler } from "../../http/operation-types";
+import type { Language } from "../../i18n/languages";
 import { context } from "../../http/request-context";
 import type { Documentation } from "../../openapi/documentation";
 import { renderIndex, type IndexRoute } from "../../openapi/namespace-index";
@@ -11,14 +12,14 @@ export interface NamespaceHandlers {
 }
 
 /** The namespace index and the documentation, both derived from the spec. */
-export function namespaceHandlers(services: Services, routes: Map<string, IndexRoute>, documentation: Documentation): NamespaceHandlers {
+export function namespaceHandlers(services: Services, routes: Map<Language, Map<string, IndexRoute>>, documentation: Documentation): NamespaceHandlers {
   // The REST root the client used (language prefix included), where WordPress points `up`.
   const restRootUrl = (apiBase: string) => `${apiBase.slice(0, apiBase.length - NAMESPACE.length - 1)}/`;
 
   return {
     getNamespaceIndex(req, res) {
       const ctx = context(req);
-      res.json(renderIndex(routes, ctx.apiBase, restRootUrl(ctx.apiBase)));
+      res.json(renderIndex(routes.get(ctx.language)!, ctx.apiBase, restRootUrl(ctx.apiBase)));
     },
 
     getApiDocumentation(req, res) {

@@ -1,6 +1,7 @@
 import type { Schemas } from "../../http/operation-types";
 import type { RequestContext } from "../../http/request-context";
 import { effectiveText } from "../../i18n/localized-text";
+import { translationsOf } from "../../i18n/translations";
 import { autop, excerptOf, plainSummary } from "../../text/html";
 import { compact, globalIds, imageOf, permalinkOf, postHead, restUrlOf } from "../posts/post-serializer";
 import type { SerializeOptions } from "../venues/venue-serializer";
@@ -40,6 +41,9 @@ export function serializeOrganizer(organizer: OrganizerRecord, ctx: RequestConte
         sameAs: organizer.website,
       }),
     };
+  }
+  if (options.translations) {
+    json.translations = translationsOf(organizer.texts, ORGANIZER_TEXT.fields, organizer.sourceLanguage, ctx, () => organizer.slug, `/organizers/${organizer.id}`);
   }
   return json;
 }

@@ -20,7 +20,7 @@ export interface LinkedPostResource<R extends OwnedItem & { id: number }, I, J> 
   collectionKey: "venues" | "organizers";
   codes: { notFound: ErrorCode; notAccessible: ErrorCode; inTrash: ErrorCode; archivePageNotFound: ErrorCode };
   store: LinkedPostStore<R, I>;
-  serialize(record: R, ctx: RequestContext, options: { jsonLd: boolean }): J;
+  serialize(record: R, ctx: RequestContext, options: { jsonLd: boolean; translations?: boolean }): J;
   /** The store's input, from a validated write body. */
   input(body: Record<string, unknown>): I;
 }
@@ -91,13 +91,13 @@ export function linkedPostHandlers<R extends OwnedItem & { id: number }, I, J>(r
     const record = await store.find(db, id);
     if (!record) throw new ApiError(codes.notFound, { ref: id });
     if (!canReadItem(ctx.principal, type, record)) throw new ApiError(codes.notAccessible);
-    res.json(resource.serialize(record, ctx, { jsonLd: true }));
+    res.json(resource.serialize(record, ctx, { jsonLd: true, translations: true }));
   };
 
   const create: OperationHandler = async (req, res) => {
     const ctx = context(req);
     const record = await store.create(db, writeContext(req), resource.input(bodyOf(req, "createVenue") as Record<string, unknown>));
-    const json = resource.serialize(record, ctx, { jsonLd: false });
+    const json = resource.serialize(record, ctx, { jsonLd: false, translations: true });
     res.status(201).setHeader("Location", `${ctx.apiBase}${resource.collectionPath}/${record.id}`);
     res.json(json);
   };
@@ -106,7 +106,7 @@ export function linkedPostHandlers<R extends OwnedItem & { id: number }, I, J>(r
     const ctx = context(req);
     const id = await idOf(req);
     const record = await store.update(db, writeContext(req), id, resource.input(bodyOf(req, "updateVenue") as Record<string, unknown>), editGuard<R>(ctx.principal!, type, codes.notFound, id));
-    res.json(resource.serialize(record, ctx, { jsonLd: false }));
+    res.json(resource.serialize(record, ctx, { jsonLd: false, translations: true }));
   };
 
   const remove: OperationHandler = async (req, res) => {
@@ -115,7 +115,7 @@ export function linkedPostHandlers<R extends OwnedItem & { id: number }, I, J>(r
     const force = queryOf(req, "deleteVenue").force === true;
     const guard = deleteGuard<R>(ctx.principal!, type, codes, id, force);
     const record = force ? await store.destroy(db, id, guard) : await store.trash(db, { now: services.clock() }, id, guard);
-    res.json(resource.serialize(record, ctx, { jsonLd: false }));
+    res.json(resource.serialize(record, ctx, { jsonLd: false, translations: true }));
   };
 
   return { list, create, get, getBySlug: get, update, updateBySlug: update, remove, removeBySlug: remove };

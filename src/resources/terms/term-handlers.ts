@@ -104,7 +104,7 @@ export function termHandlers(config: TaxonomyConfig, services: Services): TermHa
     const id = itemIdOf(req);
     const term = await findTerm(db, config.taxonomy, id);
     if (!term) throw new ApiError(config.notFound, { id });
-    res.json(serializeTerm(term, config, context(req)));
+    res.json(serializeTerm(term, config, context(req), { translations: true }));
   };
 
   const create: OperationHandler = async (req, res) => {
@@ -115,7 +115,7 @@ export function termHandlers(config: TaxonomyConfig, services: Services): TermHa
       { config, language: ctx.language, defaultLanguage: ctx.defaultLanguage },
       { name: body.name, description: body.description, slug: body.slug, parent: body.parent },
     );
-    const json = serializeTerm(term, config, ctx);
+    const json = serializeTerm(term, config, ctx, { translations: true });
     res.status(201).setHeader("Location", json.urls.self);
     res.json(json);
   };
@@ -130,13 +130,13 @@ export function termHandlers(config: TaxonomyConfig, services: Services): TermHa
       id,
       { name: body.name, description: body.description, slug: body.slug, parent: body.parent },
     );
-    res.json(serializeTerm(term, config, ctx));
+    res.json(serializeTerm(term, config, ctx, { translations: true }));
   };
 
   const remove: OperationHandler = async (req, res) => {
     const id = itemIdOf(req);
     const term = await deleteTerm(db, config, id);
-    res.json(serializeTerm(term, config, context(req)));
+    res.json(serializeTerm(term, config, context(req), { translations: true }));
   };
 
   return { list, create, get, update, remove };

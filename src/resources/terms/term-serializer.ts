@@ -1,13 +1,14 @@
 import type { RequestContext } from "../../http/request-context";
 import type { Schemas } from "../../http/operation-types";
 import { effectiveText } from "../../i18n/localized-text";
+import { translationsOf } from "../../i18n/translations";
 import { TERM_TEXT_FIELDS, type TermRecord } from "./term-store";
 import type { TaxonomyConfig } from "./taxonomies";
 
 type TermJson = Schemas["Category"] | Schemas["Tag"];
 
 /** A category or tag as `/categories` and `/tags` return it (tec-rest-v1.md §3.4.2). */
-export function serializeTerm(term: TermRecord, config: TaxonomyConfig, ctx: RequestContext): TermJson {
+export function serializeTerm(term: TermRecord, config: TaxonomyConfig, ctx: RequestContext, options: { translations?: boolean } = {}): TermJson {
   const text = effectiveText(term.texts, TERM_TEXT_FIELDS, {
     language: ctx.language,
     defaultLanguage: ctx.defaultLanguage,
@@ -25,8 +26,11 @@ export function serializeTerm(term: TermRecord, config: TaxonomyConfig, ctx: Req
     slug,
   };
   const url = `${ctx.siteUrl}${ctx.languagePrefix}/${config.archivePath}/${encodeURIComponent(slug)}/`;
+  const translations = options.translations
+    ? { translations: translationsOf(term.texts, TERM_TEXT_FIELDS, term.sourceLanguage, ctx, (_language, shown) => shown ?? "", `${config.collectionPath}/${term.id}`) }
+    : {};
   if (config.hierarchical) {
-    return { ...common, taxonomy: "tribe_events_cat", parent: term.parentId ?? 0, meta: [], url, urls };
+    return { ...common, taxonomy: "tribe_events_cat", parent: term.parentId ?? 0, meta: [], url, urls, ...translations };
   }
-  return { ...common, taxonomy: "post_tag", meta: [], url, urls };
+  return { ...common, taxonomy: "post_tag", meta: [], url, urls, ...translations };
 }

@@ -1,13 +1,16 @@
 import type { Schemas } from "../../http/operation-types";
 import type { RequestContext } from "../../http/request-context";
 import { effectiveText } from "../../i18n/localized-text";
+import { translationsOf } from "../../i18n/translations";
 import { autop, excerptOf, plainSummary } from "../../text/html";
 import { compact, globalIds, imageOf, permalinkOf, postHead, restUrlOf } from "../posts/post-serializer";
 import { VENUE_TEXT, type VenueRecord } from "./venue-store";
 
 export interface SerializeOptions {
-  /** Single-item responses carry the schema.org description. */
+  /** Single-item GETs carry the schema.org description. */
   jsonLd: boolean;
+  /** Single-item responses list the item's languages. */
+  translations?: boolean;
 }
 
 function placeJsonLd(venue: VenueRecord, name: string, description: string | null, url: string): Schemas["JsonLd"] {
@@ -66,5 +69,6 @@ export function serializeVenue(venue: VenueRecord, ctx: RequestContext, options:
     ...globalIds(venue, "venue", ctx),
   };
   if (options.jsonLd) json.json_ld = placeJsonLd(venue, name, description, url);
+  if (options.translations) json.translations = translationsOf(venue.texts, VENUE_TEXT.fields, venue.sourceLanguage, ctx, () => venue.slug, `/venues/${venue.id}`);
   return json;
 }
