@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { IANAZone } from "luxon";
 import { LANGUAGES, isLanguage, type Language } from "./i18n/languages";
 
@@ -27,6 +28,10 @@ export interface Config {
   databasePoolSize: number;
   /** Largest accepted request body, in bytes. */
   bodyLimitBytes: number;
+  /** HTTP worker processes (Node's cluster module); 1 = no cluster. */
+  workers: number;
+  /** How long a stopping process lets requests under way finish, in milliseconds. */
+  shutdownGraceMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -118,5 +123,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     migrateOnStart: flag(env, "MIGRATE_ON_START", true),
     databasePoolSize: integer(env, "DATABASE_POOL_SIZE", 10, 1, 1000),
     bodyLimitBytes: integer(env, "BODY_LIMIT_BYTES", 1_048_576, 1024, 100 * 1_048_576),
+    // 0 means one worker per core.
+    workers: integer(env, "WORKERS", 1, 0, 256) || availableParallelism(),
+    shutdownGraceMs: integer(env, "SHUTDOWN_GRACE_SECONDS", 10, 0, 3600) * 1000,
   };
 }

@@ -1,30 +1,27 @@
+import cluster from "node:cluster";
 import type { Server } from "node:http";
 import { createApp } from "./app";
-import { ConfigError, loadConfig } from "./config";
+import { ConfigError, loadConfig, type Config } from "./config";
 import { openDatabase } from "./db/database";
 import { migrate } from "./db/migrate";
-import { createLogger } from "./logging/logger";
+import { createLogger, type Logger } from "./logging/logger";
 import { publishDueItems } from "./resources/posts/scheduled-publishing";
+
+/**
+ * Starts the service. With WORKERS > 1, this process is the primary of a cluster: it applies the
+ * migrations once, then forks the workers, which share the port, and replaces any that dies.
+ * Every process stops cleanly on SIGTERM or SIGINT: no new connections, requests under way
+ * finish (up to SHUTDOWN_GRACE_SECONDS), the database is closed.
+ */
 
 const PUBLISH_DUE_EVERY_MS = 60_000;
 
-/** Starts the service: migrations, database, HTTP server; stops it cleanly on SIGTERM/SIGINT. */
-async function main(): Promise<void> {
-  const logger = createLogger(process.env.LOG_LEVEL || "info");
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      logger.fatal(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
-  if (config.migrateOnStart) {
-    const { applied } = await migrate(config.databaseUrl);
-    if (applied.length > 0) logger.info({ applied }, "migrations applied");
-  }
+function onStopSignal(stop: (signal: string) => void): void {
+  process.once("SIGTERM", () => stop("SIGTERM"));
+  process.once("SIGINT", () => stop("SIGINT"));
+}
+
+async function runWorker(config: Config, logger: Logger): Promise<void> {
   const db = await openDatabase(config);
   const app = createApp({ config, db, logger });
   const server: Server = app.listen(config.port, config.host, () => {
@@ -41,21 +38,63 @@ async function main(): Promise<void> {
   const scheduler = setInterval(publishDue, PUBLISH_DUE_EVERY_MS);
   scheduler.unref();
 
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
+  onStopSignal((signal) => {
     logger.info({ signal }, "stopping");
     clearInterval(scheduler);
+    const force = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);
+    force.unref();
     server.close(async () => {
       await db.close();
       logger.info("stopped");
       process.exit(0);
     });
     server.closeIdleConnections();
-  };
-  process.on("SIGTERM", () => stop("SIGTERM"));
-  process.on("SIGINT", () => stop("SIGINT"));
+  });
+}
+
+function runPrimary(config: Config, logger: Logger): void {
+  let stopping = false;
+  for (let i = 0; i < config.workers; i += 1) cluster.fork();
+  cluster.on("exit", (worker, code, signal) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) {
+        logger.info("stopped");
+        process.exit(0);
+      }
+      return;
+    }
+    logger.error({ worker: worker.process.pid, code, signal }, "worker died; starting another");
+    cluster.fork();
+  });
+  onStopSignal((signal) => {
+    stopping = true;
+    logger.info({ signal, workers: config.workers }, "stopping");
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGTERM");
+  });
+  logger.info({ workers: config.workers }, "started workers");
+}
+
+async function main(): Promise<void> {
+  const logger = createLogger(process.env.LOG_LEVEL || "info");
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      logger.fatal(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  if (cluster.isPrimary) {
+    // Once per start, before any worker serves: workers never migrate.
+    if (config.migrateOnStart) {
+      const { applied } = await migrate(config.databaseUrl);
+      if (applied.length > 0) logger.info({ applied }, "migrations applied");
+    }
+    if (config.workers > 1) return runPrimary(config, logger);
+  }
+  await runWorker(config, logger);
 }
 
 main().catch((error: unknown) => {

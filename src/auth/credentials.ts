@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Config } from "../config";
 import type { Database } from "../db/database";
+import { inTransaction, lockFor } from "../db/transaction";
 import { hashSecret, spendVerificationTime, verifySecret } from "./password-hash";
 import type { Principal } from "./principal";
 import { isRole } from "./roles";
@@ -58,7 +59,9 @@ const BOOTSTRAP_LOGIN = "admin";
 export async function bootstrapAdministrator(db: Database): Promise<Principal> {
   const existing = await db.read.user.findFirst({ where: { role: "administrator" }, orderBy: { id: "asc" }, select: { id: true, login: true } });
   if (existing) return { userId: existing.id, login: existing.login, role: "administrator" };
-  const created = await db.write.$transaction(async (tx) => {
+  const created = await inTransaction(db, async (tx) => {
+    // Many first requests may arrive at once on a new install: one creates, the others find it.
+    await lockFor(db, tx, "bootstrap-administrator");
     const again = await tx.user.findFirst({ where: { role: "administrator" }, orderBy: { id: "asc" }, select: { id: true, login: true } });
     if (again) return again;
     const taken = await tx.user.findUnique({ where: { login: BOOTSTRAP_LOGIN }, select: { id: true } });

@@ -41,13 +41,23 @@ export function sqlitePath(databaseUrl: string): string {
 const SQLITE_WRITE_PRAGMAS = "PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL;";
 const SQLITE_BUSY_TIMEOUT_MS = 10_000;
 
-type AdapterConnection = { executeScript(script: string): Promise<void> };
+type AdapterConnection = { executeScript(script: string): Promise<void>; client: { prepare(sql: string): unknown } };
 
-function withConnectScript(factory: PrismaBetterSQLite3, script: string): PrismaBetterSQLite3 {
+/**
+ * The write connection: runs the connection settings, and makes transactions take the write
+ * lock when they begin. The adapter begins them with a deferred `BEGIN`: a transaction that
+ * reads first and writes later then fails at once (SQLITE_BUSY_SNAPSHOT) when another process
+ * (another worker) committed in between, which the busy timeout does not retry; with
+ * `BEGIN IMMEDIATE` it waits for the lock instead, up to the busy timeout.
+ */
+function writeConnection(factory: PrismaBetterSQLite3, script: string): PrismaBetterSQLite3 {
   const connect = factory.connect.bind(factory);
   factory.connect = async () => {
     const connection = await connect();
-    await (connection as unknown as AdapterConnection).executeScript(script);
+    const adapter = connection as unknown as AdapterConnection;
+    await adapter.executeScript(script);
+    const prepare = adapter.client.prepare.bind(adapter.client);
+    adapter.client.prepare = (sql: string) => prepare(sql === "BEGIN" ? "BEGIN IMMEDIATE" : sql);
     return connection;
   };
   return factory;
@@ -63,7 +73,7 @@ function withConnectScript(factory: PrismaBetterSQLite3, script: string): Prisma
 async function openSqlite(databaseUrl: string): Promise<Database> {
   const path = sqlitePath(databaseUrl);
   mkdirSync(dirname(path), { recursive: true });
-  const writeFactory = withConnectScript(
+  const writeFactory = writeConnection(
     new PrismaBetterSQLite3({ url: `file:${path}`, timeout: SQLITE_BUSY_TIMEOUT_MS }),
     SQLITE_WRITE_PRAGMAS,
   );

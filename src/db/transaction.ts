@@ -8,8 +8,35 @@ export type Tx = Prisma.TransactionClient;
 // them can wait far longer than Prisma's 2 s default before theirs starts.
 const TRANSACTION_OPTIONS = { maxWait: 30_000, timeout: 30_000 };
 
-export function inTransaction<T>(db: Database, work: (tx: Tx) => Promise<T>): Promise<T> {
-  return db.write.$transaction(work, TRANSACTION_OPTIONS);
+// PostgreSQL's answers to two transactions that cannot both go on: deadlock, serialization failure.
+const TRANSIENT_CODES = new Set(["40P01", "40001"]);
+const TRANSIENT_ATTEMPTS = 4;
+
+/** What the database driver said, whether Prisma wrapped its error (meta) or not (cause). */
+export function driverCause(error: unknown): { originalCode?: string; kind?: string } | undefined {
+  const e = error as { cause?: { originalCode?: string; kind?: string }; meta?: { driverAdapterError?: { cause?: { originalCode?: string; kind?: string } } } } | null;
+  return e?.meta?.driverAdapterError?.cause ?? (e?.cause && typeof e.cause === "object" ? e.cause : undefined);
+}
+
+/** Whether an error is a conflict with a concurrent transaction, which running it again resolves. */
+export function isTransientConflict(error: unknown): boolean {
+  const cause = driverCause(error);
+  return (error as { code?: string } | null)?.code === "P2034" || TRANSIENT_CODES.has(cause?.originalCode ?? "") || cause?.kind === "TransactionWriteConflict";
+}
+
+/**
+ * Runs `work` in a write transaction. When the database aborts it to break a conflict with a
+ * concurrent one (a deadlock), it runs again from the start: everything it did was rolled back.
+ */
+export async function inTransaction<T>(db: Database, work: (tx: Tx) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await db.write.$transaction(work, TRANSACTION_OPTIONS);
+    } catch (error) {
+      if (attempt >= TRANSIENT_ATTEMPTS || !isTransientConflict(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+    }
+  }
 }
 
 function lockId(key: string): string {

@@ -209,13 +209,15 @@ async function writeLinks(tx: Tx, eventId: number, input: EventInput): Promise<v
 /**
  * Recomputes `count` (published events) of the terms an event write touched. On PostgreSQL the
  * term rows are locked first (in id order, so that writers never wait on each other in a cycle):
- * a concurrent write then counts after this one commits, and no increment is lost.
+ * a concurrent write then counts after this one commits, and no increment is lost. The lock is
+ * FOR NO KEY UPDATE: the links this transaction inserted hold FOR KEY SHARE locks on the same
+ * rows (their foreign keys), which FOR UPDATE would conflict with, deadlocking two writers.
  */
 export async function recountTerms(db: Database, tx: Tx, termIds: Iterable<number>): Promise<void> {
   const ids = [...new Set(termIds)].sort((a, b) => a - b);
   if (ids.length === 0) return;
   if (db.provider === "postgresql") {
-    await tx.$queryRawUnsafe(`SELECT id FROM "Term" WHERE id IN (${ids.map((_, i) => `$${i + 1}`).join(",")}) ORDER BY id FOR UPDATE`, ...ids);
+    await tx.$queryRawUnsafe(`SELECT id FROM "Term" WHERE id IN (${ids.map((_, i) => `$${i + 1}`).join(",")}) ORDER BY id FOR NO KEY UPDATE`, ...ids);
   }
   for (const id of ids) {
     const count = await tx.eventTerm.count({ where: { termId: id, event: { status: "publish" } } });
@@ -251,7 +253,7 @@ export async function createEvent(db: Database, ctx: LinkedPostWriteContext, inp
       checkSlug(input, problems);
       await checkLinks(tx, input, null, problems);
       problems.throwIfAny();
-      const slug = await freeSlug(slugBase(input.slug ?? input.title, "event"), (base) => takenSlugs(tx, ctx.language, base, null));
+      const slug = await freeSlug(db, tx, `event:${ctx.language}`, slugBase(input.slug ?? input.title, "event"), (base) => takenSlugs(tx, ctx.language, base, null));
       const created = await tx.event.create({
         data: { ...(eventColumns(input, passwordHash) as Prisma.EventUncheckedCreateInput), ...fields, ...times!, sourceLanguage: ctx.language, modifiedAt: ctx.now },
         select: { id: true, sourceLanguage: true },
@@ -276,7 +278,7 @@ export async function updateEvent(db: Database, ctx: LinkedPostWriteContext, id:
       checkSlug(input, problems);
       await checkLinks(tx, input, id, problems);
       problems.throwIfAny();
-      const slug = input.slug === undefined ? undefined : await freeSlug(slugBase(input.slug, "event"), (base) => takenSlugs(tx, ctx.language, base, id));
+      const slug = input.slug === undefined ? undefined : await freeSlug(db, tx, `event:${ctx.language}`, slugBase(input.slug, "event"), (base) => takenSlugs(tx, ctx.language, base, id));
       await tx.event.update({ where: { id }, data: { ...eventColumns(input, passwordHash), ...fields, ...times!, modifiedAt: ctx.now } });
       await writeTexts(tx, current, ctx, textChange(input, slug));
       await writeLinks(tx, id, input);

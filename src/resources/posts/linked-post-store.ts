@@ -87,7 +87,7 @@ export function createLinkedPostStore<F extends string, R extends LinkedPostReco
           const problems = new ParamProblems();
           const fields = await resolvePostFields(tx, input, ctx, problems);
           problems.throwIfAny();
-          const slug = await freeSlug(slugBase(model.nameOf(input) ?? "", model.fallbackSlug), (base) => model.takenSlugs(tx, base));
+          const slug = await freeSlug(db, tx, model.fallbackSlug, slugBase(model.nameOf(input) ?? "", model.fallbackSlug), (base) => model.takenSlugs(tx, base));
           const created = await model.insert(tx, input, { ...fields, sourceLanguage: ctx.language, slug, modifiedAt: ctx.now });
           await writeTexts(tx, created, ctx, model.textChange(input));
           return (await model.find(tx, created.id))!;

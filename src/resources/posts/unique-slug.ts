@@ -1,20 +1,18 @@
+import type { Database } from "../../db/database";
+import { driverCause, lockFor, type Tx } from "../../db/transaction";
 import { firstFreeSlug, slugify } from "../../text/slug";
 
-/**
- * Whether an error is the database refusing a duplicate value of a unique column. Prisma reports
- * it as P2002; through driver adapters the column names come in `meta.driverAdapterError`.
- */
+/** Whether an error is the database refusing a duplicate value of a unique column (P2002). */
 export function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; meta?: { driverAdapterError?: { cause?: { kind?: string } } } } | null;
-  return e?.code === "P2002" || e?.meta?.driverAdapterError?.cause?.kind === "UniqueConstraintViolation";
+  return (error as { code?: string } | null)?.code === "P2002" || driverCause(error)?.kind === "UniqueConstraintViolation";
 }
 
 const MAX_ATTEMPTS = 8;
 
 /**
  * Runs a write whose slug was chosen free but may be taken by a concurrent write before it
- * commits: the database's unique index refuses the second one, and the write is tried again,
- * now seeing the other's slug and taking the next suffix.
+ * commits: the database's unique index refuses the second one, and the write is tried again
+ * (after a short random pause), now seeing the other's slug and taking the next suffix.
  */
 export async function retryOnSlugClash<T>(write: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
@@ -22,6 +20,7 @@ export async function retryOnSlugClash<T>(write: () => Promise<T>): Promise<T> {
       return await write();
     } catch (error) {
       if (attempt >= MAX_ATTEMPTS || !isUniqueViolation(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
     }
   }
 }
@@ -31,7 +30,13 @@ export function slugBase(text: string, fallback: string): string {
   return slugify(text) || fallback;
 }
 
-/** The first free slug for `base`, given a finder of the taken ones that start with it. */
-export async function freeSlug(base: string, takenStartingWith: (base: string) => Promise<string[]>): Promise<string> {
+/**
+ * The first free slug for `base`. Writes that want slugs of the same base take turns (an
+ * advisory lock on PostgreSQL, held until the transaction ends; SQLite writes are one at a
+ * time anyway), so that fifty concurrent "Same title" events get `same-title` to
+ * `same-title-50` at the first attempt, instead of racing for each suffix.
+ */
+export async function freeSlug(db: Database, tx: Tx, scope: string, base: string, takenStartingWith: (base: string) => Promise<string[]>): Promise<string> {
+  await lockFor(db, tx, `slug:${scope}:${base}`);
   return firstFreeSlug(base, await takenStartingWith(base));
 }

@@ -1,0 +1,82 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { resolve } from "node:path";
+
+/**
+ * The service as a separate process, started like `npm start` starts it: for the tests of
+ * several instances, workers, shutdown and crashes.
+ */
+export interface ServiceProcess {
+  origin: string;
+  base: string;
+  child: ChildProcess;
+  /** Every JSON log line so far. */
+  logs: Array<Record<string, unknown>>;
+  /** Waits until `count` log lines match. */
+  waitForLog(predicate: (line: Record<string, unknown>) => boolean, count?: number, timeoutMs?: number): Promise<Array<Record<string, unknown>>>;
+  /** Sends a signal to the process and waits for it to exit; resolves with its exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.unref();
+    probe.on("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
+
+export async function startServiceProcess(env: Record<string, string>, options: { workers?: number } = {}): Promise<ServiceProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ["--import", "tsx", resolve(__dirname, "../../src/server.ts")], {
+    cwd: resolve(__dirname, "../.."),
+    env: { ...process.env, LOG_LEVEL: "info", HOST: "127.0.0.1", PORT: String(port), WORKERS: String(options.workers ?? 1), ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const logs: Array<Record<string, unknown>> = [];
+  let stderr = "";
+  let buffered = "";
+  child.stdout!.on("data", (chunk: Buffer) => {
+    buffered += chunk.toString();
+    const lines = buffered.split("\n");
+    buffered = lines.pop()!;
+    for (const line of lines) {
+      try {
+        logs.push(JSON.parse(line));
+      } catch {
+        logs.push({ msg: line });
+      }
+    }
+  });
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolveExit) => child.on("exit", (code) => resolveExit(code)));
+
+  const waitForLog: ServiceProcess["waitForLog"] = async (predicate, count = 1, timeoutMs = 20_000) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const matches = logs.filter(predicate);
+      if (matches.length >= count) return matches;
+      if (child.exitCode !== null || Date.now() > deadline) {
+        throw new Error(`service did not log what was expected (exit ${child.exitCode}); stderr: ${stderr}; logs: ${JSON.stringify(logs).slice(0, 2000)}`);
+      }
+      await new Promise((wait) => setTimeout(wait, 25));
+    }
+  };
+  await waitForLog((line) => line.msg === "listening", options.workers ?? 1);
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    origin,
+    base: `${origin}/calendar/events/v1`,
+    child,
+    logs,
+    waitForLog,
+    async stop(signal = "SIGTERM") {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
