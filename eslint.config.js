@@ -3,7 +3,7 @@ const js = require("@eslint/js");
 const tseslint = require("typescript-eslint");
 
 module.exports = tseslint.config(
-  { ignores: ["generated/**", "node_modules/**", "data/**", "coverage/**"] },
+  { ignores: ["generated/**", "node_modules/**", "data/**", "coverage/**", "dist/**", "bench/data/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

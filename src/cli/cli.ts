@@ -4,7 +4,9 @@ import { parseArgs } from "node:util";
 import { createUser, deleteUser, issueCredentials, listUsers, revokeKeys, UserAdminError } from "../auth/user-admin";
 import { ConfigError, loadConfig } from "../config";
 import { openDatabase, type Database } from "../db/database";
+import { prismaRunner } from "../db/data-migrations";
 import { migrate } from "../db/migrate";
+import { rebuildEventSearch } from "../resources/events/event-search";
 
 const USAGE = `usage: npm run cli -- <command> [options]
 
@@ -19,6 +21,8 @@ const USAGE = `usage: npm run cli -- <command> [options]
       revokes one API key, or every API key and application password of a user
   migrate
       applies pending migrations
+  search:rebuild
+      writes the event search index again from the events' texts
 
 roles: administrator, editor, author, contributor, subscriber
 The database is DATABASE_URL (default file:./data/calendar.db).`;
@@ -43,6 +47,8 @@ async function run(command: string, options: Options, db: Database): Promise<unk
       return issueCredentials(db, required(options, "login"));
     case "keys:revoke":
       return revokeKeys(db, { key: options.key, login: options.login });
+    case "search:rebuild":
+      return { events: await rebuildEventSearch(prismaRunner(db)) };
     default:
       throw new UserAdminError(`unknown command ${command}\n\n${USAGE}`);
   }

@@ -1,9 +1,11 @@
 import { createHash, randomUUID } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { Client } from "pg";
+import { DATA_MIGRATIONS, postgresRunner, sqliteRunner } from "./data-migrations";
 import { providerOf, sqlitePath, type Provider } from "./database";
+import { projectPath } from "../project-root";
 
 /**
  * Applies the checked-in migrations of prisma/<provider>/migrations that the database lacks.
@@ -12,7 +14,9 @@ import { providerOf, sqlitePath, type Provider } from "./database";
  * checksums), so `prisma migrate status` and `prisma migrate deploy` agree with it, but it
  * needs no CLI process, which keeps the service's start-up short. Several processes may call
  * it at once: on PostgreSQL an advisory lock, on SQLite an immediate transaction, lets one of
- * them migrate while the others wait and then find nothing left to do.
+ * them migrate while the others wait and then find nothing left to do. A migration that needs
+ * data computed in code (data-migrations.ts) gets it in the same transaction; `prisma migrate
+ * deploy` would skip that step, so use `npm run migrate`.
  */
 
 export interface Migration {
@@ -25,7 +29,7 @@ export interface MigrationResult {
   applied: string[];
 }
 
-const MIGRATIONS_ROOT = resolve(__dirname, "../../prisma");
+const MIGRATIONS_ROOT = projectPath("prisma");
 // An arbitrary constant that identifies this service's migration lock among advisory locks.
 const PG_MIGRATION_LOCK_KEY = 7_317_040_417;
 
@@ -63,7 +67,7 @@ function pending(all: Migration[], applied: AppliedRow[]): Migration[] {
   return all.filter((migration) => !done.has(migration.name));
 }
 
-function migrateSqlite(databaseUrl: string): MigrationResult {
+async function migrateSqlite(databaseUrl: string): Promise<MigrationResult> {
   const path = sqlitePath(databaseUrl);
   mkdirSync(dirname(path), { recursive: true });
   const db = new BetterSqlite3(path, { timeout: 30_000 });
@@ -90,6 +94,7 @@ function migrateSqlite(databaseUrl: string): MigrationResult {
       for (const migration of todo) {
         const startedAt = Date.now();
         db.exec(migration.sql);
+        await DATA_MIGRATIONS[migration.name]?.(sqliteRunner(db));
         record.run(randomUUID(), migration.checksum, Date.now(), migration.name, startedAt);
       }
       db.exec("COMMIT");
@@ -125,6 +130,7 @@ async function migratePostgres(databaseUrl: string): Promise<MigrationResult> {
       await client.query("BEGIN");
       try {
         await client.query(migration.sql);
+        await DATA_MIGRATIONS[migration.name]?.(postgresRunner(client));
         await client.query(
           `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, started_at, applied_steps_count)
            VALUES ($1, $2, now(), $3, $4, 1)`,

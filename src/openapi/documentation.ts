@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import type { Language } from "../i18n/languages";
 import type { JsonObject } from "./spec";
+import { projectPath } from "../project-root";
 
 /**
  * What `/doc` serves: the OpenAPI document as JSON, and the HTML page rendered from it by
@@ -11,7 +11,7 @@ import type { JsonObject } from "./spec";
 export const API_BASE_PLACEHOLDER = "__CALENDAR_API_BASE__";
 
 export function docsHtmlPath(language: Language): string {
-  return resolve(__dirname, "../../generated/docs", `${language}.html`);
+  return projectPath("generated", "docs", `${language}.html`);
 }
 
 function escapeHtml(text: string): string {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import type { Config } from "../config";
 import type { Language } from "../i18n/languages";
+import { projectPath } from "../project-root";
 
 /** The namespace every route lives under. */
 export const NAMESPACE = "calendar/events/v1";
@@ -40,7 +40,7 @@ export interface SpecOperation {
  * the others with openapi/overlays/<language>.yaml applied, identical but for their texts).
  */
 export function bundledSpecPath(language: Language = "en"): string {
-  return resolve(__dirname, "../../generated", language === "en" ? "openapi.json" : `openapi.${language}.json`);
+  return projectPath("generated", language === "en" ? "openapi.json" : `openapi.${language}.json`);
 }
 
 export function loadBundledSpec(language: Language = "en"): JsonObject {

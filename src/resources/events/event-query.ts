@@ -1,7 +1,9 @@
-import type { Prisma } from "../../../generated/prisma/sqlite/client";
+import { Prisma } from "../../../generated/prisma/sqlite/client";
+import type { Provider } from "../../db/database";
 import type { Language } from "../../i18n/languages";
 import type { StatusCondition } from "../posts/post-access";
 import type { EventWindow } from "./event-dates";
+import { searchMatchSql, searchSourceSql } from "./event-search";
 
 /** The filters of `GET /events`, resolved (ids, instants); combined with AND. */
 export interface EventFilters {
@@ -25,35 +27,65 @@ export interface EventFilters {
 
 export type EventOrderBy = "start_date" | "end_date" | "title" | "date" | "modified" | "id";
 
-export function eventWhere(filters: EventFilters): Prisma.EventWhereInput {
-  const { window } = filters;
-  const conditions: Prisma.EventWhereInput[] = [{ OR: filters.visible }, { hideFromListings: false }];
-  const startsAt: Prisma.DateTimeFilter = {};
-  if (window.startsFrom) startsAt.gte = window.startsFrom;
-  if (window.startsBefore) startsAt.lt = window.startsBefore;
-  if (window.startsAfter) startsAt.gt = window.startsAfter;
-  if (Object.keys(startsAt).length > 0) conditions.push({ startsAt });
-  const endsAt: Prisma.DateTimeFilter = {};
-  if (window.endsUntil) endsAt.lte = window.endsUntil;
-  if (window.endsBefore) endsAt.lt = window.endsBefore;
-  if (window.endsAfter) endsAt.gt = window.endsAfter;
-  if (Object.keys(endsAt).length > 0) conditions.push({ endsAt });
-  if (filters.searchWords.length > 0) {
-    conditions.push({ texts: { some: { language: filters.language, AND: filters.searchWords.map((word) => ({ searchText: { contains: word } })) } } });
-  }
-  if (filters.categoryIds) conditions.push({ terms: { some: { termId: { in: filters.categoryIds } } } });
-  if (filters.tagIds) conditions.push({ terms: { some: { termId: { in: filters.tagIds } } } });
-  if (filters.venueIds) conditions.push({ venues: { some: { venueId: { in: filters.venueIds } } } });
-  if (filters.nearVenueIds) conditions.push({ venues: { some: { venueId: { in: filters.nearVenueIds } } } });
-  if (filters.organizerIds) conditions.push({ organizers: { some: { organizerId: { in: filters.organizerIds } } } });
-  if (filters.featured !== undefined) conditions.push({ featured: filters.featured });
-  if (filters.ticketed !== undefined) conditions.push({ ticketed: filters.ticketed });
-  if (filters.parentId !== undefined) conditions.push({ parentId: filters.parentId });
-  if (filters.includeIds) conditions.push({ id: { in: filters.includeIds } });
-  return { AND: conditions };
+const NOTHING = Prisma.sql`1 = 0`;
+
+function linkedTo(table: string, key: string, ids: number[]): Prisma.Sql {
+  if (ids.length === 0) return NOTHING;
+  return Prisma.sql`EXISTS (SELECT 1 FROM ${Prisma.raw(`"${table}" "x"`)} WHERE "x"."eventId" = "e"."id" AND ${Prisma.raw(`"x"."${key}"`)} IN (${Prisma.join(ids)}))`;
 }
 
-export function eventOrder(orderBy: EventOrderBy, direction: "asc" | "desc"): Prisma.EventOrderByWithRelationInput[] {
-  const column = { start_date: "startsAt", end_date: "endsAt", date: "postDate", modified: "modifiedAt", id: "id", title: "id" }[orderBy];
-  return column === "id" ? [{ id: direction }] : [{ [column]: direction }, { id: direction }];
+/** The rows (FROM) and conditions (WHERE) of a list of events, the event table aliased "e". */
+export function eventListSql(filters: EventFilters, provider: Provider): { from: Prisma.Sql; where: Prisma.Sql } {
+  const { window } = filters;
+  const conditions: Prisma.Sql[] = [];
+  const visible = filters.visible.map((condition) =>
+    condition.authorId === undefined ? Prisma.sql`"e"."status" = ${condition.status}` : Prisma.sql`("e"."status" = ${condition.status} AND "e"."authorId" = ${condition.authorId})`,
+  );
+  conditions.push(visible.length > 0 ? Prisma.sql`(${Prisma.join(visible, " OR ")})` : NOTHING);
+  conditions.push(Prisma.sql`"e"."hideFromListings" = ${false}`);
+  if (window.startsFrom) conditions.push(Prisma.sql`"e"."startsAt" >= ${window.startsFrom}`);
+  if (window.startsBefore) conditions.push(Prisma.sql`"e"."startsAt" < ${window.startsBefore}`);
+  if (window.startsAfter) conditions.push(Prisma.sql`"e"."startsAt" > ${window.startsAfter}`);
+  if (window.endsUntil) conditions.push(Prisma.sql`"e"."endsAt" <= ${window.endsUntil}`);
+  if (window.endsBefore) conditions.push(Prisma.sql`"e"."endsAt" < ${window.endsBefore}`);
+  if (window.endsAfter) conditions.push(Prisma.sql`"e"."endsAt" > ${window.endsAfter}`);
+  const searching = filters.searchWords.length > 0;
+  if (searching) conditions.push(searchMatchSql(filters.language, filters.searchWords));
+  if (filters.categoryIds) conditions.push(linkedTo("EventTerm", "termId", filters.categoryIds));
+  if (filters.tagIds) conditions.push(linkedTo("EventTerm", "termId", filters.tagIds));
+  if (filters.venueIds) conditions.push(linkedTo("EventVenue", "venueId", filters.venueIds));
+  if (filters.nearVenueIds) conditions.push(linkedTo("EventVenue", "venueId", filters.nearVenueIds));
+  if (filters.organizerIds) conditions.push(linkedTo("EventOrganizer", "organizerId", filters.organizerIds));
+  if (filters.featured !== undefined) conditions.push(Prisma.sql`"e"."featured" = ${filters.featured}`);
+  if (filters.ticketed !== undefined) conditions.push(Prisma.sql`"e"."ticketed" = ${filters.ticketed}`);
+  if (filters.parentId !== undefined) conditions.push(Prisma.sql`"e"."parentId" = ${filters.parentId}`);
+  if (filters.includeIds) conditions.push(filters.includeIds.length > 0 ? Prisma.sql`"e"."id" IN (${Prisma.join(filters.includeIds)})` : NOTHING);
+  return {
+    from: searching ? searchSourceSql(provider, filters.searchWords) : Prisma.sql`"Event" "e"`,
+    where: Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}`,
+  };
+}
+
+const ORDER_COLUMNS: Record<Exclude<EventOrderBy, "title">, string> = {
+  start_date: `"e"."startsAt"`,
+  end_date: `"e"."endsAt"`,
+  date: `"e"."postDate"`,
+  modified: `"e"."modifiedAt"`,
+  id: `"e"."id"`,
+};
+
+/** How a list is ordered: by `key` (an SQL expression), ties broken by id, in `direction`. */
+export interface EventOrderSql {
+  /** What `key` needs joined; titles are ordered in the request language. */
+  join: Prisma.Sql;
+  key: string;
+  direction: "ASC" | "DESC";
+}
+
+export function eventOrderSql(orderBy: EventOrderBy, direction: "asc" | "desc", language: Language): EventOrderSql {
+  const dir = direction === "desc" ? "DESC" : "ASC";
+  if (orderBy === "title") {
+    return { join: Prisma.sql`LEFT JOIN "EventText" "o" ON "o"."eventId" = "e"."id" AND "o"."language" = ${language}`, key: `"o"."sortKey"`, direction: dir };
+  }
+  return { join: Prisma.empty, key: ORDER_COLUMNS[orderBy], direction: dir };
 }

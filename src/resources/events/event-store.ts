@@ -13,7 +13,10 @@ import { termSelect } from "../terms/term-store";
 import { venueSelect } from "../venues/venue-store";
 import { storedCost } from "./event-cost";
 import { resolveEventTimes, type EventTimesInput } from "./event-dates";
-import { eventOrder, eventWhere, type EventFilters, type EventOrderBy } from "./event-query";
+import { countEvents, countSql, dayCountSql } from "./event-counts";
+import { eventListSql, eventOrderSql, type EventFilters, type EventOrderBy } from "./event-query";
+import { loadEvent, loadEventBySlug, loadEventPage } from "./event-reads";
+import { writeEventSearch } from "./event-search";
 
 export const eventSelect = {
   id: true,
@@ -79,17 +82,13 @@ export interface EventInput extends PostFieldsInput, EventTimesInput {
   organizer?: number[];
 }
 
-export function findEvent(db: Database | Tx, id: number): Promise<EventRecord | null> {
-  const client = "read" in db ? db.read : db;
-  return client.event.findUnique({ where: { id }, select: eventSelect });
+export function findEvent(db: Database, id: number): Promise<EventRecord | null> {
+  return loadEvent(db, id);
 }
 
 /** The event a slug names: in the request language first, then the default one, then any. */
-export async function findEventBySlug(db: Database, slug: string, language: Language, defaultLanguage: Language): Promise<EventRecord | null> {
-  const rows = await db.read.eventText.findMany({ where: { slug }, select: { eventId: true, language: true } });
-  const rank = (lang: string) => (lang === language ? 0 : lang === defaultLanguage ? 1 : 2);
-  const best = rows.sort((a, b) => rank(a.language) - rank(b.language))[0];
-  return best ? findEvent(db, best.eventId) : null;
+export function findEventBySlug(db: Database, slug: string, language: Language, defaultLanguage: Language): Promise<EventRecord | null> {
+  return loadEventBySlug(db, slug, language, defaultLanguage);
 }
 
 export interface EventPage {
@@ -100,25 +99,21 @@ export interface EventPage {
   limit: number;
 }
 
+/**
+ * A page of events and the total: one statement for the page (records included) and one that
+ * counts from the day counts; or, when those cannot answer, one statement for both.
+ */
 export async function listEvents(db: Database, page: EventPage): Promise<{ items: EventRecord[]; total: number }> {
-  const where = eventWhere(page.filters);
-  const total = db.read.event.count({ where });
-  if (page.orderBy !== "title") {
-    const items = await db.read.event.findMany({ where, orderBy: eventOrder(page.orderBy, page.order), skip: page.offset, take: page.limit, select: eventSelect });
-    return { items, total: await total };
+  const list = eventListSql(page.filters, db.provider);
+  const parts = { ...list, order: eventOrderSql(page.orderBy, page.order, page.filters.language) };
+  const fromDays = dayCountSql(db.provider, page.filters);
+  if (fromDays) {
+    const [{ records }, total] = await Promise.all([loadEventPage(db, parts, page.limit, page.offset, false), countEvents(db, fromDays)]);
+    return { items: records, total };
   }
-  // Titles are per language: order through the text rows of the request language.
-  const rows = await db.read.eventText.findMany({
-    where: { language: page.filters.language, event: where },
-    orderBy: [{ sortKey: page.order }, { eventId: page.order }],
-    skip: page.offset,
-    take: page.limit,
-    select: { eventId: true },
-  });
-  const ids = rows.map((row) => row.eventId);
-  const records = await db.read.event.findMany({ where: { id: { in: ids } }, select: eventSelect });
-  const byId = new Map(records.map((record) => [record.id, record]));
-  return { items: ids.map((id) => byId.get(id)!).filter(Boolean), total: await total };
+  const { records, total } = await loadEventPage(db, parts, page.limit, page.offset, true);
+  // An empty first page means none at all; past the last page, the total takes a count of its own.
+  return { items: records, total: total ?? (page.offset === 0 ? 0 : await countEvents(db, countSql(list))) };
 }
 
 const NO_SUCH_ITEM = {
@@ -177,9 +172,11 @@ function textChange(input: EventInput, slug: string | undefined): Partial<Record
   return change;
 }
 
-async function writeTexts(tx: Tx, event: { id: number; sourceLanguage: string; texts: EventRecord["texts"] }, ctx: LinkedPostWriteContext, change: Partial<Record<EventTextField, string | null>>): Promise<void> {
+/** Writes a change of the texts in the context's language: every language's row, and the search document. */
+async function writeTexts(db: Database, tx: Tx, event: { id: number; sourceLanguage: string; texts: EventRecord["texts"] }, ctx: LinkedPostWriteContext, change: Partial<Record<EventTextField, string | null>>): Promise<void> {
   if (Object.keys(change).length === 0) return;
-  for (const row of localizedRows(EVENT_TEXT, event.texts, ctx.language, change, { defaultLanguage: ctx.defaultLanguage, sourceLanguage: event.sourceLanguage })) {
+  const rows = localizedRows(EVENT_TEXT, event.texts, ctx.language, change, { defaultLanguage: ctx.defaultLanguage, sourceLanguage: event.sourceLanguage });
+  for (const row of rows) {
     const data = { ...row.own, searchText: row.searchText, sortKey: row.sortKey };
     await tx.eventText.upsert({
       where: { eventId_language: { eventId: event.id, language: row.language } },
@@ -187,6 +184,7 @@ async function writeTexts(tx: Tx, event: { id: number; sourceLanguage: string; t
       update: data,
     });
   }
+  await writeEventSearch(db.provider, tx, event.id, rows.map((row) => row.searchText));
 }
 
 /** Replaces the links the input gives (an empty list removes them all), keeping their order. */
@@ -258,10 +256,10 @@ export async function createEvent(db: Database, ctx: LinkedPostWriteContext, inp
         data: { ...(eventColumns(input, passwordHash) as Prisma.EventUncheckedCreateInput), ...fields, ...times!, sourceLanguage: ctx.language, modifiedAt: ctx.now },
         select: { id: true, sourceLanguage: true },
       });
-      await writeTexts(tx, { ...created, texts: [] }, ctx, textChange(input, slug));
+      await writeTexts(db, tx, { ...created, texts: [] }, ctx, textChange(input, slug));
       await writeLinks(tx, created.id, input);
       await recountTerms(db, tx, [...(input.categories ?? []), ...(input.tags ?? [])]);
-      return (await findEvent(tx, created.id))!;
+      return (await loadEvent(db, created.id, tx))!;
     }),
   );
 }
@@ -270,7 +268,7 @@ export async function updateEvent(db: Database, ctx: LinkedPostWriteContext, id:
   const passwordHash = await passwordHashOf(input);
   return retryOnSlugClash(() =>
     inTransaction(db, async (tx) => {
-      const current = await findEvent(tx, id);
+      const current = await loadEvent(db, id, tx);
       guard(current);
       const problems = new ParamProblems();
       const fields = await resolvePostFields(tx, input, ctx, problems, current);
@@ -280,28 +278,28 @@ export async function updateEvent(db: Database, ctx: LinkedPostWriteContext, id:
       problems.throwIfAny();
       const slug = input.slug === undefined ? undefined : await freeSlug(db, tx, `event:${ctx.language}`, slugBase(input.slug, "event"), (base) => takenSlugs(tx, ctx.language, base, id));
       await tx.event.update({ where: { id }, data: { ...eventColumns(input, passwordHash), ...fields, ...times!, modifiedAt: ctx.now } });
-      await writeTexts(tx, current, ctx, textChange(input, slug));
+      await writeTexts(db, tx, current, ctx, textChange(input, slug));
       await writeLinks(tx, id, input);
       const termIds = current.terms.map((link) => link.term.id);
       await recountTerms(db, tx, [...termIds, ...(input.categories ?? []), ...(input.tags ?? [])]);
-      return (await findEvent(tx, id))!;
+      return (await loadEvent(db, id, tx))!;
     }),
   );
 }
 
 export function trashEvent(db: Database, now: Date, id: number, guard: LinkedPostGuard<EventRecord>): Promise<EventRecord> {
   return inTransaction(db, async (tx) => {
-    const current = await findEvent(tx, id);
+    const current = await loadEvent(db, id, tx);
     guard(current);
     await tx.event.update({ where: { id }, data: { status: "trash", modifiedAt: now } });
     await recountTerms(db, tx, current.terms.map((link) => link.term.id));
-    return (await findEvent(tx, id))!;
+    return (await loadEvent(db, id, tx))!;
   });
 }
 
 export function destroyEvent(db: Database, id: number, guard: LinkedPostGuard<EventRecord>): Promise<EventRecord> {
   return inTransaction(db, async (tx) => {
-    const current = await findEvent(tx, id);
+    const current = await loadEvent(db, id, tx);
     guard(current);
     await tx.event.delete({ where: { id } });
     await recountTerms(db, tx, current.terms.map((link) => link.term.id));

@@ -1,0 +1,317 @@
+// npm run bench -- [--db sqlite|postgresql] [--events 10000[,1000000]] [--duration 10]
+//                  [--scenarios a,b] [--connections 10]
+// Seeds (once, then reuses) a database of N events, starts the service in production mode
+// (response validation off, logging at info) and the raw baseline (bench/baseline-server.ts)
+// on it, drives each scenario with autocannon on 127.0.0.1, and reports req/s, p50, p99, errors,
+// RSS and the ratio to the baseline measured in the same run. Results: a table on stdout,
+// bench/results/latest.md and bench/results/latest.json.
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import { Client } from "pg";
+import { openDatabase } from "../src/db/database";
+import { migrate } from "../src/db/migrate";
+import { freePort } from "../test/support/service-process";
+import { seed, SEED_VERSION } from "./seed";
+
+const ROOT = resolve(__dirname, "..");
+const TOKEN = "benchmark-admin-token-0123456789";
+const AUTH = { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" };
+
+const { values } = parseArgs({
+  options: {
+    db: { type: "string", default: "sqlite" },
+    events: { type: "string", default: "10000" },
+    duration: { type: "string", default: "10" },
+    scenarios: { type: "string" },
+    connections: { type: "string", default: "10" },
+  },
+});
+const provider = values.db === "postgresql" ? "postgresql" : "sqlite";
+const sizes = values.events!.split(",").map(Number);
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+const PG_URL = process.env.BENCH_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+
+interface Scenario {
+  name: string;
+  /** The baseline serves the same request for these. */
+  baseline: boolean;
+  request(fixtures: Fixtures): { method?: "GET" | "POST" | "PATCH"; path: string | (() => string); body?: string; headers?: Record<string, string> };
+}
+
+interface Fixtures {
+  eventIds: number[];
+  lastEventId: number;
+  /** The event the patch scenario changes, as seeded. */
+  patched: { id: number; sticky: boolean; cost: string | null; modifiedAt: Date };
+  slugs: string[];
+  categoryId: number;
+  venueId: number;
+  searchWords: string;
+}
+
+const SCENARIOS: Scenario[] = [
+  { name: "event-by-id", baseline: true, request: (f) => ({ path: cycle(f.eventIds.map((id) => `/events/${id}`)) }) },
+  { name: "event-by-slug", baseline: false, request: (f) => ({ path: cycle(f.slugs.map((slug) => `/events/by-slug/${slug}`)) }) },
+  { name: "list-10", baseline: true, request: () => ({ path: "/events?per_page=10" }) },
+  { name: "list-50", baseline: true, request: () => ({ path: "/events?per_page=50" }) },
+  {
+    name: "list-filtered",
+    baseline: false,
+    request: (f) => ({ path: `/events?categories=${f.categoryId}&venue=${f.venueId}&featured=true&start_date=-1%20year&end_date=%2B1%20year` }),
+  },
+  // Two title words, as someone looking for an event types them (about 1 event in 250 has both).
+  { name: "search", baseline: false, request: (f) => ({ path: `/events?search=${encodeURIComponent(f.searchWords)}` }) },
+  // One common word (in about 1 event in 7): every match is counted for the total.
+  { name: "search-broad", baseline: false, request: () => ({ path: "/events?search=festival" }) },
+  { name: "venues", baseline: false, request: () => ({ path: "/venues" }) },
+  { name: "categories", baseline: false, request: () => ({ path: "/categories" }) },
+  {
+    name: "create-event",
+    baseline: false,
+    request: () => ({ method: "POST", path: "/events", headers: AUTH, body: JSON.stringify({ title: "Benchmark event", start_date: "+3 days 19:00", end_date: "+3 days 21:00", cost: "$10", categories: [1] }) }),
+  },
+  { name: "patch-event", baseline: false, request: (f) => ({ method: "PATCH", path: `/events/${f.eventIds[0]}`, headers: AUTH, body: JSON.stringify({ sticky: true, cost: "$12" }) }) },
+];
+
+function cycle(paths: string[]): () => string {
+  let i = 0;
+  return () => paths[i++ % paths.length];
+}
+
+async function databaseFor(events: number): Promise<string> {
+  if (provider === "sqlite") {
+    mkdirSync(resolve(ROOT, "bench/data"), { recursive: true });
+    return `file:${resolve(ROOT, `bench/data/sqlite-${events}-v${SEED_VERSION}.db`)}`;
+  }
+  const name = `calendar_bench_${events}_v${SEED_VERSION}`;
+  const admin = new Client({ connectionString: PG_URL });
+  await admin.connect();
+  const exists = (await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [name])).rowCount;
+  if (!exists) await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(PG_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** Seeds the database of this size unless a complete seed is there already. */
+async function ensureSeeded(url: string, events: number): Promise<void> {
+  await migrate(url);
+  const db = await openDatabase({ databaseUrl: url, databasePoolSize: 4 });
+  try {
+    const count = await db.read.event.count();
+    if (count >= events) return;
+    if (count > 0) throw new Error(`${url} holds a partial seed (${count} events): delete it and run again`);
+    console.log(`seeding ${events} events (${provider}); this is done once per size...`);
+    await seed(db, events, new Date(), (message) => console.log(`  ${message}`));
+  } finally {
+    await db.close();
+  }
+}
+
+/**
+ * Puts the seeded database back after a run: removes the events the write scenarios created
+ * (ids past the seed's) and undoes the patch, so that every run measures the same data.
+ */
+async function restoreSeed(url: string, data: Fixtures): Promise<void> {
+  const db = await openDatabase({ databaseUrl: url, databasePoolSize: 2 });
+  try {
+    const { count } = await db.write.event.deleteMany({ where: { id: { gt: data.lastEventId } } });
+    await db.write.event.update({ where: { id: data.patched.id }, data: data.patched });
+    if (count > 0) console.log(`  removed the ${count} events the write scenarios created`);
+  } finally {
+    await db.close();
+  }
+}
+
+async function fixtures(url: string): Promise<Fixtures> {
+  const db = await openDatabase({ databaseUrl: url, databasePoolSize: 2 });
+  try {
+    const published = await db.read.event.findMany({
+      where: { status: "publish", passwordHash: null },
+      select: { id: true, texts: { where: { language: "en" }, select: { slug: true } } },
+      orderBy: { id: "asc" },
+      take: 200,
+    });
+    const linked = await db.read.eventVenue.findFirst({
+      where: { event: { featured: true, status: "publish", terms: { some: { term: { taxonomy: "category" } } } } },
+      select: { venueId: true, event: { select: { terms: { where: { term: { taxonomy: "category" } } , select: { termId: true } } } } },
+    });
+    const last = await db.read.event.findFirst({ orderBy: { id: "desc" }, select: { id: true } });
+    const patched = await db.read.event.findUniqueOrThrow({ where: { id: published[0].id }, select: { id: true, sticky: true, cost: true, modifiedAt: true } });
+    return {
+      eventIds: published.map((event) => event.id),
+      lastEventId: last?.id ?? 0,
+      patched,
+      slugs: published.map((event) => event.texts[0]?.slug).filter((slug): slug is string => Boolean(slug)),
+      categoryId: linked?.event.terms[0]?.termId ?? 1,
+      venueId: linked?.venueId ?? 1,
+      searchWords: "candlelight recital",
+    };
+  } finally {
+    await db.close();
+  }
+}
+
+interface Running {
+  child: ChildProcess;
+  origin: string;
+  startMs: number;
+}
+
+async function waitUntilAnswering(origin: string, path: string, child: ChildProcess): Promise<void> {
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${path}: the process exited (${child.exitCode})`);
+    try {
+      if ((await fetch(`${origin}${path}`)).ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((wait) => setTimeout(wait, 10));
+  }
+}
+
+/** Starts a server script: a built one (dist/*.js) with plain node, TypeScript with tsx. */
+async function start(script: string, env: Record<string, string>, readyPath: string): Promise<Running> {
+  const port = await freePort();
+  const started = performance.now();
+  const args = script.endsWith(".js") ? [resolve(ROOT, script)] : ["--import", "tsx", resolve(ROOT, script)];
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, HOST: "127.0.0.1", PORT: String(port), ...env },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  await waitUntilAnswering(origin, readyPath, child);
+  return { child, origin, startMs: Math.round(performance.now() - started) };
+}
+
+function rssMb(pid: number): number {
+  try {
+    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+    return kb ? Number(kb) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+interface Measure {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  rssMb: number;
+}
+
+async function load(target: Running, base: string, scenario: Scenario, data: Fixtures, seconds: number): Promise<Measure> {
+  const request = scenario.request(data);
+  const path = typeof request.path === "string" ? () => request.path as string : request.path;
+  let peak = rssMb(target.child.pid!);
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(target.child.pid!))), 200);
+  const result = await autocannon({
+    url: `${target.origin}${base}`,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        method: request.method ?? "GET",
+        headers: request.headers,
+        body: request.body,
+        setupRequest: (req) => ({ ...req, path: `${base}${path()}` }),
+      },
+    ],
+  });
+  clearInterval(sampler);
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+    rssMb: Math.round(peak),
+  };
+}
+
+interface ScenarioResult {
+  name: string;
+  db: string;
+  events: number;
+  rps: number;
+  p50_ms: number;
+  p99_ms: number;
+  errors: number;
+  rss_mb: number;
+  ratio_to_baseline: number | null;
+  baseline_rps: number | null;
+}
+
+async function main(): Promise<void> {
+  // The service runs as in production: built, with plain node.
+  execFileSync(process.execPath, ["--import", "tsx", resolve(ROOT, "scripts/build.ts")], { cwd: ROOT, stdio: "inherit" });
+  const chosen = values.scenarios ? SCENARIOS.filter((s) => values.scenarios!.split(",").includes(s.name)) : SCENARIOS;
+  const results: ScenarioResult[] = [];
+  const startups: Array<{ db: string; events: number; start_to_first_answer_ms: number }> = [];
+  for (const events of sizes) {
+    const url = await databaseFor(events);
+    await ensureSeeded(url, events);
+    const data = await fixtures(url);
+    const service = await start("dist/server.js", { DATABASE_URL: url, CALENDAR_ADMIN_TOKEN: TOKEN, LOG_LEVEL: "info", VALIDATE_RESPONSES: "false", MIGRATE_ON_START: "false", WORKERS: "1" }, `/calendar/events/v1/events/${data.eventIds[0]}`);
+    startups.push({ db: provider, events, start_to_first_answer_ms: service.startMs });
+    const baseline = await start("bench/baseline-server.ts", { DATABASE_URL: url }, `/calendar/events/v1/events/${data.eventIds[0]}`);
+    try {
+      for (const scenario of chosen) {
+        // A short warm-up, not counted: JIT, statement caches, database pages.
+        await load(service, "/calendar/events/v1", scenario, data, 1);
+        const measured = await load(service, "/calendar/events/v1", scenario, data, duration);
+        let baselineRps: number | null = null;
+        if (scenario.baseline) {
+          await load(baseline, "/calendar/events/v1", scenario, data, 1);
+          baselineRps = (await load(baseline, "/calendar/events/v1", scenario, data, duration)).rps;
+        }
+        const result: ScenarioResult = {
+          name: scenario.name,
+          db: provider,
+          events,
+          rps: measured.rps,
+          p50_ms: measured.p50,
+          p99_ms: measured.p99,
+          errors: measured.errors,
+          rss_mb: measured.rssMb,
+          ratio_to_baseline: baselineRps ? Math.round((measured.rps / baselineRps) * 100) / 100 : null,
+          baseline_rps: baselineRps,
+        };
+        results.push(result);
+        console.log(`${provider} ${events} ${scenario.name}: ${result.rps} req/s, p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms, ${result.errors} errors, ${result.rss_mb} MB${baselineRps ? `, baseline ${baselineRps} req/s (ratio ${result.ratio_to_baseline})` : ""}`);
+      }
+    } finally {
+      service.child.kill("SIGTERM");
+      baseline.child.kill("SIGTERM");
+      await Promise.all([service, baseline].map(({ child }) => new Promise((exited) => (child.exitCode !== null ? exited(null) : child.once("exit", exited)))));
+      await restoreSeed(url, data);
+    }
+  }
+  report(results, startups);
+}
+
+function report(results: ScenarioResult[], startups: Array<{ db: string; events: number; start_to_first_answer_ms: number }>): void {
+  const header = "| scenario | db | events | req/s | p50 ms | p99 ms | errors | RSS MB | baseline req/s | ratio |\n|---|---|---|---|---|---|---|---|---|---|";
+  const rows = results.map((r) => `| ${r.name} | ${r.db} | ${r.events} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${r.errors} | ${r.rss_mb} | ${r.baseline_rps ?? "–"} | ${r.ratio_to_baseline ?? "–"} |`);
+  const startLines = startups.map((s) => `- ${s.db}, ${s.events} events: first answer ${s.start_to_first_answer_ms} ms after start`);
+  const markdown = `# Benchmark results\n\n${new Date().toISOString()}, ${duration} s per scenario, ${connections} connections.\n\n${header}\n${rows.join("\n")}\n\n${startLines.join("\n")}\n`;
+  console.log(`\n${markdown}`);
+  const folder = resolve(ROOT, "bench/results");
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(resolve(folder, "latest.md"), markdown);
+  writeFileSync(
+    resolve(folder, "latest.json"),
+    JSON.stringify({ date: new Date().toISOString(), duration_s: duration, connections, startup: startups, scenarios: results.map(({ baseline_rps: _unused, ...rest }) => rest) }, null, 2),
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,19 @@
+// npm run build: compiles the service and the CLI into dist/ (one JavaScript file each, packages
+// left in node_modules), so that production runs plain `node`, without a TypeScript loader
+// (which costs ~40 MB of memory and start-up time in every process).
+import { build } from "esbuild";
+import { resolve } from "node:path";
+
+const root = resolve(__dirname, "..");
+
+build({
+  entryPoints: { server: resolve(root, "src/server.ts"), cli: resolve(root, "src/cli/cli.ts") },
+  outdir: resolve(root, "dist"),
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  format: "cjs",
+  packages: "external",
+  sourcemap: true,
+  logLevel: "warning",
+}).catch(() => process.exit(1));

@@ -1,0 +1,81 @@
+import { Prisma } from "../../../generated/prisma/sqlite/client";
+import type { Provider } from "../../db/database";
+import type { Tx } from "../../db/transaction";
+import type { Language } from "../../i18n/languages";
+import { searchPrefix, searchTokens } from "../../text/search-tokens";
+
+/**
+ * The event search index ("EventSearch", created by hand in the event_search migrations): one
+ * document of search tokens per event, over all its languages. See search-tokens.ts.
+ */
+
+/**
+ * The statement that writes (or replaces) the documents of `count` events; its parameters are,
+ * for each event, its id and its tokens joined by spaces.
+ */
+export function searchDocumentsSql(provider: Provider, count: number): string {
+  if (provider === "postgresql") {
+    const rows = Array.from({ length: count }, (_, i) => `($${2 * i + 1}::integer, array_to_tsvector(string_to_array($${2 * i + 2}, ' ')))`);
+    return `INSERT INTO "EventSearch" ("eventId", "tokens") VALUES ${rows.join(", ")} ON CONFLICT ("eventId") DO UPDATE SET "tokens" = EXCLUDED."tokens"`;
+  }
+  return `INSERT OR REPLACE INTO "EventSearch" ("rowid", "tokens") VALUES ${Array.from({ length: count }, () => "(?, ?)").join(", ")}`;
+}
+
+/** The parameters of `searchDocumentsSql` for these events' search texts (all languages). */
+export function searchDocumentsParams(events: Array<{ eventId: number; searchTexts: Iterable<string> }>): Array<number | string> {
+  return events.flatMap(({ eventId, searchTexts }) => [eventId, searchTokens(searchTexts).join(" ")]);
+}
+
+/** Rewrites an event's document after a write of its texts (`searchTexts`: every language's). */
+export async function writeEventSearch(provider: Provider, tx: Tx, eventId: number, searchTexts: Iterable<string>): Promise<void> {
+  await tx.$executeRawUnsafe(searchDocumentsSql(provider, 1), ...searchDocumentsParams([{ eventId, searchTexts }]));
+}
+
+/**
+ * The rows a search starts from: the ids (column "id" of alias "m") of the events whose document
+ * has every word's token prefix, joined to the event (alias "e"). On SQLite, CROSS JOIN keeps
+ * that order: its planner would otherwise walk the date index and probe the search for each
+ * event, which is slower by orders of magnitude; PostgreSQL's planner picks with statistics.
+ */
+export function searchSourceSql(provider: Provider, words: string[]): Prisma.Sql {
+  const prefixes = words.map(searchPrefix);
+  if (provider === "postgresql") {
+    const query = prefixes.map((prefix) => `'${prefix}':*`).join(" & ");
+    return Prisma.sql`(SELECT "eventId" AS "id" FROM "EventSearch" WHERE "tokens" @@ ${query}::tsquery) "m" JOIN "Event" "e" ON "e"."id" = "m"."id"`;
+  }
+  const match = prefixes.map((prefix) => `"${prefix}"*`).join(" AND ");
+  return Prisma.sql`(SELECT "rowid" AS "id" FROM "EventSearch" WHERE "EventSearch" MATCH ${match}) "m" CROSS JOIN "Event" "e" ON "e"."id" = "m"."id"`;
+}
+
+/** The exact test of a candidate of `searchSourceSql`: its text in `language` has every word. */
+export function searchMatchSql(language: Language, words: string[]): Prisma.Sql {
+  const likes = words.map((word) => Prisma.sql`"s"."searchText" LIKE ${`%${word}%`}`);
+  return Prisma.sql`EXISTS (SELECT 1 FROM "EventText" "s" WHERE "s"."eventId" = "e"."id" AND "s"."language" = ${language} AND ${Prisma.join(likes, " AND ")})`;
+}
+
+/** Plain SQL access, for the migrator's own connection as for Prisma's (placeholders as the dialect's). */
+export interface SqlRunner {
+  provider: Provider;
+  all(sql: string, params: unknown[]): Promise<Array<Record<string, unknown>>>;
+  run(sql: string, params: unknown[]): Promise<void>;
+}
+
+const REBUILD_BATCH = 500;
+
+/** Writes every event's search document again, from its texts, in batches of events by id. */
+export async function rebuildEventSearch(sql: SqlRunner): Promise<number> {
+  const after = sql.provider === "postgresql" ? "$1" : "?";
+  let last = 0;
+  let written = 0;
+  for (;;) {
+    const ids = (await sql.all(`SELECT "id" FROM "Event" WHERE "id" > ${after} ORDER BY "id" LIMIT ${REBUILD_BATCH}`, [last])).map((row) => Number(row.id));
+    if (ids.length === 0) return written;
+    const texts = await sql.all(`SELECT "eventId", "searchText" FROM "EventText" WHERE "eventId" IN (${ids.join(", ")})`, []);
+    const byEvent = new Map<number, string[]>(ids.map((id) => [id, []]));
+    for (const row of texts) byEvent.get(Number(row.eventId))!.push(String(row.searchText));
+    const documents = [...byEvent].map(([eventId, searchTexts]) => ({ eventId, searchTexts }));
+    await sql.run(searchDocumentsSql(sql.provider, documents.length), searchDocumentsParams(documents));
+    written += documents.length;
+    last = ids[ids.length - 1];
+  }
+}

@@ -1,0 +1,217 @@
+// What makes event lists fast must not change their answers: totals counted from the day counts
+// (kept by triggers) against the events actually listed, after all kinds of writes; and the
+// search index (maintained with the texts, rebuilt by migration and command) against the exact
+// substring rules of search.
+import { prismaRunner } from "../src/db/data-migrations";
+import { migrate } from "../src/db/migrate";
+import { rebuildEventSearch } from "../src/resources/events/event-search";
+import { createEventVia, fixedClock, ids, NOW, type EventJson } from "./support/events";
+import { ADMIN_HEADERS, startTestServer, type TestServer } from "./support/test-server";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({}, { clock: fixedClock });
+});
+afterAll(() => server.close());
+afterEach(async () => {
+  await server.db.write.event.deleteMany({});
+});
+
+const HOUR = 3_600_000;
+const wall = (at: number) => new Date(at).toISOString().slice(0, 19).replace("T", " ");
+
+/** mulberry32, so that the random cases are the same on every run. */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+async function list(query: string, headers: Record<string, string> = {}) {
+  const response = await server.raw("GET", `/calendar/events/v1/events${query}`, { headers });
+  expect(response.status).toBe(200);
+  return response.body as { total: number; total_pages: number; events: EventJson[] };
+}
+
+/** Every event a list query lists, page after page, and the total it reported. */
+async function everything(query: string, headers: Record<string, string> = {}): Promise<{ total: number; listed: number[] }> {
+  const first = await list(`${query}&per_page=50`, headers);
+  const listed = ids(first.events);
+  for (let page = 2; page <= first.total_pages; page += 1) listed.push(...ids((await list(`${query}&per_page=50&page=${page}`, headers)).events));
+  return { total: first.total, listed };
+}
+
+describe("list totals from the day counts", () => {
+  interface Shape {
+    start: number;
+    end: number;
+    status: string;
+    hidden: boolean;
+  }
+
+  async function create(shape: Shape): Promise<EventJson> {
+    return createEventVia(server, { title: "Counted", start_date: wall(shape.start), end_date: wall(shape.end), status: shape.status, hide_from_listings: shape.hidden });
+  }
+
+  function expected(shapes: Map<number, Shape>, from: number, until: number, statuses: string[]): number[] {
+    return [...shapes]
+      .filter(([, s]) => !s.hidden && statuses.includes(s.status) && s.start >= from && s.end <= until)
+      .sort(([a, x], [b, y]) => x.start - y.start || a - b)
+      .map(([id]) => id);
+  }
+
+  async function check(shapes: Map<number, Shape>, rnd: () => number): Promise<void> {
+    const day0 = Date.UTC(2026, 10, 21);
+    for (let i = 0; i < 8; i += 1) {
+      const from = day0 + Math.floor(rnd() * 20 * 24) * HOUR + Math.floor(rnd() * 60) * 60_000;
+      const until = from + Math.floor((2 + rnd() * 25) * 24) * HOUR;
+      const query = `?start_date=${encodeURIComponent(wall(from))}&end_date=${encodeURIComponent(wall(until))}&strict_dates=true`;
+      const anonymous = await everything(query);
+      expect(anonymous.listed).toEqual(expected(shapes, from, until, ["publish"]));
+      expect(anonymous.total).toBe(anonymous.listed.length);
+      const editor = await everything(query, ADMIN_HEADERS);
+      expect(editor.listed).toEqual(expected(shapes, from, until, ["publish", "draft", "pending", "private", "future"]));
+      expect(editor.total).toBe(editor.listed.length);
+    }
+    // The default window (from yesterday, two years on), whole days.
+    const defaults = await everything("?page=1");
+    expect(defaults.total).toBe(defaults.listed.length);
+    expect(defaults.listed).toEqual(expected(shapes, Date.UTC(2026, 10, 20), Date.UTC(2028, 10, 21, 23, 59, 59), ["publish"]));
+  }
+
+  it("match the events listed, through creates, moves, status changes, hiding, trashing and deletes", async () => {
+    const rnd = random(42);
+    const shapes = new Map<number, Shape>();
+    const statuses = ["publish", "publish", "publish", "draft", "pending", "private"];
+    const randomShape = (): Shape => {
+      const start = Date.UTC(2026, 10, 18) + Math.floor(rnd() * 40 * 24 * 4) * (HOUR / 4);
+      // Mostly short; some days long, one very long (it widens the stretch the count re-checks).
+      const hours = rnd() < 0.15 ? 24 * (1 + Math.floor(rnd() * 6)) : 1 + Math.floor(rnd() * 5);
+      return { start, end: start + hours * HOUR, status: statuses[Math.floor(rnd() * statuses.length)], hidden: rnd() < 0.1 };
+    };
+    for (let i = 0; i < 45; i += 1) {
+      const shape = randomShape();
+      shapes.set((await create(shape)).id, shape);
+    }
+    const long = { start: Date.UTC(2026, 10, 25, 9), end: Date.UTC(2027, 0, 10, 9), status: "publish", hidden: false };
+    shapes.set((await create(long)).id, long);
+    await check(shapes, rnd);
+
+    const admin = (method: "PATCH" | "DELETE", id: number, body?: unknown, query = "") =>
+      server.raw(method, `/calendar/events/v1/events/${id}${query}`, { body, headers: ADMIN_HEADERS });
+    for (const [id, shape] of [...shapes].slice(0, 30)) {
+      const roll = rnd();
+      if (roll < 0.3) {
+        const moved = randomShape();
+        expect((await admin("PATCH", id, { start_date: wall(moved.start), end_date: wall(moved.end) })).status).toBe(200);
+        Object.assign(shape, { start: moved.start, end: moved.end });
+      } else if (roll < 0.5) {
+        const status = shape.status === "publish" ? "draft" : "publish";
+        expect((await admin("PATCH", id, { status })).status).toBe(200);
+        shape.status = status;
+      } else if (roll < 0.65) {
+        expect((await admin("PATCH", id, { hide_from_listings: !shape.hidden })).status).toBe(200);
+        shape.hidden = !shape.hidden;
+      } else if (roll < 0.8) {
+        expect((await admin("DELETE", id)).status).toBe(200);
+        shape.status = "trash";
+      } else {
+        expect((await admin("DELETE", id, undefined, "?force=true")).status).toBe(200);
+        shapes.delete(id);
+      }
+    }
+    await check(shapes, rnd);
+  });
+
+  it("count events that start on the window's first or last day, or exactly on its bounds", async () => {
+    const from = Date.UTC(2026, 11, 1, 10);
+    const until = Date.UTC(2026, 11, 9, 18);
+    const cases: Array<[Shape, boolean]> = [
+      [{ start: from, end: from + HOUR, status: "publish", hidden: false }, true],
+      [{ start: from - 60_000, end: from + HOUR, status: "publish", hidden: false }, false],
+      [{ start: from + 5 * HOUR, end: from + 6 * HOUR, status: "publish", hidden: false }, true],
+      [{ start: until - HOUR, end: until, status: "publish", hidden: false }, true],
+      [{ start: until - HOUR, end: until + 60_000, status: "publish", hidden: false }, false],
+      [{ start: Date.UTC(2026, 11, 9, 1), end: Date.UTC(2026, 11, 9, 2), status: "publish", hidden: false }, true],
+      [{ start: Date.UTC(2026, 11, 5), end: Date.UTC(2026, 11, 12), status: "publish", hidden: false }, false],
+      [{ start: Date.UTC(2026, 11, 5), end: Date.UTC(2026, 11, 6), status: "publish", hidden: true }, false],
+    ];
+    const included: number[] = [];
+    for (const [shape, inside] of cases) {
+      const event = await create(shape);
+      if (inside) included.push(event.id);
+    }
+    const query = `?start_date=${encodeURIComponent(wall(from))}&end_date=${encodeURIComponent(wall(until))}&strict_dates=true`;
+    const result = await everything(query);
+    expect(result.listed.sort((a, b) => a - b)).toEqual(included);
+    expect(result.total).toBe(included.length);
+  });
+});
+
+describe("the search index", () => {
+  const search = async (words: string, language = "en") => ids((await list(`?search=${encodeURIComponent(words)}&i18n_language=${language}`)).events);
+  const event = (title: string, fields: Record<string, unknown> = {}) =>
+    createEventVia(server, { title, start_date: wall(NOW.getTime() + 48 * HOUR), end_date: wall(NOW.getTime() + 50 * HOUR), ...fields });
+
+  it("finds any part of a word, every word, short and long words, exactly as a substring search", async () => {
+    const candle = await event("Candlelight Recital", { description: "<p>Music by <em>candles</em>, café included.</p>" });
+    const long = await event("Supercalifragilisticexpialidocious night");
+    const almost = await event("Supercalifragilistic-different night");
+    const dj = await event("DJ set at 100% volume");
+    expect(await search("ndlelig")).toEqual([candle.id]);
+    expect(await search("recital candle")).toEqual([candle.id]);
+    expect(await search("recital nothing")).toEqual([]);
+    expect(await search("CAFÉ")).toEqual([candle.id]);
+    expect(await search("supercalifragilistic")).toEqual([long.id, almost.id]);
+    // Longer than the index keeps of a word: the index finds both, the text check keeps one.
+    expect(await search("supercalifragilisticexpiali")).toEqual([long.id]);
+    expect(await search("dj")).toEqual([dj.id]);
+    expect(await search("100%")).toEqual([dj.id]);
+    expect(await search("night")).toEqual([long.id, almost.id]);
+    // The page and the total come from one statement; a later page has the same total.
+    expect(await list("?search=night&per_page=1&page=2")).toMatchObject({ total: 2, total_pages: 2, events: [{ id: almost.id }] });
+    // Not across words: the index holds words, and so does the text check.
+    expect(await search("recitalcandle")).toEqual([]);
+  });
+
+  it("follows writes: new titles, translations in their language only, deletes", async () => {
+    const concert = await event("Harbour concert");
+    expect(await search("harbour")).toEqual([concert.id]);
+    await server.raw("PATCH", `/calendar/events/v1/events/${concert.id}`, { body: { title: "Riverside concert" }, headers: ADMIN_HEADERS });
+    expect(await search("harbour")).toEqual([]);
+    expect(await search("riverside")).toEqual([concert.id]);
+    await server.raw("PATCH", `/es/calendar/events/v1/events/${concert.id}`, { body: { title: "Concierto ribereño" }, headers: ADMIN_HEADERS });
+    expect(await search("ribereno", "es")).toEqual([concert.id]);
+    expect(await search("ribereno", "en")).toEqual([]);
+    expect(await search("riverside", "es")).toEqual([]);
+    expect(await search("riverside", "pt-br")).toEqual([concert.id]);
+    await server.raw("DELETE", `/calendar/events/v1/events/${concert.id}?force=true`, { headers: ADMIN_HEADERS });
+    const [documents] = await server.db.read.$queryRawUnsafe<Array<{ n: number | bigint }>>(`SELECT COUNT(*) AS "n" FROM "EventSearch"`);
+    expect(Number(documents.n)).toBe(0);
+  });
+
+  it("is rebuilt from the texts by the migration that creates it, and on demand", async () => {
+    const first = await event("Lantern parade");
+    const second = await event("Lantern workshop");
+    await server.db.write.$executeRawUnsafe(`DELETE FROM "EventSearch"`);
+    expect(await search("lantern")).toEqual([]);
+    expect(await rebuildEventSearch(prismaRunner(server.db))).toBe(2);
+    expect(await search("lantern")).toEqual([first.id, second.id]);
+
+    // An existing database that gets the migration: its events are indexed by it.
+    const drops =
+      server.db.provider === "postgresql"
+        ? [`DROP TABLE "EventSearch"`]
+        : [`DROP TRIGGER "Event_search_delete"`, `DROP TABLE "EventSearch"`];
+    for (const sql of [...drops, `DELETE FROM "_prisma_migrations" WHERE "migration_name" = '20261121030000_event_search'`]) {
+      await server.db.write.$executeRawUnsafe(sql);
+    }
+    expect((await migrate(server.config.databaseUrl)).applied).toEqual(["20261121030000_event_search"]);
+    expect(await search("lantern")).toEqual([first.id, second.id]);
+    expect(await search("parade")).toEqual([first.id]);
+  });
+});
