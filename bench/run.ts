@@ -17,6 +17,7 @@ import { freePort } from "../test/support/service-process";
 import { seed, SEED_VERSION } from "./seed";
 
 const ROOT = resolve(__dirname, "..");
+const NODE_LIMITS = (JSON.parse(readFileSync(resolve(ROOT, "package.json"), "utf8")) as { config: { heap_mb: string; semi_space_mb: string } }).config;
 const TOKEN = "benchmark-admin-token-0123456789";
 const AUTH = { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" };
 
@@ -128,7 +129,7 @@ async function restoreSeed(url: string, data: Fixtures): Promise<void> {
   }
 }
 
-async function fixtures(url: string): Promise<Fixtures> {
+async function fixtures(url: string, events: number): Promise<Fixtures> {
   const db = await openDatabase({ databaseUrl: url, databasePoolSize: 2 });
   try {
     const published = await db.read.event.findMany({
@@ -141,11 +142,11 @@ async function fixtures(url: string): Promise<Fixtures> {
       where: { event: { featured: true, status: "publish", terms: { some: { term: { taxonomy: "category" } } } } },
       select: { venueId: true, event: { select: { terms: { where: { term: { taxonomy: "category" } } , select: { termId: true } } } } },
     });
-    const last = await db.read.event.findFirst({ orderBy: { id: "desc" }, select: { id: true } });
     const patched = await db.read.event.findUniqueOrThrow({ where: { id: published[0].id }, select: { id: true, sticky: true, cost: true, modifiedAt: true } });
     return {
       eventIds: published.map((event) => event.id),
-      lastEventId: last?.id ?? 0,
+      // The seed numbers its events 1 to N.
+      lastEventId: events,
       patched,
       slugs: published.map((event) => event.texts[0]?.slug).filter((slug): slug is string => Boolean(slug)),
       categoryId: linked?.event.terms[0]?.termId ?? 1,
@@ -179,7 +180,9 @@ async function waitUntilAnswering(origin: string, path: string, child: ChildProc
 async function start(script: string, env: Record<string, string>, readyPath: string): Promise<Running> {
   const port = await freePort();
   const started = performance.now();
-  const args = script.endsWith(".js") ? [resolve(ROOT, script)] : ["--import", "tsx", resolve(ROOT, script)];
+  // The service gets the heap limits `npm start` gives it (package.json, config).
+  const heap = [`--max-old-space-size=${NODE_LIMITS.heap_mb}`, `--max-semi-space-size=${NODE_LIMITS.semi_space_mb}`];
+  const args = script.endsWith(".js") ? [...heap, resolve(ROOT, script)] : ["--import", "tsx", resolve(ROOT, script)];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, HOST: "127.0.0.1", PORT: String(port), ...env },
@@ -257,8 +260,8 @@ async function main(): Promise<void> {
   for (const events of sizes) {
     const url = await databaseFor(events);
     await ensureSeeded(url, events);
-    const data = await fixtures(url);
-    const service = await start("dist/server.js", { DATABASE_URL: url, CALENDAR_ADMIN_TOKEN: TOKEN, LOG_LEVEL: "info", VALIDATE_RESPONSES: "false", MIGRATE_ON_START: "false", WORKERS: "1" }, `/calendar/events/v1/events/${data.eventIds[0]}`);
+    const data = await fixtures(url, events);
+    const service = await start("dist/server.js", { DATABASE_URL: url, CALENDAR_ADMIN_TOKEN: TOKEN, LOG_LEVEL: "info", VALIDATE_RESPONSES: "false", MIGRATE_ON_START: "false", WORKERS: "1", RATE_LIMIT_PER_MINUTE: "0" }, `/calendar/events/v1/events/${data.eventIds[0]}`);
     startups.push({ db: provider, events, start_to_first_answer_ms: service.startMs });
     const baseline = await start("bench/baseline-server.ts", { DATABASE_URL: url }, `/calendar/events/v1/events/${data.eventIds[0]}`);
     try {

@@ -200,32 +200,16 @@ async function writeLinks(tx: Tx, eventId: number, input: EventInput): Promise<v
   for (const [taxonomy, ids] of [["category", input.categories], ["tag", input.tags]] as const) {
     if (!ids) continue;
     await tx.eventTerm.deleteMany({ where: { eventId, term: { taxonomy } } });
-    await tx.eventTerm.createMany({ data: ids.map((termId, position) => ({ eventId, termId, position })) });
+    // In term order: database triggers count the links into their terms (see the term_counts
+    // migration), locking each term's row; writers that lock in one order never deadlock.
+    const links = ids.map((termId, position) => ({ eventId, termId, position }));
+    await tx.eventTerm.createMany({ data: links.sort((a, b) => a.termId - b.termId) });
   }
 }
 
-/**
- * Recomputes `count` (published events) of the terms an event write touched. On PostgreSQL the
- * term rows are locked first (in id order, so that writers never wait on each other in a cycle):
- * a concurrent write then counts after this one commits, and no increment is lost. The lock is
- * FOR NO KEY UPDATE: the links this transaction inserted hold FOR KEY SHARE locks on the same
- * rows (their foreign keys), which FOR UPDATE would conflict with, deadlocking two writers.
- */
-export async function recountTerms(db: Database, tx: Tx, termIds: Iterable<number>): Promise<void> {
-  const ids = [...new Set(termIds)].sort((a, b) => a - b);
-  if (ids.length === 0) return;
-  if (db.provider === "postgresql") {
-    await tx.$queryRawUnsafe(`SELECT id FROM "Term" WHERE id IN (${ids.map((_, i) => `$${i + 1}`).join(",")}) ORDER BY id FOR NO KEY UPDATE`, ...ids);
-  }
-  for (const id of ids) {
-    const count = await tx.eventTerm.count({ where: { termId: id, event: { status: "publish" } } });
-    await tx.term.update({ where: { id }, data: { count } });
-  }
-}
-
-async function takenSlugs(tx: Tx, language: Language, base: string, eventId: number | null): Promise<string[]> {
+async function takenSlugs(tx: Tx, language: Language, candidates: string[], eventId: number | null): Promise<string[]> {
   const rows = await tx.eventText.findMany({
-    where: { language, OR: [{ slug: base }, { slug: { startsWith: `${base}-` } }], ...(eventId !== null ? { eventId: { not: eventId } } : {}) },
+    where: { language, slug: { in: candidates }, ...(eventId !== null ? { eventId: { not: eventId } } : {}) },
     select: { slug: true },
   });
   return rows.map((row) => row.slug!);
@@ -251,14 +235,13 @@ export async function createEvent(db: Database, ctx: LinkedPostWriteContext, inp
       checkSlug(input, problems);
       await checkLinks(tx, input, null, problems);
       problems.throwIfAny();
-      const slug = await freeSlug(db, tx, `event:${ctx.language}`, slugBase(input.slug ?? input.title, "event"), (base) => takenSlugs(tx, ctx.language, base, null));
+      const slug = await freeSlug(db, tx, `event:${ctx.language}`, slugBase(input.slug ?? input.title, "event"), (candidates) => takenSlugs(tx, ctx.language, candidates, null));
       const created = await tx.event.create({
         data: { ...(eventColumns(input, passwordHash) as Prisma.EventUncheckedCreateInput), ...fields, ...times!, sourceLanguage: ctx.language, modifiedAt: ctx.now },
         select: { id: true, sourceLanguage: true },
       });
       await writeTexts(db, tx, { ...created, texts: [] }, ctx, textChange(input, slug));
       await writeLinks(tx, created.id, input);
-      await recountTerms(db, tx, [...(input.categories ?? []), ...(input.tags ?? [])]);
       return (await loadEvent(db, created.id, tx))!;
     }),
   );
@@ -276,12 +259,10 @@ export async function updateEvent(db: Database, ctx: LinkedPostWriteContext, id:
       checkSlug(input, problems);
       await checkLinks(tx, input, id, problems);
       problems.throwIfAny();
-      const slug = input.slug === undefined ? undefined : await freeSlug(db, tx, `event:${ctx.language}`, slugBase(input.slug, "event"), (base) => takenSlugs(tx, ctx.language, base, id));
+      const slug = input.slug === undefined ? undefined : await freeSlug(db, tx, `event:${ctx.language}`, slugBase(input.slug, "event"), (candidates) => takenSlugs(tx, ctx.language, candidates, id));
       await tx.event.update({ where: { id }, data: { ...eventColumns(input, passwordHash), ...fields, ...times!, modifiedAt: ctx.now } });
       await writeTexts(db, tx, current, ctx, textChange(input, slug));
       await writeLinks(tx, id, input);
-      const termIds = current.terms.map((link) => link.term.id);
-      await recountTerms(db, tx, [...termIds, ...(input.categories ?? []), ...(input.tags ?? [])]);
       return (await loadEvent(db, id, tx))!;
     }),
   );
@@ -292,7 +273,6 @@ export function trashEvent(db: Database, now: Date, id: number, guard: LinkedPos
     const current = await loadEvent(db, id, tx);
     guard(current);
     await tx.event.update({ where: { id }, data: { status: "trash", modifiedAt: now } });
-    await recountTerms(db, tx, current.terms.map((link) => link.term.id));
     return (await loadEvent(db, id, tx))!;
   });
 }
@@ -302,7 +282,6 @@ export function destroyEvent(db: Database, id: number, guard: LinkedPostGuard<Ev
     const current = await loadEvent(db, id, tx);
     guard(current);
     await tx.event.delete({ where: { id } });
-    await recountTerms(db, tx, current.terms.map((link) => link.term.id));
     return current;
   });
 }

@@ -62,8 +62,8 @@ const organizerModel: LinkedPostModel<OrganizerTextField, OrganizerRecord, Organ
   findBySlug: (client, slug) => client.organizer.findUnique({ where: { slug }, select: organizerSelect }),
   findMany: (client, where, offset, limit) => client.organizer.findMany({ where, orderBy: LINKED_POST_ORDER, skip: offset, take: limit, select: organizerSelect }),
   count: (client, where) => client.organizer.count({ where }),
-  async takenSlugs(tx, base) {
-    const rows = await tx.organizer.findMany({ where: { OR: [{ slug: base }, { slug: { startsWith: `${base}-` } }] }, select: { slug: true } });
+  async takenSlugs(tx, candidates) {
+    const rows = await tx.organizer.findMany({ where: { slug: { in: candidates } }, select: { slug: true } });
     return rows.map((row) => row.slug);
   },
   insert: (tx, input, fields) => tx.organizer.create({ data: { ...(organizerColumns(input) as Prisma.OrganizerUncheckedCreateInput), ...fields }, select: organizerSelect }),

@@ -56,7 +56,7 @@ export interface LinkedPostModel<F extends string, R extends LinkedPostRecord<F>
   findBySlug(client: Database["read"], slug: string): Promise<R | null>;
   findMany(client: Database["read"], where: LinkedPostWhere, offset: number, limit: number): Promise<R[]>;
   count(client: Database["read"], where: LinkedPostWhere): Promise<number>;
-  takenSlugs(tx: Tx, base: string): Promise<string[]>;
+  takenSlugs(tx: Tx, candidates: string[]): Promise<string[]>;
   insert(tx: Tx, input: I, fields: ResolvedPostFields & { sourceLanguage: string; slug: string; modifiedAt: Date }): Promise<R>;
   /** Writes the fields of `input` (and `fields`) that belong to the item itself. */
   save(tx: Tx, id: number, input: I, fields: Partial<ResolvedPostFields> & { modifiedAt: Date }): Promise<R>;
@@ -87,7 +87,7 @@ export function createLinkedPostStore<F extends string, R extends LinkedPostReco
           const problems = new ParamProblems();
           const fields = await resolvePostFields(tx, input, ctx, problems);
           problems.throwIfAny();
-          const slug = await freeSlug(db, tx, model.fallbackSlug, slugBase(model.nameOf(input) ?? "", model.fallbackSlug), (base) => model.takenSlugs(tx, base));
+          const slug = await freeSlug(db, tx, model.fallbackSlug, slugBase(model.nameOf(input) ?? "", model.fallbackSlug), (candidates) => model.takenSlugs(tx, candidates));
           const created = await model.insert(tx, input, { ...fields, sourceLanguage: ctx.language, slug, modifiedAt: ctx.now });
           await writeTexts(tx, created, ctx, model.textChange(input));
           return (await model.find(tx, created.id))!;

@@ -1,6 +1,5 @@
 import type { Database } from "../../db/database";
 import { inTransaction } from "../../db/transaction";
-import { recountTerms } from "../events/event-store";
 
 /**
  * Publishes the events, venues and organizers scheduled (`future`) for a date that has come, as
@@ -10,13 +9,9 @@ import { recountTerms } from "../events/event-store";
 export async function publishDueItems(db: Database, now: Date): Promise<{ events: number; venues: number; organizers: number }> {
   return inTransaction(db, async (tx) => {
     const due = { status: "future", postDate: { lte: now } };
-    const events = await tx.event.findMany({ where: due, select: { id: true, terms: { select: { termId: true } } } });
-    if (events.length > 0) {
-      await tx.event.updateMany({ where: { id: { in: events.map((event) => event.id) }, status: "future" }, data: { status: "publish" } });
-      await recountTerms(db, tx, events.flatMap((event) => event.terms.map((link) => link.termId)));
-    }
+    const events = await tx.event.updateMany({ where: due, data: { status: "publish" } });
     const venues = await tx.venue.updateMany({ where: due, data: { status: "publish" } });
     const organizers = await tx.organizer.updateMany({ where: due, data: { status: "publish" } });
-    return { events: events.length, venues: venues.count, organizers: organizers.count };
+    return { events: events.count, venues: venues.count, organizers: organizers.count };
   });
 }

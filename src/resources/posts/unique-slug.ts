@@ -1,6 +1,6 @@
 import type { Database } from "../../db/database";
 import { driverCause, lockFor, type Tx } from "../../db/transaction";
-import { firstFreeSlug, slugify } from "../../text/slug";
+import { firstFreeSlug, slugify, type TakenAmong } from "../../text/slug";
 
 /** Whether an error is the database refusing a duplicate value of a unique column (P2002). */
 export function isUniqueViolation(error: unknown): boolean {
@@ -36,7 +36,7 @@ export function slugBase(text: string, fallback: string): string {
  * time anyway), so that fifty concurrent "Same title" events get `same-title` to
  * `same-title-50` at the first attempt, instead of racing for each suffix.
  */
-export async function freeSlug(db: Database, tx: Tx, scope: string, base: string, takenStartingWith: (base: string) => Promise<string[]>): Promise<string> {
+export async function freeSlug(db: Database, tx: Tx, scope: string, base: string, takenAmong: TakenAmong): Promise<string> {
   await lockFor(db, tx, `slug:${scope}:${base}`);
-  return firstFreeSlug(base, await takenStartingWith(base));
+  return firstFreeSlug(base, takenAmong);
 }

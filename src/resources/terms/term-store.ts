@@ -207,16 +207,13 @@ async function checkNameFree(tx: Tx, ctx: WriteContext, name: string, parentId: 
 
 async function uniqueSlug(tx: Tx, ctx: WriteContext, wanted: string, termId: number | null): Promise<string> {
   const base = slugify(wanted) || ctx.config.fallbackSlug;
-  const taken = await tx.termText.findMany({
-    where: {
-      taxonomy: ctx.config.taxonomy,
-      language: ctx.language,
-      OR: [{ slug: base }, { slug: { startsWith: `${base}-` } }],
-      ...(termId !== null ? { termId: { not: termId } } : {}),
-    },
-    select: { slug: true },
+  return firstFreeSlug(base, async (candidates) => {
+    const taken = await tx.termText.findMany({
+      where: { taxonomy: ctx.config.taxonomy, language: ctx.language, slug: { in: candidates }, ...(termId !== null ? { termId: { not: termId } } : {}) },
+      select: { slug: true },
+    });
+    return taken.map((row) => row.slug!);
   });
-  return firstFreeSlug(base, taken.map((row) => row.slug!));
 }
 
 function checkSlugHasLetters(slug: string | undefined): void {

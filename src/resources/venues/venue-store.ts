@@ -89,8 +89,8 @@ const venueModel: LinkedPostModel<VenueTextField, VenueRecord, VenueInput> = {
   findBySlug: (client, slug) => client.venue.findUnique({ where: { slug }, select: venueSelect }),
   findMany: (client, where, offset, limit) => client.venue.findMany({ where, orderBy: LINKED_POST_ORDER, skip: offset, take: limit, select: venueSelect }),
   count: (client, where) => client.venue.count({ where }),
-  async takenSlugs(tx, base) {
-    const rows = await tx.venue.findMany({ where: { OR: [{ slug: base }, { slug: { startsWith: `${base}-` } }] }, select: { slug: true } });
+  async takenSlugs(tx, candidates) {
+    const rows = await tx.venue.findMany({ where: { slug: { in: candidates } }, select: { slug: true } });
     return rows.map((row) => row.slug);
   },
   insert: (tx, input, fields) => tx.venue.create({ data: { ...(venueColumns(input) as Prisma.VenueUncheckedCreateInput), ...fields }, select: venueSelect }),
