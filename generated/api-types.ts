@@ -595,6 +595,49 @@ export interface paths {
         patch: operations["patchTag"];
         trace?: never;
     };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check that the service answers
+         * @description Liveness: the process is up and answering HTTP. It does not touch the database, so a
+         *     database outage does not make an orchestrator restart healthy processes (see `/readyz`).
+         *     Not rate limited; takes no parameters.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check that the service can serve requests
+         * @description Readiness: the process answers and reaches its database. A load balancer should send traffic
+         *     only to instances that answer `200` here. Not rate limited; takes no parameters.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1486,7 +1529,7 @@ export interface components {
          *       ]
          *     }
          */
-        CreateEventRequest: components["schemas"]["EventFields"] & Record<string, never>;
+        CreateEventRequest: WithRequired<components["schemas"]["EventFields"], "title" | "start_date" | "end_date">;
         /**
          * @description The fields to change; the others keep their values (**Departure**: flags, `website` and
          *     organizers left out are kept, not reset). `[]` removes all categories, tags, venues or
@@ -1565,7 +1608,7 @@ export interface components {
          *       "geo_lng": -74.0006
          *     }
          */
-        CreateVenueRequest: components["schemas"]["VenueFields"] & Record<string, never>;
+        CreateVenueRequest: WithRequired<components["schemas"]["VenueFields"], "venue">;
         /**
          * @description The fields to change; the others keep their values. Unknown and read-only fields are ignored.
          * @example {
@@ -1610,7 +1653,7 @@ export interface components {
          *       "website": "https://jazz.example.org/"
          *     }
          */
-        CreateOrganizerRequest: components["schemas"]["OrganizerFields"] & Record<string, never>;
+        CreateOrganizerRequest: WithRequired<components["schemas"]["OrganizerFields"], "organizer">;
         /**
          * @description The fields to change; the others keep their values. Unknown and read-only fields are ignored.
          * @example {
@@ -1852,6 +1895,16 @@ export interface components {
             description?: components["schemas"]["WriteTermDescription"];
             slug?: components["schemas"]["WriteTermSlug"];
         };
+        /** @description The answer of `/healthz`. */
+        Health: {
+            /** @constant */
+            status: "ok";
+        };
+        /** @description The answer of `/readyz` when the service is ready. */
+        Readiness: {
+            /** @constant */
+            status: "ready";
+        };
     };
     responses: {
         /**
@@ -1885,6 +1938,29 @@ export interface components {
                  *       "message": "Sorry, you are not allowed to do that.",
                  *       "data": {
                  *         "status": 401
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description This client address sent more requests than the rate limit allows (`rest_too_many_requests`;
+         *     see "Limits"). `Retry-After` says in how many seconds the next one will be accepted.
+         */
+        TooManyRequests: {
+            headers: {
+                "Content-Language": components["headers"]["ContentLanguage"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "rest_too_many_requests",
+                 *       "message": "Too many requests from this address; try again after the number of seconds in Retry-After.",
+                 *       "data": {
+                 *         "status": 429
                  *       }
                  *     }
                  */
@@ -2543,6 +2619,11 @@ export interface components {
         /** @description The language of the response (`en`, `pt-br` or `es`). */
         ContentLanguage: components["schemas"]["Language"];
         /**
+         * @description Seconds to wait before the next request (RFC 9110).
+         * @example 3
+         */
+        RetryAfter: number;
+        /**
          * @description How many items match, over all pages.
          * @example 23
          */
@@ -2605,6 +2686,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2637,6 +2719,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2836,6 +2919,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["EventArchivePageNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2875,6 +2959,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2921,6 +3006,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["EventNotAccessible"];
             404: components["responses"]["EventNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2969,6 +3055,7 @@ export interface operations {
             404: components["responses"]["EventNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3017,6 +3104,7 @@ export interface operations {
             404: components["responses"]["EventNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3069,6 +3157,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["EventNotFound"];
             410: components["responses"]["EventInTrash"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3117,6 +3206,7 @@ export interface operations {
             404: components["responses"]["EventNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3163,6 +3253,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["EventNotAccessible"];
             404: components["responses"]["EventNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3211,6 +3302,7 @@ export interface operations {
             404: components["responses"]["EventNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3259,6 +3351,7 @@ export interface operations {
             404: components["responses"]["EventNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3311,6 +3404,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["EventNotFound"];
             410: components["responses"]["EventInTrash"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3359,6 +3453,7 @@ export interface operations {
             404: components["responses"]["EventNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3441,6 +3536,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["VenueArchivePageNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3480,6 +3576,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3519,6 +3616,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["VenueNotAccessible"];
             404: components["responses"]["VenueNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3560,6 +3658,7 @@ export interface operations {
             404: components["responses"]["VenueNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3601,6 +3700,7 @@ export interface operations {
             404: components["responses"]["VenueNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3646,6 +3746,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["VenueNotFound"];
             410: components["responses"]["VenueInTrash"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3687,6 +3788,7 @@ export interface operations {
             404: components["responses"]["VenueNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3726,6 +3828,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["VenueNotAccessible"];
             404: components["responses"]["VenueNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3767,6 +3870,7 @@ export interface operations {
             404: components["responses"]["VenueNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3808,6 +3912,7 @@ export interface operations {
             404: components["responses"]["VenueNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3853,6 +3958,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["VenueNotFound"];
             410: components["responses"]["VenueInTrash"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3894,6 +4000,7 @@ export interface operations {
             404: components["responses"]["VenueNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3976,6 +4083,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["OrganizerArchivePageNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4015,6 +4123,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4054,6 +4163,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["OrganizerNotAccessible"];
             404: components["responses"]["OrganizerNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4095,6 +4205,7 @@ export interface operations {
             404: components["responses"]["OrganizerNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4136,6 +4247,7 @@ export interface operations {
             404: components["responses"]["OrganizerNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4181,6 +4293,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["OrganizerNotFound"];
             410: components["responses"]["OrganizerInTrash"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4222,6 +4335,7 @@ export interface operations {
             404: components["responses"]["OrganizerNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4261,6 +4375,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["OrganizerNotAccessible"];
             404: components["responses"]["OrganizerNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4302,6 +4417,7 @@ export interface operations {
             404: components["responses"]["OrganizerNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4343,6 +4459,7 @@ export interface operations {
             404: components["responses"]["OrganizerNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4388,6 +4505,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["OrganizerNotFound"];
             410: components["responses"]["OrganizerInTrash"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4429,6 +4547,7 @@ export interface operations {
             404: components["responses"]["OrganizerNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4537,6 +4656,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4572,6 +4692,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4610,6 +4731,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["CategoryNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4651,6 +4773,7 @@ export interface operations {
             404: components["responses"]["CategoryNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4692,6 +4815,7 @@ export interface operations {
             404: components["responses"]["CategoryNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4731,6 +4855,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["CategoryNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4772,6 +4897,7 @@ export interface operations {
             404: components["responses"]["CategoryNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4875,6 +5001,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4910,6 +5037,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4948,6 +5076,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TagNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4989,6 +5118,7 @@ export interface operations {
             404: components["responses"]["TagNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5030,6 +5160,7 @@ export interface operations {
             404: components["responses"]["TagNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5069,6 +5200,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["TagNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5110,7 +5242,80 @@ export interface operations {
             404: components["responses"]["TagNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process answers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The database is reachable. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ready"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description The database cannot be reached (`rest_not_ready`); the log says why. */
+            503: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_ready",
+                     *       "message": "The service cannot reach its database.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
 }
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};

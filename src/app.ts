@@ -3,18 +3,23 @@ import { authenticate } from "./auth/authenticate";
 import { CredentialVerifier } from "./auth/credentials";
 import type { Config } from "./config";
 import type { Database } from "./db/database";
+import { cors } from "./http/cors";
 import { createErrorHandler } from "./http/error-handler";
 import type { OperationHandlers } from "./http/operation-types";
 import { headAsGet, jsonBody, languagePrefix, namespaceRootSlash, noRoute, resolveContext } from "./http/request-pipeline";
 import { LANGUAGES, type Language } from "./i18n/languages";
 import type { Logger } from "./logging/logger";
+import { rateLimit } from "./http/rate-limit";
+import { securityHeaders } from "./http/security-headers";
 import { requestLog } from "./logging/request-log";
 import { Documentation } from "./openapi/documentation";
+import { rejectNulInPath } from "./openapi/nul-guard";
 import { buildIndexRoutes, type IndexRoute } from "./openapi/namespace-index";
-import { mountOperations } from "./openapi/router";
-import { loadBundledSpec, namespaceBasePath, operationsOf, runtimeSpec } from "./openapi/spec";
+import { checkHandlers, mountOperations } from "./openapi/router";
+import { documentedSpec, loadBundledSpec, namespaceBasePath, operationsOf, runtimeSpec } from "./openapi/spec";
 import { specValidation } from "./openapi/validation";
 import { eventHandlers } from "./resources/events/event-handlers";
+import { healthHandlers } from "./resources/health/health-handlers";
 import { namespaceHandlers } from "./resources/namespace/namespace-handlers";
 import { ORGANIZERS } from "./resources/organizers/organizer-resource";
 import { authorizeItemWrites } from "./resources/posts/item-authorization";
@@ -38,6 +43,7 @@ function operationHandlers(services: Services, documentation: Documentation, ind
   const venues = linkedPostHandlers(VENUES, services);
   const organizers = linkedPostHandlers(ORGANIZERS, services);
   return {
+    ...healthHandlers(services),
     ...namespaceHandlers(services, indexRoutes, documentation),
     listEvents: events.list,
     createEvent: events.create,
@@ -96,26 +102,36 @@ function operationHandlers(services: Services, documentation: Documentation, ind
 export function createApp({ config, db, logger, clock = () => new Date() }: AppOptions): Express {
   // The routes run on the English document; each language's document (the same but for its
   // texts) is what /doc and the namespace index show in that language.
-  const documents = new Map(LANGUAGES.map((language) => [language, runtimeSpec(loadBundledSpec(language), config)]));
-  const spec = documents.get("en")!;
+  const documents = new Map(LANGUAGES.map((language) => [language, documentedSpec(loadBundledSpec(language), config)]));
+  const namespaces = new Map(LANGUAGES.map((language) => [language, runtimeSpec(documents.get(language)!, config)]));
+  const spec = namespaces.get("en")!;
   const operations = operationsOf(spec);
   const documentation = new Documentation(documents);
-  const indexRoutes = new Map(LANGUAGES.map((language) => [language, buildIndexRoutes(operationsOf(documents.get(language)!))]));
+  const indexRoutes = new Map(LANGUAGES.map((language) => [language, buildIndexRoutes(operationsOf(namespaces.get(language)!))]));
   const services: Services = { config, db, logger, clock };
+  const handlers = operationHandlers(services, documentation, indexRoutes);
+  const originOperations = operationsOf(documents.get("en")!).filter((operation) => operation.atOrigin);
+  checkHandlers([...originOperations, ...operations], handlers);
 
   const app = express();
   app.disable("x-powered-by");
   app.set("query parser", "extended");
   app.set("trust proxy", config.trustProxy);
   app.use(requestLog(logger));
+  app.use(securityHeaders);
+  app.use(cors(config.corsOrigins));
+  // Outside the namespace: no language prefix, no rate limit (see the spec's Health section).
+  mountOperations(app, originOperations, handlers, "");
   app.use(languagePrefix);
+  app.use(rateLimit(config.rateLimitPerMinute));
+  app.use(rejectNulInPath);
   app.use(namespaceRootSlash(namespaceBasePath(config)));
   app.use(headAsGet);
   app.use(jsonBody(config.bodyLimitBytes));
   app.use(authenticate(new CredentialVerifier(db, config)));
   app.use(specValidation(spec, operations, { validateResponses: config.validateResponses, authorization: [authorizeItemWrites(operations, db, config)] }));
   app.use(resolveContext(config));
-  mountOperations(app, operations, operationHandlers(services, documentation, indexRoutes), namespaceBasePath(config));
+  mountOperations(app, operations, handlers, namespaceBasePath(config));
   app.use(noRoute);
   app.use(createErrorHandler(config, logger));
   return app;

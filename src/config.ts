@@ -32,6 +32,15 @@ export interface Config {
   workers: number;
   /** How long a stopping process lets requests under way finish, in milliseconds. */
   shutdownGraceMs: number;
+  /** Origins allowed to call from browsers: "*" (any), a list, or none (an empty list). */
+  corsOrigins: "*" | string[];
+  /** Requests per minute per client address (bursts up to the same number); 0 = no limit. */
+  rateLimitPerMinute: number;
+  /** Longest time a client may take to send a whole request, and its headers, in milliseconds. */
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open, in milliseconds. */
+  keepAliveTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -80,6 +89,21 @@ function restRoot(raw: string | undefined): string {
   return root;
 }
 
+function corsOrigins(raw: string | undefined): "*" | string[] {
+  if (raw === undefined || raw.trim() === "*") return "*";
+  const origins = raw.split(",").map((item) => item.trim()).filter(Boolean);
+  for (const item of origins) {
+    let url: URL | null = null;
+    try {
+      url = new URL(item);
+    } catch {
+      // reported below
+    }
+    if (!url || url.origin !== item) throw new ConfigError(`CORS_ORIGINS must be "*" or origins such as https://example.org, comma-separated, not "${item}"`);
+  }
+  return origins;
+}
+
 function trustProxy(raw: string | undefined): boolean | number | string {
   if (raw === undefined || raw === "") return false;
   if (/^(true|false)$/i.test(raw)) return raw.toLowerCase() === "true";
@@ -106,6 +130,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (adminToken !== null && adminToken.length < 16) {
     throw new ConfigError("CALENDAR_ADMIN_TOKEN must be at least 16 characters long");
   }
+  const requestTimeoutSeconds = integer(env, "REQUEST_TIMEOUT_SECONDS", 30, 1, 3600);
+  const headersTimeoutSeconds = integer(env, "HEADERS_TIMEOUT_SECONDS", Math.min(10, requestTimeoutSeconds), 1, 3600);
+  if (headersTimeoutSeconds > requestTimeoutSeconds) {
+    throw new ConfigError(`HEADERS_TIMEOUT_SECONDS (${headersTimeoutSeconds}) cannot be more than REQUEST_TIMEOUT_SECONDS (${requestTimeoutSeconds})`);
+  }
   return {
     port: integer(env, "PORT", 8080, 0, 65535),
     host: env.HOST || "0.0.0.0",
@@ -126,5 +155,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // 0 means one worker per core.
     workers: integer(env, "WORKERS", 1, 0, 256) || availableParallelism(),
     shutdownGraceMs: integer(env, "SHUTDOWN_GRACE_SECONDS", 10, 0, 3600) * 1000,
+    corsOrigins: corsOrigins(env.CORS_ORIGINS),
+    rateLimitPerMinute: integer(env, "RATE_LIMIT_PER_MINUTE", 1200, 0, 1_000_000),
+    requestTimeoutMs: requestTimeoutSeconds * 1000,
+    headersTimeoutMs: headersTimeoutSeconds * 1000,
+    keepAliveTimeoutMs: integer(env, "KEEP_ALIVE_TIMEOUT_SECONDS", 5, 1, 3600) * 1000,
   };
 }

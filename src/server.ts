@@ -4,6 +4,7 @@ import { createApp } from "./app";
 import { ConfigError, loadConfig, type Config } from "./config";
 import { openDatabase } from "./db/database";
 import { migrate } from "./db/migrate";
+import { createHttpServer, stopGracefully } from "./http/server-limits";
 import { createLogger, type Logger } from "./logging/logger";
 import { publishDueItems } from "./resources/posts/scheduled-publishing";
 
@@ -24,7 +25,7 @@ function onStopSignal(stop: (signal: string) => void): void {
 async function runWorker(config: Config, logger: Logger): Promise<void> {
   const db = await openDatabase(config);
   const app = createApp({ config, db, logger });
-  const server: Server = app.listen(config.port, config.host, () => {
+  const server: Server = createHttpServer(app, config).listen(config.port, config.host, () => {
     logger.info({ port: config.port, host: config.host, database: db.provider }, "listening");
   });
 
@@ -41,14 +42,11 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
   onStopSignal((signal) => {
     logger.info({ signal }, "stopping");
     clearInterval(scheduler);
-    const force = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);
-    force.unref();
-    server.close(async () => {
+    void stopGracefully(server, config.shutdownGraceMs).then(async () => {
       await db.close();
       logger.info("stopped");
       process.exit(0);
     });
-    server.closeIdleConnections();
   });
 }
 

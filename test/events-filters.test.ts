@@ -160,6 +160,13 @@ describe("include", () => {
     expect((await events(`?include=${ids(created).join(",")}`)).body.total).toBe(3);
     const two = await events(`?include=${created[0].id},${created[2].id}`);
     expect(ids(two.body.events)).toEqual([created[0].id, created[2].id]);
+    // With keys, as PHP clients write arrays: the values are the list.
+    const keyed = await events(`?include[a]=${created[0].id}&include[b]=${created[2].id}`);
+    expect(ids(keyed.body.events)).toEqual([created[0].id, created[2].id]);
+    // Nested deeper, it is no list of ids.
+    const nested = await events(`?include[a][b]=${created[0].id}`);
+    expect(nested.status).toBe(400);
+    expect(Object.keys(nested.body.data.params)).toEqual(["include"]);
   });
 
   it("ignores the default date window (departure), but not explicit dates", async () => {

@@ -5,7 +5,7 @@
 import { prismaRunner } from "../src/db/data-migrations";
 import { migrate } from "../src/db/migrate";
 import { rebuildEventSearch } from "../src/resources/events/event-search";
-import { createEventVia, fixedClock, ids, NOW, type EventJson } from "./support/events";
+import { createEventVia, fixedClock, ids, NOW, type EventCreateBody, type EventJson } from "./support/events";
 import { ADMIN_HEADERS, startTestServer, type TestServer } from "./support/test-server";
 
 let server: TestServer;
@@ -49,7 +49,7 @@ describe("list totals from the day counts", () => {
   interface Shape {
     start: number;
     end: number;
-    status: string;
+    status: NonNullable<EventCreateBody["status"]>;
     hidden: boolean;
   }
 
@@ -86,7 +86,7 @@ describe("list totals from the day counts", () => {
   it("match the events listed, through creates, moves, status changes, hiding, trashing and deletes", async () => {
     const rnd = random(42);
     const shapes = new Map<number, Shape>();
-    const statuses = ["publish", "publish", "publish", "draft", "pending", "private"];
+    const statuses: Array<Shape["status"]> = ["publish", "publish", "publish", "draft", "pending", "private"];
     const randomShape = (): Shape => {
       const start = Date.UTC(2026, 10, 18) + Math.floor(rnd() * 40 * 24 * 4) * (HOUR / 4);
       // Mostly short; some days long, one very long (it widens the stretch the count re-checks).
@@ -97,7 +97,7 @@ describe("list totals from the day counts", () => {
       const shape = randomShape();
       shapes.set((await create(shape)).id, shape);
     }
-    const long = { start: Date.UTC(2026, 10, 25, 9), end: Date.UTC(2027, 0, 10, 9), status: "publish", hidden: false };
+    const long: Shape = { start: Date.UTC(2026, 10, 25, 9), end: Date.UTC(2027, 0, 10, 9), status: "publish", hidden: false };
     shapes.set((await create(long)).id, long);
     await check(shapes, rnd);
 

@@ -116,7 +116,7 @@ function fromBodyParser(err: BodyParserError, language: Language): Envelope {
 }
 
 function toEnvelope(err: unknown, language: Language, config: Config): Envelope | null {
-  if (err instanceof ApiError) return envelope(err.code, language, err.values, err.data, err.status);
+  if (err instanceof ApiError) return { ...envelope(err.code, language, err.values, err.data, err.status), headers: err.headers };
   if (err instanceof InvalidParamsError) return invalidParamsEnvelope(err.problems, language);
   if (isBodyParserError(err)) return fromBodyParser(err, language);
   if (isValidatorError(err)) {

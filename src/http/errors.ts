@@ -61,6 +61,46 @@ export const ERRORS = {
       es: "El cuerpo de la solicitud debe ser JSON (Content-Type application/json).",
     },
   },
+  rest_too_many_requests: {
+    status: 429,
+    message: {
+      en: "Too many requests from this address; try again after the number of seconds in Retry-After.",
+      "pt-br": "Requisições demais deste endereço; tente de novo após o número de segundos em Retry-After.",
+      es: "Demasiadas solicitudes desde esta dirección; inténtalo de nuevo tras los segundos indicados en Retry-After.",
+    },
+  },
+  rest_request_timeout: {
+    status: 408,
+    message: {
+      en: "The request was not received in time.",
+      "pt-br": "A requisição não foi recebida a tempo.",
+      es: "La solicitud no se recibió a tiempo.",
+    },
+  },
+  rest_bad_request: {
+    status: 400,
+    message: {
+      en: "The request is not valid HTTP.",
+      "pt-br": "A requisição não é HTTP válido.",
+      es: "La solicitud no es HTTP válido.",
+    },
+  },
+  rest_headers_too_large: {
+    status: 431,
+    message: {
+      en: "The request headers are too large.",
+      "pt-br": "Os cabeçalhos da requisição são grandes demais.",
+      es: "Las cabeceras de la solicitud son demasiado grandes.",
+    },
+  },
+  rest_not_ready: {
+    status: 503,
+    message: {
+      en: "The service cannot reach its database.",
+      "pt-br": "O serviço não consegue acessar seu banco de dados.",
+      es: "El servicio no puede acceder a su base de datos.",
+    },
+  },
   rest_internal_error: {
     status: 500,
     message: {
@@ -221,6 +261,8 @@ export class ApiError extends Error {
     readonly values: Record<string, string | number> = {},
     readonly data: Record<string, unknown> = {},
     status?: number,
+    /** Response headers that go with the error (Retry-After). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(code);
     this.status = status ?? ERRORS[code].status;

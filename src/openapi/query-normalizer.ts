@@ -4,8 +4,8 @@ import type { SpecOperation } from "./spec";
 /**
  * Brings query strings written the way WordPress clients write them into the shapes the spec
  * declares, before the request is validated:
- * - list parameters: `a,b`, `a, b`, `a=1&a=2` and `a[]=1&a[]=2` all become a list, with spaces
- *   around items and empty items dropped (tec-rest-v1.md §2);
+ * - list parameters: `a,b`, `a, b`, `a=1&a=2`, `a[]=1&a[]=2` and `a[x]=1&a[y]=2` all become a
+ *   list, with spaces around items and empty items dropped (tec-rest-v1.md §2);
  * - boolean parameters: `1`/`0` and any case of `true`/`false` become `true`/`false`.
  * Which parameters are lists or booleans comes from the operation's declaration in the spec.
  */
@@ -31,8 +31,10 @@ function shapeOf(operation: SpecOperation): QueryShape {
 }
 
 function splitList(value: unknown): unknown {
-  const items = Array.isArray(value) ? value : [value];
-  if (!items.every((item) => typeof item === "string")) return value;
+  // `a[x]=1&a[y]=2` parses to an object; like PHP (and so WordPress), take it as the list of its values.
+  const items = Array.isArray(value) ? value : value !== null && typeof value === "object" ? Object.values(value) : [value];
+  // Items that are not strings (`a[x][y]=1`) stay as they are, in a list: validation rejects them.
+  if (!items.every((item) => typeof item === "string")) return items;
   return (items as string[])
     .flatMap((item) => item.split(","))
     .map((item) => item.trim())

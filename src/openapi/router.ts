@@ -3,17 +3,20 @@ import type { OperationHandlers } from "../http/operation-types";
 import { expressPath, type SpecOperation } from "./spec";
 
 /**
- * Mounts one Express route per operation of the spec, with the handler of its operationId.
  * The spec decides which routes exist: an operation without a handler, or a handler without an
  * operation, stops the service from starting.
  */
-export function mountOperations(app: Express, operations: SpecOperation[], handlers: OperationHandlers, basePath: string): void {
+export function checkHandlers(operations: SpecOperation[], handlers: OperationHandlers): void {
   const declared = new Set(operations.map((operation) => operation.operationId));
   const missing = [...declared].filter((id) => !(id in handlers));
   const extra = Object.keys(handlers).filter((id) => !declared.has(id));
   if (missing.length > 0 || extra.length > 0) {
     throw new Error(`spec and handlers disagree: no handler for [${missing.join(", ")}], no operation for [${extra.join(", ")}]`);
   }
+}
+
+/** Mounts one Express route per operation, under `basePath`, with the handler of its operationId. */
+export function mountOperations(app: Express, operations: SpecOperation[], handlers: OperationHandlers, basePath: string): void {
   // Express tries routes in order: literal path segments must come before parameters
   // (`/events/by-slug/{slug}` before a hypothetical `/events/{id}/{x}`).
   const specificity = (path: string) => path.split("/").map((segment) => (segment.startsWith("{") ? "1" : "0")).join("");

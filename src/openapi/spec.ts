@@ -25,8 +25,10 @@ export interface SpecParameter {
 export interface SpecOperation {
   operationId: string;
   method: HttpMethod;
-  /** The path as the spec writes it, relative to the namespace (`/categories/{id}`). */
+  /** The path as the spec writes it, relative to the namespace (`/categories/{id}`), or to the origin. */
   path: string;
+  /** Declared at the origin of the service (path-level servers), outside the namespace. */
+  atOrigin: boolean;
   parameters: SpecParameter[];
   /** The JSON schema of the request body, if the operation takes one. */
   bodySchema: JsonObject | null;
@@ -74,15 +76,27 @@ export function dereference<T>(document: JsonObject, node: T, seen: string[] = [
   return Object.fromEntries(Object.entries(object).map(([key, value]) => [key, dereference(document, value, seen)])) as T;
 }
 
-/**
- * The document the service runs on: the bundled one, with the configured REST root as its
- * server (so the validator matches the right paths) and the configured page size as default.
- */
-export function runtimeSpec(bundled: JsonObject, config: Config): JsonObject {
+/** A path declared with servers of its own (the health probes) is at the origin, not in the namespace. */
+export function isOriginPath(item: JsonObject): boolean {
+  return Array.isArray(item.servers);
+}
+
+/** The document as this configuration serves it: the page size default it uses. */
+export function documentedSpec(bundled: JsonObject, config: Config): JsonObject {
   const spec = structuredClone(bundled);
-  spec.servers = [{ url: namespaceBasePath(config) }];
   const parameters = (spec.components as JsonObject | undefined)?.parameters as Record<string, SpecParameter> | undefined;
   if (parameters?.PerPage) parameters.PerPage.schema.default = config.perPageDefault;
+  return spec;
+}
+
+/**
+ * The namespace's part of the document, as the validator and the routes work with it: its paths
+ * under the namespace base path of this configuration.
+ */
+export function runtimeSpec(documented: JsonObject, config: Config): JsonObject {
+  const spec = structuredClone(documented);
+  spec.paths = Object.fromEntries(Object.entries(spec.paths as JsonObject).filter(([, item]) => !isOriginPath(dereference(spec, item) as JsonObject)));
+  spec.servers = [{ url: namespaceBasePath(config) }];
   return spec;
 }
 
@@ -102,6 +116,7 @@ export function operationsOf(spec: JsonObject): SpecOperation[] {
         operationId: operation.operationId as string,
         method,
         path,
+        atOrigin: isOriginPath(item),
         parameters: [...shared.filter((p) => !own.some((o) => o.name === p.name && o.in === p.in)), ...own],
         bodySchema: content?.["application/json"]?.schema ?? null,
         bodyRequired: body?.required === true,

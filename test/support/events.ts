@@ -1,7 +1,8 @@
-import type { components } from "../../generated/api-types";
+import type { components, paths } from "../../generated/api-types";
 import type { TestServer } from "./test-server";
 
 export type EventJson = components["schemas"]["Event"];
+export type EventCreateBody = paths["/events"]["post"]["requestBody"]["content"]["application/json"];
 
 /** The fixed "now" of the event suites: Saturday 2026-11-21 12:00:00 UTC. */
 export const NOW = new Date("2026-11-21T12:00:00Z");
@@ -12,14 +13,11 @@ export function utcWall(hoursFromNow: number): string {
   return new Date(NOW.getTime() + hoursFromNow * 3_600_000).toISOString().slice(0, 19).replace("T", " ");
 }
 
-/** Creates an event through the API, as the administrator; fails the test if refused. */
-export async function createEventVia(server: TestServer, input: Record<string, unknown>, headers: Record<string, string> = {}): Promise<EventJson> {
-  const response = await server.raw("POST", "/calendar/events/v1/events", {
-    body: input,
-    headers: { Authorization: `Bearer ${server.config.adminToken}`, ...headers },
-  });
-  if (response.status !== 201) throw new Error(`creating event ${JSON.stringify(input)} gave ${response.status}: ${response.text}`);
-  return response.body;
+/** Creates an event through the typed client, as the administrator; fails the test if refused. */
+export async function createEventVia(server: TestServer, input: EventCreateBody, headers: Record<string, string> = {}): Promise<EventJson> {
+  const { data, error, response } = await server.as(`Bearer ${server.config.adminToken}`).POST("/events", { body: input, headers });
+  if (response.status !== 201 || !data) throw new Error(`creating event ${JSON.stringify(input)} gave ${response.status}: ${JSON.stringify(error)}`);
+  return data;
 }
 
 /**
@@ -29,7 +27,7 @@ export async function createEventVia(server: TestServer, input: Record<string, u
 export async function createEvents(
   server: TestServer,
   count: number,
-  options: { firstHour?: number; spacingHours?: number; durationHours?: number; fields?: Record<string, unknown>; title?: (i: number) => string } = {},
+  options: { firstHour?: number; spacingHours?: number; durationHours?: number; fields?: Partial<EventCreateBody>; title?: (i: number) => string } = {},
 ): Promise<EventJson[]> {
   const { firstHour = 24, spacingHours = 1, durationHours = 2, fields = {}, title = (i) => `Event ${String(i + 1).padStart(2, "0")}` } = options;
   const events: EventJson[] = [];

@@ -11,14 +11,11 @@ export interface TermInput {
   parent?: number;
 }
 
-/** Creates a category or tag through the API, as the administrator; fails the test if refused. */
+/** Creates a category or tag through the typed client, as the administrator; fails the test if refused. */
 export async function createTermVia(server: TestServer, collection: Collection, input: TermInput): Promise<TermJson> {
-  const response = await server.raw("POST", `/calendar/events/v1/${collection}`, {
-    body: input,
-    headers: { Authorization: `Bearer ${server.config.adminToken}` },
-  });
-  if (response.status !== 201) throw new Error(`creating ${collection} ${JSON.stringify(input)} gave ${response.status}: ${response.text}`);
-  return response.body as TermJson;
+  const { data, error, response } = collection === "categories" ? await server.admin.POST("/categories", { body: input }) : await server.admin.POST("/tags", { body: input });
+  if (response.status !== 201 || !data) throw new Error(`creating ${collection} ${JSON.stringify(input)} gave ${response.status}: ${JSON.stringify(error)}`);
+  return data;
 }
 
 export async function createTermsVia(server: TestServer, collection: Collection, names: string[]): Promise<TermJson[]> {

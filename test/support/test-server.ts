@@ -7,6 +7,7 @@ import { createApp } from "../../src/app";
 import { loadConfig, type Config } from "../../src/config";
 import { openDatabase, type Database } from "../../src/db/database";
 import type { Language } from "../../src/i18n/languages";
+import { createHttpServer } from "../../src/http/server-limits";
 import { createLogger } from "../../src/logging/logger";
 import { createTestDatabase, type TestDatabase } from "./test-database";
 
@@ -66,7 +67,8 @@ export interface TestServerOptions {
 
 export async function startTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
   const database: TestDatabase = await createTestDatabase();
-  const config = loadConfig({ CALENDAR_ADMIN_TOKEN: ADMIN_TOKEN, VALIDATE_RESPONSES: "true", DATABASE_URL: database.url, ...env });
+  // Suites send hundreds of requests a second from one address: the rate limit has tests of its own.
+  const config = loadConfig({ CALENDAR_ADMIN_TOKEN: ADMIN_TOKEN, VALIDATE_RESPONSES: "true", RATE_LIMIT_PER_MINUTE: "0", DATABASE_URL: database.url, ...env });
   const db = await openDatabase(config);
   const logLines = options.logLines;
   const logger = logLines
@@ -74,7 +76,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     : createLogger(process.env.TEST_LOG_LEVEL ?? "silent");
   const app = createApp({ config, db, logger, clock: options.clock });
   const server: Server = await new Promise((resolve) => {
-    const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
+    const listening = createHttpServer(app, config).listen(0, "127.0.0.1", () => resolve(listening));
   });
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const root = `${origin}${config.restRoot}/calendar/events/v1`;

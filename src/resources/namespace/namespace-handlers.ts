@@ -1,6 +1,6 @@
 import type { OperationHandler } from "../../http/operation-types";
 import type { Language } from "../../i18n/languages";
-import { context } from "../../http/request-context";
+import { context, requestOrigin } from "../../http/request-context";
 import type { Documentation } from "../../openapi/documentation";
 import { renderIndex, type IndexRoute } from "../../openapi/namespace-index";
 import { NAMESPACE } from "../../openapi/spec";
@@ -26,7 +26,7 @@ export function namespaceHandlers(services: Services, routes: Map<Language, Map<
       const ctx = context(req);
       // JSON unless the client prefers HTML (a browser does).
       if (req.accepts(["application/json", "text/html"]) === "text/html") {
-        const page = documentation.htmlFor(ctx.language, ctx.apiBase);
+        const page = documentation.htmlFor(ctx.language, ctx.apiBase, requestOrigin(req, services.config));
         if (page === null) {
           services.logger.error("the HTML documentation has not been built: run npm run build:docs");
           throw new Error("HTML documentation missing");
@@ -34,7 +34,7 @@ export function namespaceHandlers(services: Services, routes: Map<Language, Map<
         res.type("html").send(page);
         return;
       }
-      res.type("json").send(documentation.jsonFor(ctx.language, ctx.apiBase));
+      res.type("json").send(documentation.jsonFor(ctx.language, ctx.apiBase, requestOrigin(req, services.config)));
     },
   };
 }

@@ -1,0 +1,49 @@
+import type { RequestHandler } from "express";
+import { ApiError } from "./errors";
+
+/** Addresses tracked at most: past it the oldest go first, so a flood of addresses cannot exhaust memory. */
+const MAX_CLIENTS = 100_000;
+const SWEEP_EVERY_MS = 60_000;
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+/**
+ * Requests per client address (`req.ip`: behind a proxy, set TRUST_PROXY so that it is the
+ * client's), as a token bucket: `perMinute` requests in a burst, refilled at `perMinute` a minute.
+ * Past it, 429 `rest_too_many_requests` with `Retry-After` (seconds until the next request is
+ * allowed). Each process counts on its own: with N instances a client gets up to N times the
+ * limit, which is what a per-instance limit can promise (see the README for a shared one).
+ */
+export function rateLimit(perMinute: number, now: () => number = Date.now): RequestHandler {
+  if (perMinute === 0) return (_req, _res, next) => next();
+  const perMs = perMinute / 60_000;
+  const buckets = new Map<string, Bucket>();
+  const sweep = setInterval(() => {
+    const at = now();
+    for (const [client, bucket] of buckets) if (bucket.tokens + (at - bucket.at) * perMs >= perMinute) buckets.delete(client);
+  }, SWEEP_EVERY_MS);
+  sweep.unref();
+
+  return (req, _res, next) => {
+    const client = req.ip ?? req.socket.remoteAddress ?? "";
+    const at = now();
+    let bucket = buckets.get(client);
+    if (bucket) {
+      bucket.tokens = Math.min(perMinute, bucket.tokens + (at - bucket.at) * perMs);
+      bucket.at = at;
+    } else {
+      if (buckets.size >= MAX_CLIENTS) buckets.delete(buckets.keys().next().value!);
+      bucket = { tokens: perMinute, at };
+      buckets.set(client, bucket);
+    }
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return next();
+    }
+    const retryAfterSeconds = Math.max(1, Math.ceil((1 - bucket.tokens) / perMs / 1000));
+    next(new ApiError("rest_too_many_requests", {}, {}, undefined, { "Retry-After": String(retryAfterSeconds) }));
+  };
+}

@@ -1,0 +1,251 @@
+import fc from "fast-check";
+
+/**
+ * Requests generated from the OpenAPI document, for fuzzing: for each operation, its path and
+ * query parameters and its body, each either a value its schema allows or something hostile
+ * (wrong types, out-of-range and negative numbers, floats for integers, unicode and control
+ * characters, injection strings, 100 KB strings, arrays for scalars), plus unknown parameters,
+ * malformed JSON and wrong content types. Only the schemas decide what is generated: a new
+ * parameter or field is fuzzed without touching this file.
+ */
+
+type Json = Record<string, any>;
+
+export interface SpecOperation {
+  method: "get" | "post" | "put" | "patch" | "delete";
+  path: string;
+  operationId: string;
+  parameters: Json[];
+  bodySchema: Json | null;
+}
+
+export interface GeneratedRequest {
+  method: string;
+  /** Relative to the namespace base, query string included. */
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+const METHODS = ["get", "post", "put", "patch", "delete"] as const;
+
+function resolveRef(document: Json, value: Json): Json {
+  let current = value;
+  while (current && typeof current.$ref === "string") {
+    current = current.$ref
+      .slice(2)
+      .split("/")
+      .map((part: string) => part.replace(/~1/g, "/").replace(/~0/g, "~"))
+      .reduce((node: Json, key: string) => node[key], document);
+  }
+  return current;
+}
+
+/** The namespace's operations (not the health probes at the origin), their parameters resolved. */
+export function specOperations(document: Json): SpecOperation[] {
+  const operations: SpecOperation[] = [];
+  for (const [path, rawItem] of Object.entries(document.paths as Json)) {
+    const item = resolveRef(document, rawItem as Json);
+    if (item.servers) continue;
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (!operation) continue;
+      const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((parameter: Json) => resolveRef(document, parameter));
+      const bodySchema = operation.requestBody ? resolveRef(document, operation.requestBody).content?.["application/json"]?.schema ?? null : null;
+      operations.push({ method, path, operationId: operation.operationId, parameters, bodySchema });
+    }
+  }
+  return operations;
+}
+
+const HOSTILE_STRINGS = [
+  "' OR '1'='1",
+  "1; DROP TABLE \"Event\"; --",
+  "\" OR \"\"=\"",
+  "%' AND 1=0 UNION SELECT * FROM \"User\" --",
+  "<script>alert(1)</script>",
+  "\"><img src=x onerror=alert(1)>",
+  "../../etc/passwd",
+  "${7*7}{{7*7}}",
+  "\u0000\u0001\u0002\u001b[31m",
+  "\r\nSet-Cookie: x=1",
+  "𝕦𝕟𝕚𝕔𝕠𝕕𝕖 ☃ 中文 العربية",
+  "\ud800",
+  "%",
+  "_",
+  "\\",
+  "NaN",
+  "Infinity",
+  "-0",
+  "1e309",
+  "0x10",
+  "  ",
+  "",
+];
+
+/** Something that a schema probably does not allow. */
+export function hostileValue(): fc.Arbitrary<unknown> {
+  return fc.oneof(
+    fc.constantFrom(...HOSTILE_STRINGS),
+    fc.string({ unit: "binary", maxLength: 40 }),
+    fc.string({ unit: "grapheme", maxLength: 40 }),
+    fc.constant("x".repeat(100_000)),
+    fc.integer({ min: -(2 ** 31), max: 2 ** 31 }),
+    fc.constantFrom(-1, 0, 2 ** 53, -(2 ** 63), 1e308, 1.5, -0.25, Number.MAX_SAFE_INTEGER + 2),
+    fc.double({ noNaN: true }),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(fc.oneof(fc.string({ maxLength: 10 }), fc.integer()), { maxLength: 4 }),
+    fc.dictionary(fc.string({ maxLength: 6 }), fc.string({ maxLength: 6 }), { maxKeys: 3 }),
+  );
+}
+
+/** A value the schema allows (approximately: formats and patterns are only hinted at). */
+export function schemaValue(document: Json, raw: Json | undefined, depth = 0): fc.Arbitrary<unknown> {
+  const schema = raw ? resolveRef(document, raw) : {};
+  if (depth > 4) return fc.constant(null);
+  if (schema.const !== undefined) return fc.constant(schema.const);
+  if (Array.isArray(schema.enum)) return fc.constantFrom(...schema.enum);
+  const variants = schema.oneOf ?? schema.anyOf;
+  if (Array.isArray(variants)) return fc.oneof(...variants.map((variant: Json) => schemaValue(document, variant, depth + 1)));
+  if (Array.isArray(schema.allOf)) return schemaValue(document, Object.assign({}, ...schema.allOf.map((part: Json) => resolveRef(document, part))), depth + 1);
+  const types: string[] = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : schema.properties ? ["object"] : ["string"];
+  return fc.oneof(...types.map((type) => valueOfType(document, schema, type, depth)));
+}
+
+function valueOfType(document: Json, schema: Json, type: string, depth: number): fc.Arbitrary<unknown> {
+  switch (type) {
+    case "integer":
+      return fc.integer({ min: schema.minimum ?? -5, max: schema.maximum ?? 60 });
+    case "number":
+      return fc.double({ min: schema.minimum ?? -200, max: schema.maximum ?? 200, noNaN: true, noDefaultInfinity: true });
+    case "boolean":
+      return fc.boolean();
+    case "null":
+      return fc.constant(null);
+    case "array":
+      return fc.array(schemaValue(document, schema.items, depth + 1), { maxLength: 3 });
+    case "object": {
+      const properties = Object.entries((schema.properties ?? {}) as Json);
+      if (properties.length === 0) return fc.constant({});
+      return fc.record(Object.fromEntries(properties.map(([name, property]) => [name, schemaValue(document, property as Json, depth + 1)])), {
+        requiredKeys: (schema.required ?? []).filter((name: string) => name in schema.properties),
+      });
+    }
+    default:
+      return stringValue(schema);
+  }
+}
+
+function stringValue(schema: Json): fc.Arbitrary<unknown> {
+  const max = Math.min(schema.maxLength ?? 30, 30);
+  switch (schema.format) {
+    case "date-time":
+      return fc.date({ min: new Date("2000-01-01"), max: new Date("2040-01-01"), noInvalidDate: true }).map((date) => date.toISOString());
+    case "uri":
+      return fc.webUrl();
+    case "email":
+      return fc.emailAddress();
+    default:
+      return fc.oneof(
+        fc.string({ minLength: schema.minLength ?? 0, maxLength: max }),
+        fc.constantFrom("2026-12-01 19:00:00", "tomorrow", "+2 days", "now", "1", "foo", "publish", "draft", "UTC", "Europe/Lisbon"),
+      );
+  }
+}
+
+/**
+ * Percent-encodes any string, lone surrogates included (as the bytes WTF-8 gives them, which are
+ * not valid UTF-8: the service must cope with those too).
+ */
+export function percentEncode(text: string): string {
+  let out = "";
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    const pair = code >= 0xd800 && code <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+    if (pair) {
+      out += encodeURIComponent(text.slice(i, i + 2));
+      i += 1;
+    } else if (code >= 0xd800 && code <= 0xdfff) {
+      out += [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)].map((byte) => `%${byte.toString(16).toUpperCase()}`).join("");
+    } else {
+      out += encodeURIComponent(text[i]);
+    }
+  }
+  return out;
+}
+
+function encodeQuery(name: string, value: unknown, asArray: boolean): string[] {
+  const encode = (item: unknown) => percentEncode(typeof item === "string" ? item : JSON.stringify(item) ?? "");
+  if (Array.isArray(value)) {
+    return asArray ? value.map((item) => `${percentEncode(name)}[]=${encode(item)}`) : [`${percentEncode(name)}=${value.map(encode).join(",")}`];
+  }
+  if (value !== null && typeof value === "object") return Object.entries(value).map(([key, item]) => `${percentEncode(name)}[${percentEncode(key)}]=${encode(item)}`);
+  return [`${percentEncode(name)}=${encode(value)}`];
+}
+
+/** Valid about two thirds of the time, hostile otherwise. */
+function mostlyValid(document: Json, schema: Json | undefined): fc.Arbitrary<unknown> {
+  return fc.oneof({ weight: 2, arbitrary: schemaValue(document, schema) }, { weight: 1, arbitrary: hostileValue() });
+}
+
+const PATH_SEGMENTS = ["1", "2", "3", "0", "-1", "1.5", "99999999999999999999", "abc", "%00", "%2F", "..", "%E2%98%83", "1%20OR%201=1"];
+
+/** Requests for one operation, with the credential `authorization` (or anonymous). */
+export function requestsFor(document: Json, operation: SpecOperation, authorization: string): fc.Arbitrary<GeneratedRequest> {
+  const pathParameters = operation.parameters.filter((parameter) => parameter.in === "path");
+  const queryParameters = operation.parameters.filter((parameter) => parameter.in === "query");
+  const pathValues = fc.record(
+    Object.fromEntries(
+      pathParameters.map((parameter) => [
+        parameter.name,
+        fc.oneof(
+          { weight: 3, arbitrary: fc.constantFrom(...PATH_SEGMENTS) },
+          { weight: 1, arbitrary: fc.string({ unit: "binary", minLength: 1, maxLength: 20 }).map(percentEncode) },
+          { weight: 1, arbitrary: mostlyValid(document, parameter.schema).map((value) => percentEncode(String(value))) },
+        ),
+      ]),
+    ),
+  );
+  const queryValues = fc.record(
+    Object.fromEntries(queryParameters.map((parameter) => [parameter.name, fc.tuple(mostlyValid(document, parameter.schema), fc.boolean())])),
+    { requiredKeys: [] },
+  );
+  const unknownParameter = fc.option(fc.tuple(fc.constantFrom("foo", "perpage", "__proto__", "constructor", "search[]", "page[x]"), hostileValue()), { freq: 5 });
+  const body = operation.bodySchema
+    ? fc.oneof(
+        { weight: 6, arbitrary: mostlyValidBody(document, operation.bodySchema).map((value) => ({ text: JSON.stringify(value), type: "application/json" })) },
+        { weight: 1, arbitrary: fc.constantFrom('{"title": "x"', "{'title': 'x'}", "[1,2", "nul", "{\"a\":1}}", "\u0000").map((text) => ({ text, type: "application/json" })) },
+        { weight: 1, arbitrary: hostileValue().map((value) => ({ text: JSON.stringify(value) ?? "null", type: "application/json" })) },
+        { weight: 1, arbitrary: fc.constantFrom("text/plain", "application/x-www-form-urlencoded", "application/xml", "multipart/form-data; boundary=x").map((type) => ({ text: "title=x", type })) },
+      )
+    : operation.method === "delete"
+      ? fc.option(fc.constantFrom({ text: '{"ignored": true}', type: "application/json" }), { freq: 8 })
+      : fc.constant(null); // fetch cannot send a body with GET
+
+  return fc.tuple(pathValues, queryValues, unknownParameter, body).map(([path, query, unknown, payload]) => {
+    let url = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => (path as Record<string, string>)[name]);
+    const parts = Object.entries(query as Record<string, [unknown, boolean]>).flatMap(([name, [value, asArray]]) => encodeQuery(name, value, asArray));
+    if (unknown) parts.push(...encodeQuery(unknown[0], unknown[1], false));
+    if (parts.length > 0) url += `?${parts.join("&")}`;
+    const headers: Record<string, string> = authorization ? { Authorization: authorization } : {};
+    if (payload) headers["Content-Type"] = payload.type;
+    return { method: operation.method.toUpperCase(), path: url, headers, body: payload?.text };
+  });
+}
+
+/** A body from the schema, with some fields hostile and sometimes an unknown field. */
+function mostlyValidBody(document: Json, schema: Json): fc.Arbitrary<unknown> {
+  const resolved = resolveRef(document, schema);
+  const properties = Object.entries((resolved.properties ?? {}) as Json);
+  if (properties.length === 0) return schemaValue(document, schema);
+  const fields = Object.fromEntries(properties.map(([name, property]) => [name, mostlyValid(document, property as Json)]));
+  const required = ((resolved.required ?? []) as string[]).filter((name) => name in fields);
+  return fc
+    .tuple(
+      // Half with the required fields (so that writes get past them), half with any.
+      fc.oneof(fc.record(fields, { requiredKeys: required }), fc.record(fields, { requiredKeys: [] })),
+      fc.option(fc.tuple(fc.constantFrom("unknown_field", "id", "__proto__"), hostileValue()), { freq: 4 }),
+    )
+    .map(([record, extra]) => (extra ? { ...(record as object), [extra[0]]: extra[1] } : record));
+}
