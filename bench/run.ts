@@ -1,4 +1,4 @@
-// npm run bench -- [--db sqlite|postgresql] [--events 10000[,1000000]] [--duration 10]
+// npm run bench -- [--db sqlite|postgresql|sqlite,postgresql] [--events 10000[,1000000]] [--duration 10]
 //                  [--scenarios a,b] [--connections 10]
 // Seeds (once, then reuses) a database of N events, starts the service in production mode
 // (response validation off, logging at info) and the raw baseline (bench/baseline-server.ts)
@@ -30,7 +30,11 @@ const { values } = parseArgs({
     connections: { type: "string", default: "10" },
   },
 });
-const provider = values.db === "postgresql" ? "postgresql" : "sqlite";
+type Provider = "sqlite" | "postgresql";
+const providers = values.db!.split(",").map((name): Provider => {
+  if (name !== "sqlite" && name !== "postgresql") throw new Error(`--db takes sqlite, postgresql or both (comma-separated), not ${name}`);
+  return name;
+});
 const sizes = values.events!.split(",").map(Number);
 const duration = Number(values.duration);
 const connections = Number(values.connections);
@@ -83,7 +87,7 @@ function cycle(paths: string[]): () => string {
   return () => paths[i++ % paths.length];
 }
 
-async function databaseFor(events: number): Promise<string> {
+async function databaseFor(provider: Provider, events: number): Promise<string> {
   if (provider === "sqlite") {
     mkdirSync(resolve(ROOT, "bench/data"), { recursive: true });
     return `file:${resolve(ROOT, `bench/data/sqlite-${events}-v${SEED_VERSION}.db`)}`;
@@ -100,7 +104,7 @@ async function databaseFor(events: number): Promise<string> {
 }
 
 /** Seeds the database of this size unless a complete seed is there already. */
-async function ensureSeeded(url: string, events: number): Promise<void> {
+async function ensureSeeded(provider: Provider, url: string, events: number): Promise<void> {
   await migrate(url);
   const db = await openDatabase({ databaseUrl: url, databasePoolSize: 4 });
   try {
@@ -257,43 +261,45 @@ async function main(): Promise<void> {
   const chosen = values.scenarios ? SCENARIOS.filter((s) => values.scenarios!.split(",").includes(s.name)) : SCENARIOS;
   const results: ScenarioResult[] = [];
   const startups: Array<{ db: string; events: number; start_to_first_answer_ms: number }> = [];
-  for (const events of sizes) {
-    const url = await databaseFor(events);
-    await ensureSeeded(url, events);
-    const data = await fixtures(url, events);
-    const service = await start("dist/server.js", { DATABASE_URL: url, CALENDAR_ADMIN_TOKEN: TOKEN, LOG_LEVEL: "info", VALIDATE_RESPONSES: "false", MIGRATE_ON_START: "false", WORKERS: "1", RATE_LIMIT_PER_MINUTE: "0" }, `/calendar/events/v1/events/${data.eventIds[0]}`);
-    startups.push({ db: provider, events, start_to_first_answer_ms: service.startMs });
-    const baseline = await start("bench/baseline-server.ts", { DATABASE_URL: url }, `/calendar/events/v1/events/${data.eventIds[0]}`);
-    try {
-      for (const scenario of chosen) {
-        // A short warm-up, not counted: JIT, statement caches, database pages.
-        await load(service, "/calendar/events/v1", scenario, data, 1);
-        const measured = await load(service, "/calendar/events/v1", scenario, data, duration);
-        let baselineRps: number | null = null;
-        if (scenario.baseline) {
-          await load(baseline, "/calendar/events/v1", scenario, data, 1);
-          baselineRps = (await load(baseline, "/calendar/events/v1", scenario, data, duration)).rps;
+  for (const provider of providers) {
+    for (const events of sizes) {
+      const url = await databaseFor(provider, events);
+      await ensureSeeded(provider, url, events);
+      const data = await fixtures(url, events);
+      const service = await start("dist/server.js", { DATABASE_URL: url, CALENDAR_ADMIN_TOKEN: TOKEN, LOG_LEVEL: "info", VALIDATE_RESPONSES: "false", MIGRATE_ON_START: "false", WORKERS: "1", RATE_LIMIT_PER_MINUTE: "0" }, `/calendar/events/v1/events/${data.eventIds[0]}`);
+      startups.push({ db: provider, events, start_to_first_answer_ms: service.startMs });
+      const baseline = await start("bench/baseline-server.ts", { DATABASE_URL: url }, `/calendar/events/v1/events/${data.eventIds[0]}`);
+      try {
+        for (const scenario of chosen) {
+          // A short warm-up, not counted: JIT, statement caches, database pages.
+          await load(service, "/calendar/events/v1", scenario, data, 1);
+          const measured = await load(service, "/calendar/events/v1", scenario, data, duration);
+          let baselineRps: number | null = null;
+          if (scenario.baseline) {
+            await load(baseline, "/calendar/events/v1", scenario, data, 1);
+            baselineRps = (await load(baseline, "/calendar/events/v1", scenario, data, duration)).rps;
+          }
+          const result: ScenarioResult = {
+            name: scenario.name,
+            db: provider,
+            events,
+            rps: measured.rps,
+            p50_ms: measured.p50,
+            p99_ms: measured.p99,
+            errors: measured.errors,
+            rss_mb: measured.rssMb,
+            ratio_to_baseline: baselineRps ? Math.round((measured.rps / baselineRps) * 100) / 100 : null,
+            baseline_rps: baselineRps,
+          };
+          results.push(result);
+          console.log(`${provider} ${events} ${scenario.name}: ${result.rps} req/s, p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms, ${result.errors} errors, ${result.rss_mb} MB${baselineRps ? `, baseline ${baselineRps} req/s (ratio ${result.ratio_to_baseline})` : ""}`);
         }
-        const result: ScenarioResult = {
-          name: scenario.name,
-          db: provider,
-          events,
-          rps: measured.rps,
-          p50_ms: measured.p50,
-          p99_ms: measured.p99,
-          errors: measured.errors,
-          rss_mb: measured.rssMb,
-          ratio_to_baseline: baselineRps ? Math.round((measured.rps / baselineRps) * 100) / 100 : null,
-          baseline_rps: baselineRps,
-        };
-        results.push(result);
-        console.log(`${provider} ${events} ${scenario.name}: ${result.rps} req/s, p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms, ${result.errors} errors, ${result.rss_mb} MB${baselineRps ? `, baseline ${baselineRps} req/s (ratio ${result.ratio_to_baseline})` : ""}`);
+      } finally {
+        service.child.kill("SIGTERM");
+        baseline.child.kill("SIGTERM");
+        await Promise.all([service, baseline].map(({ child }) => new Promise((exited) => (child.exitCode !== null ? exited(null) : child.once("exit", exited)))));
+        await restoreSeed(url, data);
       }
-    } finally {
-      service.child.kill("SIGTERM");
-      baseline.child.kill("SIGTERM");
-      await Promise.all([service, baseline].map(({ child }) => new Promise((exited) => (child.exitCode !== null ? exited(null) : child.once("exit", exited)))));
-      await restoreSeed(url, data);
     }
   }
   report(results, startups);

@@ -19,16 +19,19 @@ const operations = specOperations(document);
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer();
-  // Items for the ids the generator tries (1, 2, 3), so that reads and writes reach the handlers.
-  for (let i = 1; i <= 3; i += 1) {
-    const venue = await server.raw("POST", "/calendar/events/v1/venues", { body: { venue: `Venue ${i}` }, headers: ADMIN_HEADERS });
-    const organizer = await server.raw("POST", "/calendar/events/v1/organizers", { body: { organizer: `Organizer ${i}` }, headers: ADMIN_HEADERS });
-    await server.raw("POST", "/calendar/events/v1/categories", { body: { name: `Category ${i}` }, headers: ADMIN_HEADERS });
-    await server.raw("POST", "/calendar/events/v1/tags", { body: { name: `Tag ${i}` }, headers: ADMIN_HEADERS });
-    await server.raw("POST", "/calendar/events/v1/events", {
-      body: { title: `Event ${i}`, start_date: "tomorrow 10:00", end_date: "tomorrow 12:00", venue: venue.body.id, organizer: [organizer.body.id] },
-      headers: ADMIN_HEADERS,
-    });
+  // Items for the ids the generator tries (1 to 7; the spec's examples name ids up to 7), so
+  // that reads and writes reach the handlers.
+  for (let i = 1; i <= 7; i += 1) {
+    const create = async (collection: string, body: Record<string, unknown>) => {
+      const response = await server.raw("POST", `/calendar/events/v1/${collection}`, { body, headers: ADMIN_HEADERS });
+      if (response.status !== 201) throw new Error(`setting up ${collection}: ${response.status} ${response.text}`);
+      return response.body as { id: number };
+    };
+    const venue = await create("venues", { venue: `Venue ${i}` });
+    const organizer = await create("organizers", { organizer: `Organizer ${i}` });
+    await create("categories", { name: `Category ${i}` });
+    await create("tags", { name: `Tag ${i}` });
+    await create("events", { title: `Event ${i}`, start_date: "tomorrow 10:00", end_date: "tomorrow 12:00", venue: [venue.id], organizer: [organizer.id] });
   }
 }, 60_000);
 afterAll(() => server.close());

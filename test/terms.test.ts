@@ -209,6 +209,11 @@ describe.each<[Collection, string, string]>([
       const response = await server.raw("GET", path(collection, "?per-page=3"));
       expect(response.status).toBe(400);
       expect(response.body.data.params).toEqual({ "per-page": "Unknown parameter." });
+      // Names that are also properties of every JavaScript object are names like any other.
+      for (const name of ["constructor", "toString", "hasOwnProperty"]) {
+        const odd = await server.raw("GET", path(collection, `?${name}=1`));
+        expect({ name, status: odd.status, params: odd.body.data.params }).toEqual({ name, status: 400, params: { [name]: "Unknown parameter." } });
+      }
     });
   });
 

@@ -69,8 +69,8 @@ function paramName(path: string): string {
 
 function invalidParamsEnvelope(problems: Record<string, ParamProblem>, language: Language): Envelope {
   const names = Object.keys(problems);
-  const params: Record<string, string> = {};
-  const details: Record<string, { code: string; message: string }> = {};
+  const params: Record<string, string> = Object.create(null);
+  const details: Record<string, { code: string; message: string }> = Object.create(null);
   for (const name of names) {
     params[name] = PARAM_MESSAGES[problems[name].message][language];
     details[name] = { code: problems[name].detailCode, message: localize(problems[name].detail, language) };
@@ -84,7 +84,8 @@ function fromValidatorBadRequest(err: ValidatorError, language: Language): Envel
   if (issues.some((issue) => issue.path?.startsWith("/params/"))) return envelope("rest_no_route", language);
 
   const missing: string[] = [];
-  const problems: Record<string, ParamProblem> = {};
+  // Keyed by names from the request: without a prototype, `constructor` or `__proto__` are names like any other.
+  const problems: Record<string, ParamProblem> = Object.create(null);
   for (const issue of issues) {
     const message = issue.message ?? "invalid";
     const required = message.match(/must have required property '([^']+)'/);
@@ -93,7 +94,7 @@ function fromValidatorBadRequest(err: ValidatorError, language: Language): Envel
       continue;
     }
     const name = paramName(issue.path ?? "/body");
-    if (problems[name]) continue;
+    if (name in problems) continue;
     const { code, detail } = describeValidationMessage(message);
     problems[name] = { message: code === "rest_unknown_param" ? "unknown" : "invalid", detailCode: code, detail };
   }

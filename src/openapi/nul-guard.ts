@@ -31,7 +31,7 @@ export const rejectNulInPath: RequestHandler = (req, _res, next) => {
 
 /** A query parameter or body field with U+0000, anywhere inside it, is `400 rest_invalid_param`. */
 export const rejectNulInInput: RequestHandler = (req, _res, next) => {
-  const problems: Record<string, ParamProblem> = {};
+  const problems: Record<string, ParamProblem> = Object.create(null);
   for (const source of [req.query, req.body] as unknown[]) {
     if (source === null || typeof source !== "object" || Array.isArray(source)) continue;
     for (const [name, value] of Object.entries(source)) if (containsNul(name) || containsNul(value)) problems[name.replaceAll("\u0000", "\\0")] = NUL_PROBLEM;

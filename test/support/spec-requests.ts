@@ -29,6 +29,17 @@ export interface GeneratedRequest {
 
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;
 
+/** A schema with `allOf` as one object schema: the properties of all its parts, and all their required fields. */
+function flattenAllOf(document: Json, schema: Json): Json {
+  const { allOf, ...own } = schema;
+  const parts: Json[] = [own, ...(allOf as Json[]).map((part) => resolveRef(document, part))];
+  return {
+    ...Object.assign({}, ...parts),
+    properties: Object.assign({}, ...parts.map((part) => part.properties ?? {})),
+    required: parts.flatMap((part) => part.required ?? []),
+  };
+}
+
 function resolveRef(document: Json, value: Json): Json {
   let current = value;
   while (current && typeof current.$ref === "string") {
@@ -108,7 +119,7 @@ export function schemaValue(document: Json, raw: Json | undefined, depth = 0): f
   if (Array.isArray(schema.enum)) return fc.constantFrom(...schema.enum);
   const variants = schema.oneOf ?? schema.anyOf;
   if (Array.isArray(variants)) return fc.oneof(...variants.map((variant: Json) => schemaValue(document, variant, depth + 1)));
-  if (Array.isArray(schema.allOf)) return schemaValue(document, Object.assign({}, ...schema.allOf.map((part: Json) => resolveRef(document, part))), depth + 1);
+  if (Array.isArray(schema.allOf)) return schemaValue(document, flattenAllOf(document, schema), depth + 1);
   const types: string[] = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : schema.properties ? ["object"] : ["string"];
   return fc.oneof(...types.map((type) => valueOfType(document, schema, type, depth)));
 }
@@ -223,7 +234,7 @@ export function requestsFor(document: Json, operation: SpecOperation, authorizat
       ? fc.option(fc.constantFrom({ text: '{"ignored": true}', type: "application/json" }), { freq: 8 })
       : fc.constant(null); // fetch cannot send a body with GET
 
-  return fc.tuple(pathValues, queryValues, unknownParameter, body).map(([path, query, unknown, payload]) => {
+  const toRequest = ([path, query, unknown, payload]: [unknown, unknown, [string, unknown] | null, { text: string; type: string } | null]): GeneratedRequest => {
     let url = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => (path as Record<string, string>)[name]);
     const parts = Object.entries(query as Record<string, [unknown, boolean]>).flatMap(([name, [value, asArray]]) => encodeQuery(name, value, asArray));
     if (unknown) parts.push(...encodeQuery(unknown[0], unknown[1], false));
@@ -231,20 +242,42 @@ export function requestsFor(document: Json, operation: SpecOperation, authorizat
     const headers: Record<string, string> = authorization ? { Authorization: authorization } : {};
     if (payload) headers["Content-Type"] = payload.type;
     return { method: operation.method.toUpperCase(), path: url, headers, body: payload?.text };
-  });
+  };
+  // With a dozen parameters each sometimes hostile, a request is almost never valid as a whole:
+  // a quarter of them are, so that the handlers behind validation are fuzzed too (existing ids,
+  // one valid query parameter at most, the body of the schema's example).
+  const example = operation.bodySchema ? (resolveRef(document, operation.bodySchema).example as Json | undefined) : undefined;
+  const validRequest = fc.tuple(
+    fc.record(Object.fromEntries(pathParameters.map((parameter) => [parameter.name, fc.constantFrom("1", "2", "3", "4", "5", "6", "7")]))),
+    queryParameters.length > 0
+      ? fc.option(fc.oneof(...queryParameters.map((parameter) => schemaValue(document, parameter.schema).map((value) => ({ [parameter.name]: [value, false] })))), { freq: 2 }).map((one) => one ?? {})
+      : fc.constant({}),
+    fc.constant(null),
+    fc.constant(example ? { text: JSON.stringify(example), type: "application/json" } : null),
+  );
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.tuple(pathValues, queryValues, unknownParameter, body).map(toRequest) },
+    { weight: 1, arbitrary: validRequest.map(toRequest) },
+  );
 }
 
 /** A body from the schema, with some fields hostile and sometimes an unknown field. */
 function mostlyValidBody(document: Json, schema: Json): fc.Arbitrary<unknown> {
-  const resolved = resolveRef(document, schema);
+  const referenced = resolveRef(document, schema);
+  const resolved = Array.isArray(referenced.allOf) ? flattenAllOf(document, referenced) : referenced;
   const properties = Object.entries((resolved.properties ?? {}) as Json);
   if (properties.length === 0) return schemaValue(document, schema);
   const fields = Object.fromEntries(properties.map(([name, property]) => [name, mostlyValid(document, property as Json)]));
   const required = ((resolved.required ?? []) as string[]).filter((name) => name in fields);
+  // Random values for every field rarely make a body the service accepts (a date must parse, a
+  // linked id must exist): a third of the bodies are the schema's example, valid as it stands,
+  // with at most one field changed, so that writes also get through to the handlers.
+  const oneField = fc.oneof(...properties.map(([name, property]) => mostlyValid(document, property as Json).map((value) => ({ [name]: value }))));
+  const example = resolved.example as Json | undefined;
+  const nearExample = example ? [fc.option(oneField, { freq: 2 }).map((changed) => ({ ...example, ...changed }))] : [];
   return fc
     .tuple(
-      // Half with the required fields (so that writes get past them), half with any.
-      fc.oneof(fc.record(fields, { requiredKeys: required }), fc.record(fields, { requiredKeys: [] })),
+      fc.oneof(fc.record(fields, { requiredKeys: required }), fc.record(fields, { requiredKeys: [] }), ...nearExample),
       fc.option(fc.tuple(fc.constantFrom("unknown_field", "id", "__proto__"), hostileValue()), { freq: 4 }),
     )
     .map(([record, extra]) => (extra ? { ...(record as object), [extra[0]]: extra[1] } : record));
