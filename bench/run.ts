@@ -70,8 +70,6 @@ const SCENARIOS: Scenario[] = [
   },
   // Two title words, as someone looking for an event types them (about 1 event in 250 has both).
   { name: "search", baseline: false, request: (f) => ({ path: `/events?search=${encodeURIComponent(f.searchWords)}` }) },
-  // One common word (in about 1 event in 7): every match is counted for the total.
-  { name: "search-broad", baseline: false, request: () => ({ path: "/events?search=festival" }) },
   { name: "venues", baseline: false, request: () => ({ path: "/venues" }) },
   { name: "categories", baseline: false, request: () => ({ path: "/categories" }) },
   {
@@ -80,6 +78,9 @@ const SCENARIOS: Scenario[] = [
     request: () => ({ method: "POST", path: "/events", headers: AUTH, body: JSON.stringify({ title: "Benchmark event", start_date: "+3 days 19:00", end_date: "+3 days 21:00", cost: "$10", categories: [1] }) }),
   },
   { name: "patch-event", baseline: false, request: (f) => ({ method: "PATCH", path: `/events/${f.eventIds[0]}`, headers: AUTH, body: JSON.stringify({ sticky: true, cost: "$12" }) }) },
+  // Last: at 1,000,000 events its queries outlive the run, and would slow the scenarios after it.
+  // One common word (in about 1 event in 7): every match is counted for the total.
+  { name: "search-broad", baseline: false, request: () => ({ path: "/events?search=festival" }) },
 ];
 
 function cycle(paths: string[]): () => string {
@@ -106,7 +107,7 @@ async function databaseFor(provider: Provider, events: number): Promise<string> 
 /** Seeds the database of this size unless a complete seed is there already. */
 async function ensureSeeded(provider: Provider, url: string, events: number): Promise<void> {
   await migrate(url);
-  const db = await openDatabase({ databaseUrl: url, databasePoolSize: 4 });
+  const db = await openDatabase({ databaseUrl: url, databasePoolSize: 4, statementTimeoutMs: 0 });
   try {
     const count = await db.read.event.count();
     if (count >= events) return;

@@ -25,7 +25,16 @@ export interface Database {
 export interface DatabaseOptions {
   databaseUrl: string;
   databasePoolSize: number;
+  /**
+   * Longest a PostgreSQL statement may run, default 30 s (0: no limit, for bulk jobs). A request's
+   * client has given up long before: without a limit, a query that outlives its request (a broad
+   * search over a million events) keeps a connection of the pool and a server process busy for
+   * minutes, and the requests after it wait.
+   */
+  statementTimeoutMs?: number;
 }
+
+const PG_STATEMENT_TIMEOUT_MS = 30_000;
 
 export function providerOf(databaseUrl: string): Provider {
   return /^postgres(ql)?:\/\//.test(databaseUrl) ? "postgresql" : "sqlite";
@@ -151,10 +160,10 @@ async function openSqlite(databaseUrl: string): Promise<Database> {
   };
 }
 
-async function openPostgres(databaseUrl: string, poolSize: number): Promise<Database> {
+async function openPostgres(databaseUrl: string, poolSize: number, statementTimeoutMs: number): Promise<Database> {
   // Loaded only when PostgreSQL is used: each provider has its own generated client.
   const { PrismaClient } = require("../../generated/prisma/postgresql/client") as { PrismaClient: new (options: unknown) => unknown };
-  const client = new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl, max: poolSize }) }) as Db;
+  const client = new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl, max: poolSize, statement_timeout: statementTimeoutMs }) }) as Db;
   await client.$connect();
   return {
     provider: "postgresql",
@@ -166,6 +175,6 @@ async function openPostgres(databaseUrl: string, poolSize: number): Promise<Data
 
 export function openDatabase(options: DatabaseOptions): Promise<Database> {
   return providerOf(options.databaseUrl) === "postgresql"
-    ? openPostgres(options.databaseUrl, options.databasePoolSize)
+    ? openPostgres(options.databaseUrl, options.databasePoolSize, options.statementTimeoutMs ?? PG_STATEMENT_TIMEOUT_MS)
     : openSqlite(options.databaseUrl);
 }
