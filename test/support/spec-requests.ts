@@ -5,8 +5,9 @@ import fc from "fast-check";
  * query parameters and its body, each either a value its schema allows or something hostile
  * (wrong types, out-of-range and negative numbers, floats for integers, unicode and control
  * characters, injection strings, 100 KB strings, arrays for scalars), plus unknown parameters,
- * malformed JSON and wrong content types. Only the schemas decide what is generated: a new
- * parameter or field is fuzzed without touching this file.
+ * malformed JSON and wrong content types; and a quarter of the requests valid as a whole. Only
+ * the schemas decide what is generated: a new parameter or field is fuzzed without touching this
+ * file.
  */
 
 type Json = Record<string, any>;
