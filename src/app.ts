@@ -105,12 +105,13 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppO
   const documents = new Map(LANGUAGES.map((language) => [language, documentedSpec(loadBundledSpec(language), config)]));
   const namespaces = new Map(LANGUAGES.map((language) => [language, runtimeSpec(documents.get(language)!, config)]));
   const spec = namespaces.get("en")!;
-  const operations = operationsOf(spec);
+  const allOperations = operationsOf(documents.get("en")!);
+  const operations = allOperations.filter((operation) => !operation.atOrigin);
+  const originOperations = allOperations.filter((operation) => operation.atOrigin);
   const documentation = new Documentation(documents);
   const indexRoutes = new Map(LANGUAGES.map((language) => [language, buildIndexRoutes(operationsOf(namespaces.get(language)!))]));
   const services: Services = { config, db, logger, clock };
   const handlers = operationHandlers(services, documentation, indexRoutes);
-  const originOperations = operationsOf(documents.get("en")!).filter((operation) => operation.atOrigin);
   checkHandlers([...originOperations, ...operations], handlers);
 
   const app = express();

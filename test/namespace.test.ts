@@ -1,6 +1,7 @@
 // The namespace index and /doc: both are derived from the OpenAPI document, never hand-written.
 import type { components } from "../generated/api-types";
 import bundled from "../generated/openapi.json";
+import { isOriginPath } from "../src/openapi/spec";
 import { startTestServer, type TestServer } from "./support/test-server";
 
 let server: TestServer;
@@ -17,7 +18,7 @@ const METHODS = ["get", "post", "put", "patch", "delete"];
  */
 function specOperations(): Array<[string, string]> {
   return Object.entries(bundled.paths as Record<string, Record<string, unknown>>)
-    .filter(([, item]) => !("servers" in item))
+    .filter(([, item]) => !isOriginPath(item))
     .flatMap(([path, item]) => METHODS.filter((method) => method in item).map((method): [string, string] => [path, method.toUpperCase()]));
 }
 

@@ -54,7 +54,8 @@ export function namespaceBasePath(config: Config): string {
   return `${config.restRoot}/${NAMESPACE}`;
 }
 
-function pointer(document: JsonObject, ref: string): unknown {
+/** What a local `$ref` (`#/components/...`) points to. */
+export function pointer(document: JsonObject, ref: string): unknown {
   if (!ref.startsWith("#/")) throw new Error(`only local references are expected in the bundled spec, not ${ref}`);
   return ref
     .slice(2)
@@ -81,6 +82,11 @@ export function isOriginPath(item: JsonObject): boolean {
   return Array.isArray(item.servers);
 }
 
+/** A path item as declared, following its own `$ref` if it has one (not those inside it). */
+function pathItem(document: JsonObject, item: JsonObject): JsonObject {
+  return typeof item.$ref === "string" ? (pointer(document, item.$ref) as JsonObject) : item;
+}
+
 /** The document as this configuration serves it: the page size default it uses. */
 export function documentedSpec(bundled: JsonObject, config: Config): JsonObject {
   const spec = structuredClone(bundled);
@@ -95,7 +101,7 @@ export function documentedSpec(bundled: JsonObject, config: Config): JsonObject 
  */
 export function runtimeSpec(documented: JsonObject, config: Config): JsonObject {
   const spec = structuredClone(documented);
-  spec.paths = Object.fromEntries(Object.entries(spec.paths as JsonObject).filter(([, item]) => !isOriginPath(dereference(spec, item) as JsonObject)));
+  spec.paths = Object.fromEntries(Object.entries(spec.paths as JsonObject).filter(([, item]) => !isOriginPath(pathItem(spec, item as JsonObject))));
   spec.servers = [{ url: namespaceBasePath(config) }];
   return spec;
 }

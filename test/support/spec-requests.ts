@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { isOriginPath, pointer } from "../../src/openapi/spec";
 
 /**
  * Requests generated from the OpenAPI document, for fuzzing: for each operation, its path and
@@ -43,13 +44,7 @@ function flattenAllOf(document: Json, schema: Json): Json {
 
 function resolveRef(document: Json, value: Json): Json {
   let current = value;
-  while (current && typeof current.$ref === "string") {
-    current = current.$ref
-      .slice(2)
-      .split("/")
-      .map((part: string) => part.replace(/~1/g, "/").replace(/~0/g, "~"))
-      .reduce((node: Json, key: string) => node[key], document);
-  }
+  while (current && typeof current.$ref === "string") current = pointer(document, current.$ref) as Json;
   return current;
 }
 
@@ -58,7 +53,7 @@ export function specOperations(document: Json): SpecOperation[] {
   const operations: SpecOperation[] = [];
   for (const [path, rawItem] of Object.entries(document.paths as Json)) {
     const item = resolveRef(document, rawItem as Json);
-    if (item.servers) continue;
+    if (isOriginPath(item)) continue;
     for (const method of METHODS) {
       const operation = item[method];
       if (!operation) continue;
