@@ -11,10 +11,10 @@ import { providerOf, sqlitePath } from "../src/db/database";
 import { collectionLinks, echoedQuery, setCollectionHeaders, totalPagesOf } from "../src/http/collection";
 import { LANGUAGES } from "../src/i18n/languages";
 import type { RequestContext } from "../src/http/request-context";
-import { ParamProblems } from "../src/resources/posts/post-write";
+import { ParamProblems } from "../src/http/errors";
 import { eventWindow } from "../src/resources/events/event-dates";
 import { serializeEvent } from "../src/resources/events/event-serializer";
-import type { EventRecord } from "../src/resources/events/event-store";
+import type { EventRecord } from "../src/resources/events/event-record";
 
 type Row = Record<string, unknown>;
 

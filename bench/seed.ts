@@ -8,14 +8,14 @@ import { formatWallClock, zoneAbbreviation } from "../src/dates/date-input";
 import { localizedRows, type LocalizedRow, type RowsSpec } from "../src/i18n/localized-rows";
 import type { Language } from "../src/i18n/languages";
 import { searchDocumentsParams, searchDocumentsSql } from "../src/resources/events/event-search";
-import { EVENT_TEXT } from "../src/resources/events/event-store";
-import { ORGANIZER_TEXT } from "../src/resources/organizers/organizer-store";
-import { VENUE_TEXT } from "../src/resources/venues/venue-store";
+import { EVENT_TEXT } from "../src/resources/events/event-record";
+import { ORGANIZER_TEXT } from "../src/resources/organizers/organizer-record";
+import { VENUE_TEXT } from "../src/resources/venues/venue-record";
 import { slugify } from "../src/text/slug";
 
 const BATCH = 500;
 /** Changes whenever the seeded data would: cached benchmark databases are named after it. */
-export const SEED_VERSION = 2;
+export const SEED_VERSION = 3;
 const ZONES = ["America/New_York", "Europe/Lisbon", "America/Sao_Paulo", "Europe/Madrid", "UTC"];
 const ADJECTIVES = ["Summer", "Winter", "Late", "Open-air", "Acoustic", "Grand", "Little", "Midnight", "Sunday", "Family", "Electric", "Candlelight", "Community", "Jazz", "Classical", "Indie"];
 const NOUNS = ["Concert", "Festival", "Workshop", "Market", "Exhibition", "Talk", "Screening", "Tour", "Reading", "Party", "Session", "Fair", "Recital", "Meetup", "Showcase", "Gala"];
@@ -166,7 +166,7 @@ export async function seed(db: Database, eventCount: number, now: Date, log: (me
   await inBatches(venues, (batch) => w.venue.createMany({ data: batch }));
   await inBatches(
     venues.flatMap((venue) =>
-      texts(VENUE_TEXT, { name: `Venue ${venue.id} ${pick(rnd, NOUNS)} Hall`, description: sentence(rnd, 12) }, venue.id % 4 === 0 ? [["es", { name: `Sala ${venue.id}` }]] : [], [venue.address, venue.city, venue.zip, venue.phone]).map((row) => ({ ...row, venueId: venue.id })),
+      texts(VENUE_TEXT, { name: `Venue ${venue.id} ${pick(rnd, NOUNS)} Hall`, description: sentence(rnd, 12), slug: venue.slug }, venue.id % 4 === 0 ? [["es", { name: `Sala ${venue.id}`, slug: `sala-${venue.id}` }]] : [], [venue.address, venue.city, venue.zip, venue.phone]).map((row) => ({ ...row, venueId: venue.id })),
     ),
     (batch) => w.venueText.createMany({ data: batch }),
   );
@@ -183,7 +183,7 @@ export async function seed(db: Database, eventCount: number, now: Date, log: (me
   }));
   await inBatches(organizers, (batch) => w.organizer.createMany({ data: batch }));
   await inBatches(
-    organizers.flatMap((organizer) => texts(ORGANIZER_TEXT, { name: `Organizer ${organizer.id} Society`, description: sentence(rnd, 10) }, [], [organizer.email, organizer.phone]).map((row) => ({ ...row, organizerId: organizer.id }))),
+    organizers.flatMap((organizer) => texts(ORGANIZER_TEXT, { name: `Organizer ${organizer.id} Society`, description: sentence(rnd, 10), slug: organizer.slug }, [], [organizer.email, organizer.phone]).map((row) => ({ ...row, organizerId: organizer.id }))),
     (batch) => w.organizerText.createMany({ data: batch }),
   );
   log(`seeded users, ${terms.length} terms, ${venues.length} venues, ${organizers.length} organizers`);

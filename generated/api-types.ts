@@ -1089,7 +1089,10 @@ export interface components {
              * @example <p>A jazz club in Greenwich Village.</p>
              */
             excerpt: string | null;
-            /** @example blue-note */
+            /**
+             * @description The slug, in the response language (falling back to the default language's).
+             * @example blue-note
+             */
             slug: string;
             image: components["schemas"]["Image"] | null;
             address: components["schemas"]["NullableText"];
@@ -1179,7 +1182,10 @@ export interface components {
              * @example <p>Friends of jazz since 1971.</p>
              */
             excerpt: string | null;
-            /** @example jazz-society */
+            /**
+             * @description The slug, in the response language (falling back to the default language's).
+             * @example jazz-society
+             */
             slug: string;
             image: components["schemas"]["Image"] | null;
             phone: components["schemas"]["NullableText"];
@@ -1423,6 +1429,13 @@ export interface components {
          */
         WriteDescription: string | null;
         /**
+         * @description The slug, in the request language. It is normalized (lower case, no accents, words joined by
+         *     `-`) and made unique in that language with a `-2`, `-3`... suffix. Without it, a new item's
+         *     slug is made from its name, and so is a translation's, the first time it is given a name.
+         * @example blue-note
+         */
+        WriteSlug: string;
+        /**
          * @description The absolute http(s) URL of an image; `null` or `""` removes it.
          * @example https://images.example.org/blue-note.jpg
          */
@@ -1459,13 +1472,7 @@ export interface components {
              * @example An evening of jazz.
              */
             excerpt?: string | null;
-            /**
-             * @description The slug, in the request language. It is normalized (lower case, no accents, words joined by
-             *     `-`) and made unique with a `-2`, `-3`... suffix; without it, a new event's slug is derived
-             *     from its title.
-             * @example jazz-at-the-blue-note
-             */
-            slug?: string;
+            slug?: components["schemas"]["WriteSlug"];
             status?: components["schemas"]["PostStatus"];
             /**
              * @description The event's IANA time zone (`America/New_York`, `UTC`...). Default, on creation, the site time zone.
@@ -1473,7 +1480,7 @@ export interface components {
              */
             timezone?: string;
             /**
-             * @description `true`: the event takes whole days; its start moves to 00:00:00 of its day and its end to 23:59:59 of its day.
+             * @description `true`: the event takes whole days; its start moves to 00:00:00 of its day and its end to 23:59:59 of its day. `false` or `null`: it has times.
              * @example false
              */
             all_day?: boolean | null;
@@ -1569,6 +1576,7 @@ export interface components {
             date_utc?: components["schemas"]["WriteDate"];
             venue?: components["schemas"]["WriteName"];
             description?: components["schemas"]["WriteDescription"];
+            slug?: components["schemas"]["WriteSlug"];
             status?: components["schemas"]["PostStatus"];
             show_map?: components["schemas"]["WriteFlag"];
             show_map_link?: components["schemas"]["WriteFlag"];
@@ -1634,6 +1642,7 @@ export interface components {
             date_utc?: components["schemas"]["WriteDate"];
             organizer?: components["schemas"]["WriteName"];
             description?: components["schemas"]["WriteDescription"];
+            slug?: components["schemas"]["WriteSlug"];
             status?: components["schemas"]["PostStatus"];
             phone?: components["schemas"]["WriteText"];
             website?: components["schemas"]["WriteUrl"];
@@ -1907,6 +1916,15 @@ export interface components {
         };
     };
     responses: {
+        /** @description The copy the client has (named in `If-None-Match`) is the current one; there is no body. */
+        NotModified: {
+            headers: {
+                "Content-Language": components["headers"]["ContentLanguage"];
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /**
          * @description A parameter is invalid (`rest_invalid_param`, naming each one in `data.params`), a required one
          *     is missing (`rest_missing_callback_param`), or the JSON body is malformed (`rest_invalid_json`).
@@ -2085,6 +2103,28 @@ export interface components {
                  *       "message": "Event 23 does not exist.",
                  *       "data": {
                  *         "status": 404
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The write's `If-Match` names none of the item's current tags, or there is no item
+         *     (`rest_precondition_failed`): the item was changed since the client read it. Nothing was written.
+         */
+        PreconditionFailed: {
+            headers: {
+                "Content-Language": components["headers"]["ContentLanguage"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "rest_precondition_failed",
+                 *       "message": "The item has changed since the version the request names (If-Match), or does not exist.",
+                 *       "data": {
+                 *         "status": 412
                  *       }
                  *     }
                  */
@@ -2309,6 +2349,12 @@ export interface components {
          */
         I18nLanguage: components["schemas"]["Language"];
         /**
+         * @description The entity tags (`ETag`) of copies the client has, comma-separated, or `*`. When one of them is
+         *     the current representation's tag, the answer is `304 Not Modified`, without a body.
+         * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+         */
+        IfNoneMatch: string;
+        /**
          * @description The page of the collection to return, from 1.
          * @example 2
          */
@@ -2476,6 +2522,15 @@ export interface components {
          */
         ItemId: number;
         /**
+         * @description Makes the write conditional: the entity tag (`ETag`) of the item as the client last read it
+         *     (comma-separated tags, any of which may match), or `*` for "whatever it is now". When the
+         *     item's current representation, as a `GET` of the same URL by the same caller would give it,
+         *     has none of these tags, or there is no item, nothing is written and the answer is
+         *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
+         * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+         */
+        IfMatch: string;
+        /**
          * @description `true`: delete permanently instead of moving to the trash (administrators only).
          * @example true
          */
@@ -2619,6 +2674,15 @@ export interface components {
         /** @description The language of the response (`en`, `pt-br` or `es`). */
         ContentLanguage: components["schemas"]["Language"];
         /**
+         * @description The strong entity tag of the representation (RFC 9110), a digest of its bytes: it changes
+         *     whenever the representation changes, and only then. Send it back in `If-None-Match` to
+         *     revalidate a copy (`304` while it is current) and in `If-Match` to make a write conditional
+         *     (`412` when the item has changed since). A write's answer carries the tag of the item as a
+         *     `GET` of it gives it now; an item deleted for good has none.
+         * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+         */
+        ETag: string;
+        /**
          * @description Seconds to wait before the next request (RFC 9110).
          * @example 3
          */
@@ -2668,7 +2732,14 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The entity tags (`ETag`) of copies the client has, comma-separated, or `*`. When one of them is
+                 *     the current representation's tag, the answer is `304 Not Modified`, without a body.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2678,12 +2749,14 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["NamespaceIndex"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
@@ -2700,7 +2773,14 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The entity tags (`ETag`) of copies the client has, comma-separated, or `*`. When one of them is
+                 *     the current representation's tag, the answer is `304 Not Modified`, without a body.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2710,6 +2790,7 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2717,6 +2798,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
@@ -2895,7 +2977,14 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The entity tags (`ETag`) of copies the client has, comma-separated, or `*`. When one of them is
+                 *     the current representation's tag, the answer is `304 Not Modified`, without a body.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2910,12 +2999,14 @@ export interface operations {
                     "X-WP-Total": components["headers"]["XWpTotal"];
                     "X-WP-TotalPages": components["headers"]["XWpTotalPages"];
                     Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["EventCollection"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["EventArchivePageNotFound"];
@@ -2948,6 +3039,7 @@ export interface operations {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
                     Location: components["headers"]["Location"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2980,7 +3072,14 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The entity tags (`ETag`) of copies the client has, comma-separated, or `*`. When one of them is
+                 *     the current representation's tag, the answer is `304 Not Modified`, without a body.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The numeric id of the item. A non-numeric id does not match this route.
@@ -2996,12 +3095,14 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Event"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["EventNotAccessible"];
@@ -3027,7 +3128,17 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the entity tag (`ETag`) of the item as the client last read it
+                 *     (comma-separated tags, any of which may match), or `*` for "whatever it is now". When the
+                 *     item's current representation, as a `GET` of the same URL by the same caller would give it,
+                 *     has none of these tags, or there is no item, nothing is written and the answer is
+                 *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The numeric id of the item. A non-numeric id does not match this route.
@@ -3043,6 +3154,7 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3053,6 +3165,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["EventNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3076,7 +3189,17 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the entity tag (`ETag`) of the item as the client last read it
+                 *     (comma-separated tags, any of which may match), or `*` for "whatever it is now". When the
+                 *     item's current representation, as a `GET` of the same URL by the same caller would give it,
+                 *     has none of these tags, or there is no item, nothing is written and the answer is
+                 *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The numeric id of the item. A non-numeric id does not match this route.
@@ -3092,6 +3215,7 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3102,6 +3226,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["EventNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3130,7 +3255,17 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the entity tag (`ETag`) of the item as the client last read it
+                 *     (comma-separated tags, any of which may match), or `*` for "whatever it is now". When the
+                 *     item's current representation, as a `GET` of the same URL by the same caller would give it,
+                 *     has none of these tags, or there is no item, nothing is written and the answer is
+                 *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The numeric id of the item. A non-numeric id does not match this route.
@@ -3146,6 +3281,7 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3157,6 +3293,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["EventNotFound"];
             410: components["responses"]["EventInTrash"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -3178,7 +3315,17 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the entity tag (`ETag`) of the item as the client last read it
+                 *     (comma-separated tags, any of which may match), or `*` for "whatever it is now". When the
+                 *     item's current representation, as a `GET` of the same URL by the same caller would give it,
+                 *     has none of these tags, or there is no item, nothing is written and the answer is
+                 *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The numeric id of the item. A non-numeric id does not match this route.
@@ -3194,6 +3341,7 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3204,6 +3352,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["EventNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3227,7 +3376,14 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The entity tags (`ETag`) of copies the client has, comma-separated, or `*`. When one of them is
+                 *     the current representation's tag, the answer is `304 Not Modified`, without a body.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The item's slug.
@@ -3243,12 +3399,14 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Event"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["EventNotAccessible"];
@@ -3274,7 +3432,17 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the entity tag (`ETag`) of the item as the client last read it
+                 *     (comma-separated tags, any of which may match), or `*` for "whatever it is now". When the
+                 *     item's current representation, as a `GET` of the same URL by the same caller would give it,
+                 *     has none of these tags, or there is no item, nothing is written and the answer is
+                 *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The item's slug.
@@ -3290,6 +3458,7 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3300,6 +3469,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["EventNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3323,7 +3493,17 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the entity tag (`ETag`) of the item as the client last read it
+                 *     (comma-separated tags, any of which may match), or `*` for "whatever it is now". When the
+                 *     item's current representation, as a `GET` of the same URL by the same caller would give it,
+                 *     has none of these tags, or there is no item, nothing is written and the answer is
+                 *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The item's slug.
@@ -3339,6 +3519,7 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3349,6 +3530,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["EventNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3377,7 +3559,17 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the entity tag (`ETag`) of the item as the client last read it
+                 *     (comma-separated tags, any of which may match), or `*` for "whatever it is now". When the
+                 *     item's current representation, as a `GET` of the same URL by the same caller would give it,
+                 *     has none of these tags, or there is no item, nothing is written and the answer is
+                 *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The item's slug.
@@ -3393,6 +3585,7 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3404,6 +3597,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["EventNotFound"];
             410: components["responses"]["EventInTrash"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -3425,7 +3619,17 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the entity tag (`ETag`) of the item as the client last read it
+                 *     (comma-separated tags, any of which may match), or `*` for "whatever it is now". When the
+                 *     item's current representation, as a `GET` of the same URL by the same caller would give it,
+                 *     has none of these tags, or there is no item, nothing is written and the answer is
+                 *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The item's slug.
@@ -3441,6 +3645,7 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3451,6 +3656,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["EventNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3512,7 +3718,14 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The entity tags (`ETag`) of copies the client has, comma-separated, or `*`. When one of them is
+                 *     the current representation's tag, the answer is `304 Not Modified`, without a body.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3527,12 +3740,14 @@ export interface operations {
                     "X-WP-Total": components["headers"]["XWpTotal"];
                     "X-WP-TotalPages": components["headers"]["XWpTotalPages"];
                     Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["VenueCollection"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["VenueArchivePageNotFound"];
@@ -3565,6 +3780,7 @@ export interface operations {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
                     Location: components["headers"]["Location"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3590,7 +3806,14 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The entity tags (`ETag`) of copies the client has, comma-separated, or `*`. When one of them is
+                 *     the current representation's tag, the answer is `304 Not Modified`, without a body.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The numeric id of the item. A non-numeric id does not match this route.
@@ -3606,12 +3829,14 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Venue"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["VenueNotAccessible"];
@@ -3630,7 +3855,17 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the entity tag (`ETag`) of the item as the client last read it
+                 *     (comma-separated tags, any of which may match), or `*` for "whatever it is now". When the
+                 *     item's current representation, as a `GET` of the same URL by the same caller would give it,
+                 *     has none of these tags, or there is no item, nothing is written and the answer is
+                 *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The numeric id of the item. A non-numeric id does not match this route.
@@ -3646,6 +3881,7 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3656,6 +3892,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["VenueNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3672,7 +3909,17 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the entity tag (`ETag`) of the item as the client last read it
+                 *     (comma-separated tags, any of which may match), or `*` for "whatever it is now". When the
+                 *     item's current representation, as a `GET` of the same URL by the same caller would give it,
+                 *     has none of these tags, or there is no item, nothing is written and the answer is
+                 *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The numeric id of the item. A non-numeric id does not match this route.
@@ -3688,6 +3935,7 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3698,6 +3946,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["VenueNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3719,7 +3968,17 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the entity tag (`ETag`) of the item as the client last read it
+                 *     (comma-separated tags, any of which may match), or `*` for "whatever it is now". When the
+                 *     item's current representation, as a `GET` of the same URL by the same caller would give it,
+                 *     has none of these tags, or there is no item, nothing is written and the answer is
+                 *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The numeric id of the item. A non-numeric id does not match this route.
@@ -3735,6 +3994,7 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3746,6 +4006,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["VenueNotFound"];
             410: components["responses"]["VenueInTrash"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -3760,7 +4021,17 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the entity tag (`ETag`) of the item as the client last read it
+                 *     (comma-separated tags, any of which may match), or `*` for "whatever it is now". When the
+                 *     item's current representation, as a `GET` of the same URL by the same caller would give it,
+                 *     has none of these tags, or there is no item, nothing is written and the answer is
+                 *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The numeric id of the item. A non-numeric id does not match this route.
@@ -3776,6 +4047,7 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3786,6 +4058,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["VenueNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3802,7 +4075,14 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The entity tags (`ETag`) of copies the client has, comma-separated, or `*`. When one of them is
+                 *     the current representation's tag, the answer is `304 Not Modified`, without a body.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The item's slug.
@@ -3818,12 +4098,14 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Venue"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["VenueNotAccessible"];
@@ -3842,7 +4124,17 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the entity tag (`ETag`) of the item as the client last read it
+                 *     (comma-separated tags, any of which may match), or `*` for "whatever it is now". When the
+                 *     item's current representation, as a `GET` of the same URL by the same caller would give it,
+                 *     has none of these tags, or there is no item, nothing is written and the answer is
+                 *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The item's slug.
@@ -3858,6 +4150,7 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3868,6 +4161,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["VenueNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3884,7 +4178,17 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the entity tag (`ETag`) of the item as the client last read it
+                 *     (comma-separated tags, any of which may match), or `*` for "whatever it is now". When the
+                 *     item's current representation, as a `GET` of the same URL by the same caller would give it,
+                 *     has none of these tags, or there is no item, nothing is written and the answer is
+                 *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The item's slug.
@@ -3900,6 +4204,7 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3910,6 +4215,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["VenueNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3931,7 +4237,17 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the entity tag (`ETag`) of the item as the client last read it
+                 *     (comma-separated tags, any of which may match), or `*` for "whatever it is now". When the
+                 *     item's current representation, as a `GET` of the same URL by the same caller would give it,
+                 *     has none of these tags, or there is no item, nothing is written and the answer is
+                 *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The item's slug.
@@ -3947,6 +4263,7 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3958,6 +4275,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["VenueNotFound"];
             410: components["responses"]["VenueInTrash"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -3972,7 +4290,17 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the entity tag (`ETag`) of the item as the client last read it
+                 *     (comma-separated tags, any of which may match), or `*` for "whatever it is now". When the
+                 *     item's current representation, as a `GET` of the same URL by the same caller would give it,
+                 *     has none of these tags, or there is no item, nothing is written and the answer is
+                 *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The item's slug.
@@ -3988,6 +4316,7 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3998,6 +4327,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["VenueNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -4059,7 +4389,14 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The entity tags (`ETag`) of copies the client has, comma-separated, or `*`. When one of them is
+                 *     the current representation's tag, the answer is `304 Not Modified`, without a body.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4074,12 +4411,14 @@ export interface operations {
                     "X-WP-Total": components["headers"]["XWpTotal"];
                     "X-WP-TotalPages": components["headers"]["XWpTotalPages"];
                     Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OrganizerCollection"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["OrganizerArchivePageNotFound"];
@@ -4112,6 +4451,7 @@ export interface operations {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
                     Location: components["headers"]["Location"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4137,7 +4477,14 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The entity tags (`ETag`) of copies the client has, comma-separated, or `*`. When one of them is
+                 *     the current representation's tag, the answer is `304 Not Modified`, without a body.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The numeric id of the item. A non-numeric id does not match this route.
@@ -4153,12 +4500,14 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Organizer"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["OrganizerNotAccessible"];
@@ -4177,7 +4526,17 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the entity tag (`ETag`) of the item as the client last read it
+                 *     (comma-separated tags, any of which may match), or `*` for "whatever it is now". When the
+                 *     item's current representation, as a `GET` of the same URL by the same caller would give it,
+                 *     has none of these tags, or there is no item, nothing is written and the answer is
+                 *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The numeric id of the item. A non-numeric id does not match this route.
@@ -4193,6 +4552,7 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4203,6 +4563,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["OrganizerNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -4219,7 +4580,17 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the entity tag (`ETag`) of the item as the client last read it
+                 *     (comma-separated tags, any of which may match), or `*` for "whatever it is now". When the
+                 *     item's current representation, as a `GET` of the same URL by the same caller would give it,
+                 *     has none of these tags, or there is no item, nothing is written and the answer is
+                 *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The numeric id of the item. A non-numeric id does not match this route.
@@ -4235,6 +4606,7 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4245,6 +4617,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["OrganizerNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -4266,7 +4639,17 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the entity tag (`ETag`) of the item as the client last read it
+                 *     (comma-separated tags, any of which may match), or `*` for "whatever it is now". When the
+                 *     item's current representation, as a `GET` of the same URL by the same caller would give it,
+                 *     has none of these tags, or there is no item, nothing is written and the answer is
+                 *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The numeric id of the item. A non-numeric id does not match this route.
@@ -4282,6 +4665,7 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4293,6 +4677,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["OrganizerNotFound"];
             410: components["responses"]["OrganizerInTrash"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -4307,7 +4692,17 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the entity tag (`ETag`) of the item as the client last read it
+                 *     (comma-separated tags, any of which may match), or `*` for "whatever it is now". When the
+                 *     item's current representation, as a `GET` of the same URL by the same caller would give it,
+                 *     has none of these tags, or there is no item, nothing is written and the answer is
+                 *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The numeric id of the item. A non-numeric id does not match this route.
@@ -4323,6 +4718,7 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4333,6 +4729,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["OrganizerNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -4349,7 +4746,14 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The entity tags (`ETag`) of copies the client has, comma-separated, or `*`. When one of them is
+                 *     the current representation's tag, the answer is `304 Not Modified`, without a body.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The item's slug.
@@ -4365,12 +4769,14 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Organizer"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["OrganizerNotAccessible"];
@@ -4389,7 +4795,17 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the entity tag (`ETag`) of the item as the client last read it
+                 *     (comma-separated tags, any of which may match), or `*` for "whatever it is now". When the
+                 *     item's current representation, as a `GET` of the same URL by the same caller would give it,
+                 *     has none of these tags, or there is no item, nothing is written and the answer is
+                 *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The item's slug.
@@ -4405,6 +4821,7 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4415,6 +4832,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["OrganizerNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -4431,7 +4849,17 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the entity tag (`ETag`) of the item as the client last read it
+                 *     (comma-separated tags, any of which may match), or `*` for "whatever it is now". When the
+                 *     item's current representation, as a `GET` of the same URL by the same caller would give it,
+                 *     has none of these tags, or there is no item, nothing is written and the answer is
+                 *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The item's slug.
@@ -4447,6 +4875,7 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4457,6 +4886,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["OrganizerNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -4478,7 +4908,17 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the entity tag (`ETag`) of the item as the client last read it
+                 *     (comma-separated tags, any of which may match), or `*` for "whatever it is now". When the
+                 *     item's current representation, as a `GET` of the same URL by the same caller would give it,
+                 *     has none of these tags, or there is no item, nothing is written and the answer is
+                 *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The item's slug.
@@ -4494,6 +4934,7 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4505,6 +4946,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["OrganizerNotFound"];
             410: components["responses"]["OrganizerInTrash"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -4519,7 +4961,17 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the entity tag (`ETag`) of the item as the client last read it
+                 *     (comma-separated tags, any of which may match), or `*` for "whatever it is now". When the
+                 *     item's current representation, as a `GET` of the same URL by the same caller would give it,
+                 *     has none of these tags, or there is no item, nothing is written and the answer is
+                 *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The item's slug.
@@ -4535,6 +4987,7 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4545,6 +4998,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["OrganizerNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -4633,7 +5087,14 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The entity tags (`ETag`) of copies the client has, comma-separated, or `*`. When one of them is
+                 *     the current representation's tag, the answer is `304 Not Modified`, without a body.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4648,12 +5109,14 @@ export interface operations {
                     "X-WP-Total": components["headers"]["XWpTotal"];
                     "X-WP-TotalPages": components["headers"]["XWpTotalPages"];
                     Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CategoryCollection"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
@@ -4681,6 +5144,7 @@ export interface operations {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
                     Location: components["headers"]["Location"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4706,7 +5170,14 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The entity tags (`ETag`) of copies the client has, comma-separated, or `*`. When one of them is
+                 *     the current representation's tag, the answer is `304 Not Modified`, without a body.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The numeric id of the item. A non-numeric id does not match this route.
@@ -4722,12 +5193,14 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Category"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["CategoryNotFound"];
@@ -4745,7 +5218,17 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the entity tag (`ETag`) of the item as the client last read it
+                 *     (comma-separated tags, any of which may match), or `*` for "whatever it is now". When the
+                 *     item's current representation, as a `GET` of the same URL by the same caller would give it,
+                 *     has none of these tags, or there is no item, nothing is written and the answer is
+                 *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The numeric id of the item. A non-numeric id does not match this route.
@@ -4761,6 +5244,7 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4771,6 +5255,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["CategoryNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -4787,7 +5272,17 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the entity tag (`ETag`) of the item as the client last read it
+                 *     (comma-separated tags, any of which may match), or `*` for "whatever it is now". When the
+                 *     item's current representation, as a `GET` of the same URL by the same caller would give it,
+                 *     has none of these tags, or there is no item, nothing is written and the answer is
+                 *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The numeric id of the item. A non-numeric id does not match this route.
@@ -4803,6 +5298,7 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4813,6 +5309,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["CategoryNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -4829,7 +5326,17 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the entity tag (`ETag`) of the item as the client last read it
+                 *     (comma-separated tags, any of which may match), or `*` for "whatever it is now". When the
+                 *     item's current representation, as a `GET` of the same URL by the same caller would give it,
+                 *     has none of these tags, or there is no item, nothing is written and the answer is
+                 *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The numeric id of the item. A non-numeric id does not match this route.
@@ -4845,6 +5352,7 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4855,6 +5363,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["CategoryNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -4869,7 +5378,17 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the entity tag (`ETag`) of the item as the client last read it
+                 *     (comma-separated tags, any of which may match), or `*` for "whatever it is now". When the
+                 *     item's current representation, as a `GET` of the same URL by the same caller would give it,
+                 *     has none of these tags, or there is no item, nothing is written and the answer is
+                 *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The numeric id of the item. A non-numeric id does not match this route.
@@ -4885,6 +5404,7 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4895,6 +5415,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["CategoryNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -4978,7 +5499,14 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The entity tags (`ETag`) of copies the client has, comma-separated, or `*`. When one of them is
+                 *     the current representation's tag, the answer is `304 Not Modified`, without a body.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4993,12 +5521,14 @@ export interface operations {
                     "X-WP-Total": components["headers"]["XWpTotal"];
                     "X-WP-TotalPages": components["headers"]["XWpTotalPages"];
                     Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TagCollection"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
@@ -5026,6 +5556,7 @@ export interface operations {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
                     Location: components["headers"]["Location"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5051,7 +5582,14 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The entity tags (`ETag`) of copies the client has, comma-separated, or `*`. When one of them is
+                 *     the current representation's tag, the answer is `304 Not Modified`, without a body.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The numeric id of the item. A non-numeric id does not match this route.
@@ -5067,12 +5605,14 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Tag"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TagNotFound"];
@@ -5090,7 +5630,17 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the entity tag (`ETag`) of the item as the client last read it
+                 *     (comma-separated tags, any of which may match), or `*` for "whatever it is now". When the
+                 *     item's current representation, as a `GET` of the same URL by the same caller would give it,
+                 *     has none of these tags, or there is no item, nothing is written and the answer is
+                 *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The numeric id of the item. A non-numeric id does not match this route.
@@ -5106,6 +5656,7 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5116,6 +5667,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["TagNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -5132,7 +5684,17 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the entity tag (`ETag`) of the item as the client last read it
+                 *     (comma-separated tags, any of which may match), or `*` for "whatever it is now". When the
+                 *     item's current representation, as a `GET` of the same URL by the same caller would give it,
+                 *     has none of these tags, or there is no item, nothing is written and the answer is
+                 *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The numeric id of the item. A non-numeric id does not match this route.
@@ -5148,6 +5710,7 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5158,6 +5721,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["TagNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -5174,7 +5738,17 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the entity tag (`ETag`) of the item as the client last read it
+                 *     (comma-separated tags, any of which may match), or `*` for "whatever it is now". When the
+                 *     item's current representation, as a `GET` of the same URL by the same caller would give it,
+                 *     has none of these tags, or there is no item, nothing is written and the answer is
+                 *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The numeric id of the item. A non-numeric id does not match this route.
@@ -5190,6 +5764,7 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5200,6 +5775,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["TagNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -5214,7 +5790,17 @@ export interface operations {
                  */
                 i18n_language?: components["parameters"]["I18nLanguage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write conditional: the entity tag (`ETag`) of the item as the client last read it
+                 *     (comma-separated tags, any of which may match), or `*` for "whatever it is now". When the
+                 *     item's current representation, as a `GET` of the same URL by the same caller would give it,
+                 *     has none of these tags, or there is no item, nothing is written and the answer is
+                 *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The numeric id of the item. A non-numeric id does not match this route.
@@ -5230,6 +5816,7 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5240,6 +5827,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["TagNotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

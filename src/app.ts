@@ -5,7 +5,8 @@ import type { Config } from "./config";
 import type { Database } from "./db/database";
 import { cors } from "./http/cors";
 import { createErrorHandler } from "./http/error-handler";
-import type { OperationHandlers } from "./http/operation-types";
+import type { AllOperations } from "./http/operation-types";
+import { checkWriteTargets } from "./auth/write-targets";
 import { headAsGet, jsonBody, languagePrefix, namespaceRootSlash, noRoute, resolveContext } from "./http/request-pipeline";
 import { LANGUAGES, type Language } from "./i18n/languages";
 import type { Logger } from "./logging/logger";
@@ -18,15 +19,12 @@ import { buildIndexRoutes, type IndexRoute } from "./openapi/namespace-index";
 import { checkHandlers, mountOperations } from "./openapi/router";
 import { documentedSpec, loadBundledSpec, namespaceBasePath, operationsOf, runtimeSpec } from "./openapi/spec";
 import { specValidation } from "./openapi/validation";
-import { eventHandlers } from "./resources/events/event-handlers";
-import { healthHandlers } from "./resources/health/health-handlers";
-import { namespaceHandlers } from "./resources/namespace/namespace-handlers";
-import { ORGANIZERS } from "./resources/organizers/organizer-resource";
-import { authorizeItemWrites } from "./resources/posts/item-authorization";
-import { linkedPostHandlers } from "./resources/posts/linked-post-handlers";
-import { CATEGORIES, TAGS } from "./resources/terms/taxonomies";
-import { termHandlers } from "./resources/terms/term-handlers";
-import { VENUES } from "./resources/venues/venue-resource";
+import { eventOperations } from "./resources/events/event-operations";
+import { healthOperations } from "./resources/health/health-operations";
+import { namespaceOperations } from "./resources/namespace/namespace-operations";
+import { organizerOperations } from "./resources/organizers/organizer-operations";
+import { categoryOperations, tagOperations } from "./resources/terms/term-operations";
+import { venueOperations } from "./resources/venues/venue-operations";
 import type { Services } from "./services";
 
 export interface AppOptions {
@@ -36,65 +34,16 @@ export interface AppOptions {
   clock?: () => Date;
 }
 
-function operationHandlers(services: Services, documentation: Documentation, indexRoutes: Map<Language, Map<string, IndexRoute>>): OperationHandlers {
-  const categories = termHandlers(CATEGORIES, services);
-  const tags = termHandlers(TAGS, services);
-  const events = eventHandlers(services);
-  const venues = linkedPostHandlers(VENUES, services);
-  const organizers = linkedPostHandlers(ORGANIZERS, services);
+/** Every operation of the spec, from each resource's module. */
+function resourceOperations(services: Services, documentation: Documentation, indexRoutes: Map<Language, Map<string, IndexRoute>>): AllOperations {
   return {
-    ...healthHandlers(services),
-    ...namespaceHandlers(services, indexRoutes, documentation),
-    listEvents: events.list,
-    createEvent: events.create,
-    getEvent: events.get,
-    updateEvent: events.update,
-    putEvent: events.update,
-    patchEvent: events.update,
-    deleteEvent: events.remove,
-    getEventBySlug: events.get,
-    updateEventBySlug: events.update,
-    putEventBySlug: events.update,
-    patchEventBySlug: events.update,
-    deleteEventBySlug: events.remove,
-    listVenues: venues.list,
-    createVenue: venues.create,
-    getVenue: venues.get,
-    updateVenue: venues.update,
-    putVenue: venues.update,
-    patchVenue: venues.update,
-    deleteVenue: venues.remove,
-    getVenueBySlug: venues.getBySlug,
-    updateVenueBySlug: venues.updateBySlug,
-    putVenueBySlug: venues.updateBySlug,
-    patchVenueBySlug: venues.updateBySlug,
-    deleteVenueBySlug: venues.removeBySlug,
-    listOrganizers: organizers.list,
-    createOrganizer: organizers.create,
-    getOrganizer: organizers.get,
-    updateOrganizer: organizers.update,
-    putOrganizer: organizers.update,
-    patchOrganizer: organizers.update,
-    deleteOrganizer: organizers.remove,
-    getOrganizerBySlug: organizers.getBySlug,
-    updateOrganizerBySlug: organizers.updateBySlug,
-    putOrganizerBySlug: organizers.updateBySlug,
-    patchOrganizerBySlug: organizers.updateBySlug,
-    deleteOrganizerBySlug: organizers.removeBySlug,
-    listCategories: categories.list,
-    createCategory: categories.create,
-    getCategory: categories.get,
-    updateCategory: categories.update,
-    putCategory: categories.update,
-    patchCategory: categories.update,
-    deleteCategory: categories.remove,
-    listTags: tags.list,
-    createTag: tags.create,
-    getTag: tags.get,
-    updateTag: tags.update,
-    putTag: tags.update,
-    patchTag: tags.update,
-    deleteTag: tags.remove,
+    ...healthOperations(services),
+    ...namespaceOperations(services, indexRoutes, documentation),
+    ...eventOperations(services),
+    ...venueOperations(services),
+    ...organizerOperations(services),
+    ...categoryOperations(services),
+    ...tagOperations(services),
   };
 }
 
@@ -111,11 +60,13 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppO
   const documentation = new Documentation(documents);
   const indexRoutes = new Map(LANGUAGES.map((language) => [language, buildIndexRoutes(operationsOf(namespaces.get(language)!))]));
   const services: Services = { config, db, logger, clock };
-  const handlers = operationHandlers(services, documentation, indexRoutes);
+  const handlers = resourceOperations(services, documentation, indexRoutes);
   checkHandlers([...originOperations, ...operations], handlers);
 
   const app = express();
   app.disable("x-powered-by");
+  // Representations carry strong tags of our own (http/conditional.ts), not Express's weak ones.
+  app.set("etag", false);
   app.set("query parser", "extended");
   app.set("trust proxy", config.trustProxy);
   app.use(requestLog(logger));
@@ -130,7 +81,7 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppO
   app.use(headAsGet);
   app.use(jsonBody(config.bodyLimitBytes));
   app.use(authenticate(new CredentialVerifier(db, config)));
-  app.use(specValidation(spec, operations, { validateResponses: config.validateResponses, authorization: [authorizeItemWrites(operations, db, config)] }));
+  app.use(specValidation(spec, operations, { validateResponses: config.validateResponses, authorization: [checkWriteTargets(handlers)] }));
   app.use(resolveContext(config));
   mountOperations(app, operations, handlers, namespaceBasePath(config));
   app.use(noRoute);

@@ -6,7 +6,7 @@ import { openDatabase } from "./db/database";
 import { migrate } from "./db/migrate";
 import { createHttpServer, stopGracefully } from "./http/server-limits";
 import { createLogger, type Logger } from "./logging/logger";
-import { publishDueItems } from "./resources/posts/scheduled-publishing";
+import { publishDueItems } from "./resources/post-kernel/scheduled-publishing";
 
 /**
  * Starts the service. With WORKERS > 1, this process is the primary of a cluster: it applies the

@@ -3,7 +3,7 @@
 // status and draft visibility), event passwords (§3.6), scheduled publishing, and no secret in
 // any response or log line.
 import { createUser as createUserWithCredentials, revokeKeys, type CreatedUser } from "../src/auth/user-admin";
-import { publishDueItems } from "../src/resources/posts/scheduled-publishing";
+import { publishDueItems } from "../src/resources/post-kernel/scheduled-publishing";
 import { createEventVia, fixedClock, ids, utcWall } from "./support/events";
 import { createLinkedVia, createTermVia } from "./support/fixtures";
 import { ADMIN_HEADERS, startTestServer, type TestServer } from "./support/test-server";

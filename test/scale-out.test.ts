@@ -1,7 +1,7 @@
 // Several instances and workers on one database: what one writes, the others read; creates that
 // race for the same slug all succeed with unique slugs; migrations run once; workers share the
 // port; a stopping cluster stops every worker cleanly.
-import { isUniqueViolation, retryOnSlugClash } from "../src/resources/posts/unique-slug";
+import { isUniqueViolation, retryOnSlugClash } from "../src/resources/post-kernel/unique-slug";
 import { openDatabase } from "../src/db/database";
 import { inTransaction } from "../src/db/transaction";
 import { startServiceProcess, type ServiceProcess } from "./support/service-process";

@@ -209,6 +209,14 @@ export const ERRORS = {
       es: "La página solicitada de la lista de eventos no existe",
     },
   },
+  rest_precondition_failed: {
+    status: 412,
+    message: {
+      en: "The item has changed since the version the request names (If-Match), or does not exist.",
+      "pt-br": "O item mudou desde a versão que a requisição indica (If-Match), ou não existe.",
+      es: "El elemento ha cambiado desde la versión que indica la solicitud (If-Match), o no existe.",
+    },
+  },
   "event-password-protected": {
     status: 403,
     message: {
@@ -277,6 +285,19 @@ export class ApiError extends Error {
 export class InvalidParamsError extends Error {
   constructor(readonly problems: Record<string, ParamProblem>) {
     super("invalid params");
+  }
+}
+
+/** Collects the problems of several parameters, to report them all in one 400. */
+export class ParamProblems {
+  private readonly problems: Record<string, ParamProblem> = {};
+
+  add(param: string, detailCode: string, detail: Localized, message: ParamProblem["message"] = "invalid"): void {
+    this.problems[param] ??= { message, detailCode, detail };
+  }
+
+  throwIfAny(): void {
+    if (Object.keys(this.problems).length > 0) throw new InvalidParamsError(this.problems);
   }
 }
 

@@ -14,19 +14,87 @@ export type BodyOf<Op extends OperationId> = operations[Op] extends { requestBod
 
 export type OperationHandler = (req: Request, res: Response) => Promise<void> | void;
 
-/** Every operation of the spec, with its handler. The router refuses to start if one is missing. */
-export type OperationHandlers = Record<OperationId, OperationHandler>;
+/** An item as writes see it: its id, and the count of its writes (see Event.version in the models). */
+export interface Versioned {
+  id: number;
+  version: number;
+}
 
-export function queryOf<Op extends OperationId>(req: Request, _operation: Op): QueryOf<Op> {
-  return req.query as QueryOf<Op>;
+/** How a write finds and checks the item it is about, before its body is validated (auth/write-targets.ts). */
+export interface TargetRule<R extends Versioned = Versioned> {
+  /** The item the request names ({id} or {slug}), by the resource's resolver; null when there is none. */
+  resolve(req: Request): Promise<R | null>;
+  /** The resource's 404 for the request's reference. */
+  notFound(req: Request): Error;
+  /** Whether the caller may make this write to the item (403 when not). */
+  allows(req: Request, item: R): boolean;
 }
 
 /**
- * The `{id}` of an item route, as a number. The spec has already checked that it is an integer;
- * express-openapi-validator's coercion skips falsy values, so `0` still comes as "0" here.
+ * The item a write is about, as the request found it before its body was validated (and checked
+ * the caller's right to it), with what must hold again once the write holds the item's lock.
  */
-export function itemIdOf(req: Request): number {
-  return Number((req.params as { id: unknown }).id);
+export interface WriteTarget<R extends Versioned> {
+  record: R;
+  /** The request has a precondition (If-Match): it is evaluated on the item as read under the lock. */
+  conditional: boolean;
+  /**
+   * Checks the item under the lock: it still exists (404, or 412 with If-Match), the caller may
+   * still write it (403), the request's precondition holds (412). Throws when one does not.
+   */
+  verify(current: R | null): asserts current is R;
+}
+
+/** An operation of the spec: its handler, and for writes to one item, how to find and check that item first. */
+export interface Operation {
+  run: OperationHandler;
+  target?: TargetRule;
+}
+
+/** Some operations of the spec, keyed by operationId: what each resource module gives the app. */
+export type Operations<Id extends OperationId> = Record<Id, Operation>;
+
+/** The five things an item resource does; PUT and PATCH of an item do what its POST does. */
+export interface ItemOperationSet {
+  list: Operation;
+  create: Operation;
+  get: Operation;
+  update: Operation;
+  remove: Operation;
+}
+
+/**
+ * A resource's operations: each of its operationIds (as the spec names them) with what it does of
+ * the resource's five (PUT and PATCH of an item do what its POST does; by-slug routes what by-id
+ * ones do).
+ */
+export function bindOperations<Id extends OperationId>(set: ItemOperationSet, operations: Record<Id, keyof ItemOperationSet>): Operations<Id> {
+  return Object.fromEntries(Object.entries<keyof ItemOperationSet>(operations).map(([id, what]) => [id, set[what]])) as Operations<Id>;
+}
+
+/** Every operation of the spec. The router refuses to start if one is missing. */
+export type AllOperations = Record<OperationId, Operation>;
+
+/** How a request names one item: by `{id}` or by `{slug}`. */
+export type ItemRef = { id: number } | { slug: string };
+
+/**
+ * The item a request names, at any stage: before validation (from the validator's path
+ * parameters) as in a handler. An id that is not a safe integer names no item.
+ */
+export function itemRefOf(req: Request): ItemRef {
+  const params = ((req as Request & { openapi?: { pathParams?: Record<string, unknown> } }).openapi?.pathParams ?? req.params) as Record<string, unknown>;
+  if (params.slug !== undefined) return { slug: String(params.slug) };
+  return { id: Number(params.id) };
+}
+
+/** Whether `id` can be an item's id (the database's ids are positive 32-bit integers). */
+export function isItemId(id: number): boolean {
+  return Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647;
+}
+
+export function queryOf<Op extends OperationId>(req: Request, _operation: Op): QueryOf<Op> {
+  return req.query as QueryOf<Op>;
 }
 
 export function bodyOf<Op extends OperationId>(req: Request, _operation: Op): BodyOf<Op> {

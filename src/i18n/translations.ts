@@ -11,14 +11,12 @@ export function translationsOf<F extends string>(
   fields: readonly F[],
   sourceLanguage: string,
   ctx: RequestContext,
-  slugIn: (language: ReturnType<typeof translatedLanguages>[number], shownSlug: string | null) => string,
   path: string,
 ): Schemas["Translations"] {
   const translations: Schemas["Translations"] = {};
   for (const language of translatedLanguages(rows, fields)) {
     const shown = effectiveText(rows, fields, { language, defaultLanguage: ctx.defaultLanguage, sourceLanguage });
-    const slug = slugIn(language, (shown as Record<string, string | null>).slug ?? null);
-    translations[language] = { slug, rest_url: `${ctx.apiBaseIn(language)}${path}` };
+    translations[language] = { slug: (shown as Record<string, string | null>).slug ?? "", rest_url: `${ctx.apiBaseIn(language)}${path}` };
   }
   return translations;
 }

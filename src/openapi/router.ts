@@ -1,12 +1,12 @@
 import type { Express } from "express";
-import type { OperationHandlers } from "../http/operation-types";
+import type { AllOperations } from "../http/operation-types";
 import { expressPath, type SpecOperation } from "./spec";
 
 /**
  * The spec decides which routes exist: an operation without a handler, or a handler without an
  * operation, stops the service from starting.
  */
-export function checkHandlers(operations: SpecOperation[], handlers: OperationHandlers): void {
+export function checkHandlers(operations: SpecOperation[], handlers: AllOperations): void {
   const declared = new Set(operations.map((operation) => operation.operationId));
   const missing = [...declared].filter((id) => !(id in handlers));
   const extra = Object.keys(handlers).filter((id) => !declared.has(id));
@@ -16,13 +16,13 @@ export function checkHandlers(operations: SpecOperation[], handlers: OperationHa
 }
 
 /** Mounts one Express route per operation, under `basePath`, with the handler of its operationId. */
-export function mountOperations(app: Express, operations: SpecOperation[], handlers: OperationHandlers, basePath: string): void {
+export function mountOperations(app: Express, operations: SpecOperation[], handlers: AllOperations, basePath: string): void {
   // Express tries routes in order: literal path segments must come before parameters
   // (`/events/by-slug/{slug}` before a hypothetical `/events/{id}/{x}`).
   const specificity = (path: string) => path.split("/").map((segment) => (segment.startsWith("{") ? "1" : "0")).join("");
   const sorted = [...operations].sort((a, b) => specificity(a.path).localeCompare(specificity(b.path)));
   for (const operation of sorted) {
     const path = `${basePath}${operation.path === "/" ? "" : expressPath(operation.path)}`;
-    app[operation.method](path, handlers[operation.operationId as keyof OperationHandlers]);
+    app[operation.method](path, handlers[operation.operationId as keyof AllOperations].run);
   }
 }

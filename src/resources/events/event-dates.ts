@@ -1,6 +1,8 @@
 import { DateTime } from "luxon";
 import { formatWallClock, instantOfWallClock, isValidZone, parseDateInput, zoneAbbreviation } from "../../dates/date-input";
-import { NOT_A_DATE, type ParamProblems } from "../posts/post-write";
+import type { ParamProblems } from "../../http/errors";
+import type { Schemas } from "../../http/operation-types";
+import { NOT_A_DATE } from "../post-kernel/post-fields";
 
 /** When an event happens: wall clocks in its zone (the canonical form) and the instants they are. */
 export interface EventTimes {
@@ -13,12 +15,7 @@ export interface EventTimes {
   endsAt: Date;
 }
 
-export interface EventTimesInput {
-  timezone?: string;
-  all_day?: boolean;
-  start_date?: string | number;
-  end_date?: string | number;
-}
+export type EventTimesInput = Pick<Schemas["EventFields"], "timezone" | "all_day" | "start_date" | "end_date">;
 
 function dayOf(wall: string): string {
   return wall.slice(0, 10);
@@ -54,7 +51,8 @@ export function resolveEventTimes(input: EventTimesInput, current: Omit<EventTim
   let startLocal = wallClock("start_date", current?.startLocal);
   let endLocal = wallClock("end_date", current?.endLocal);
   if (startLocal === null || endLocal === null) return null;
-  const allDay = input.all_day ?? current?.allDay ?? false;
+  // `null` is given as "not all day" (see the spec); absent keeps what the event has.
+  const allDay = input.all_day === undefined ? (current?.allDay ?? false) : input.all_day === true;
   if (allDay) {
     startLocal = `${dayOf(startLocal)} 00:00:00`;
     endLocal = `${dayOf(endLocal)} 23:59:59`;

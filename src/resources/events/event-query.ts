@@ -1,8 +1,15 @@
 import { Prisma } from "../../../generated/prisma/sqlite/client";
-import type { Provider } from "../../db/database";
+import { listableConditions, statusesToList, type StatusCondition } from "../../auth/post-permissions";
+import type { Database, Provider } from "../../db/database";
+import { ParamProblems } from "../../http/errors";
+import type { QueryOf } from "../../http/operation-types";
+import type { RequestContext } from "../../http/request-context";
 import type { Language } from "../../i18n/languages";
-import type { StatusCondition } from "../posts/post-access";
-import type { EventWindow } from "./event-dates";
+import { searchWords } from "../../text/search-text";
+import { resolveTermRefs } from "../terms/term-store";
+import { venueIdsWithin } from "../venues/venue-geo";
+import { eventWindow, type EventWindow } from "./event-dates";
+import type { EventOrderSql } from "./event-record";
 import { searchMatchSql, searchSourceSql } from "./event-search";
 
 /** The filters of `GET /events`, resolved (ids, instants); combined with AND. */
@@ -25,7 +32,67 @@ export interface EventFilters {
   includeIds?: number[];
 }
 
-export type EventOrderBy = "start_date" | "end_date" | "title" | "date" | "modified" | "id";
+export type EventOrderBy = NonNullable<QueryOf<"listEvents">["orderby"]>;
+
+const NO_SUCH_ITEM = {
+  en: "Every item must name an existing item of this kind.",
+  "pt-br": "Cada item deve indicar um item existente deste tipo.",
+  es: "Cada elemento debe indicar un elemento existente de este tipo.",
+};
+
+const GEOLOC_NEEDS_POINT = {
+  en: "Required when geoloc is true.",
+  "pt-br": "Obrigatório quando geoloc é true.",
+  es: "Obligatorio cuando geoloc es true.",
+};
+
+const DEFAULT_GEOLOC_RADIUS_KM = 10;
+
+/**
+ * The filters of `GET /events` from its query (tec-rest-v1.md §5): statuses the caller may see,
+ * the date window, terms by id or slug, venues, organizers, the parent, the circle of `geoloc`.
+ * Filters that name items that do not exist are `400 rest_invalid_param`, all reported at once.
+ */
+export async function eventFiltersOf(db: Database, query: QueryOf<"listEvents">, ctx: RequestContext, now: Date): Promise<EventFilters> {
+  const problems = new ParamProblems();
+  const filters: EventFilters = {
+    language: ctx.language,
+    visible: listableConditions(ctx.principal, "events", statusesToList(ctx.principal, "events", query.status)),
+    window: eventWindow(query, ctx.siteTimezone, now, query.include === undefined, problems),
+    searchWords: query.search ? searchWords(query.search) : [],
+    featured: query.featured,
+    ticketed: query.ticketed,
+    includeIds: query.include,
+  };
+  for (const [param, taxonomy] of [["categories", "category"], ["tags", "tag"]] as const) {
+    const refs = query[param];
+    if (refs === undefined) continue;
+    const { ids, unknown } = await resolveTermRefs(db, taxonomy, refs, ctx.language, ctx.defaultLanguage);
+    if (unknown.length > 0) problems.add(param, "rest_term_not_found", NO_SUCH_ITEM, "notFound");
+    filters[param === "categories" ? "categoryIds" : "tagIds"] = ids;
+  }
+  if (query.venue && (await db.read.venue.count({ where: { id: { in: query.venue } } })) !== new Set(query.venue).size) {
+    problems.add("venue", "rest_venue_not_found", NO_SUCH_ITEM, "notFound");
+  }
+  filters.venueIds = query.venue;
+  if (query.organizer && (await db.read.organizer.count({ where: { id: { in: query.organizer } } })) !== new Set(query.organizer).size) {
+    problems.add("organizer", "rest_organizer_not_found", NO_SUCH_ITEM, "notFound");
+  }
+  filters.organizerIds = query.organizer;
+  if (query.post_parent !== undefined) {
+    if (!(await db.read.event.findUnique({ where: { id: query.post_parent }, select: { id: true } }))) problems.add("post_parent", "rest_event_not_found", NO_SUCH_ITEM, "notFound");
+    filters.parentId = query.post_parent;
+  }
+  if (query.geoloc) {
+    if (query.geoloc_lat === undefined) problems.add("geoloc_lat", "rest_missing_callback_param", GEOLOC_NEEDS_POINT);
+    if (query.geoloc_lng === undefined) problems.add("geoloc_lng", "rest_missing_callback_param", GEOLOC_NEEDS_POINT);
+    if (query.geoloc_lat !== undefined && query.geoloc_lng !== undefined) {
+      filters.nearVenueIds = await venueIdsWithin(db, query.geoloc_lat, query.geoloc_lng, query.geoloc_radius ?? DEFAULT_GEOLOC_RADIUS_KM);
+    }
+  }
+  problems.throwIfAny();
+  return filters;
+}
 
 const NOTHING = Prisma.sql`1 = 0`;
 
@@ -96,14 +163,7 @@ const ORDER_COLUMNS: Record<Exclude<EventOrderBy, "title">, string> = {
   id: `"e"."id"`,
 };
 
-/** How a list is ordered: by `key` (an SQL expression), ties broken by id, in `direction`. */
-export interface EventOrderSql {
-  /** What `key` needs joined; titles are ordered in the request language. */
-  join: Prisma.Sql;
-  key: string;
-  direction: "ASC" | "DESC";
-}
-
+/** How a list is ordered; titles in the request language. */
 export function eventOrderSql(orderBy: EventOrderBy, direction: "asc" | "desc", language: Language): EventOrderSql {
   const dir = direction === "desc" ? "DESC" : "ASC";
   if (orderBy === "title") {

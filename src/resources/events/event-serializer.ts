@@ -7,12 +7,12 @@ import { effectiveText } from "../../i18n/localized-text";
 import { translationsOf } from "../../i18n/translations";
 import { autop, excerptOf, plainSummary } from "../../text/html";
 import { serializeOrganizer } from "../organizers/organizer-serializer";
-import { compact, globalIds, imageOf, permalinkOf, postHead, restUrlOf } from "../posts/post-serializer";
-import { TERM_TEXT_FIELDS, type TermRecord } from "../terms/term-store";
+import { compact, globalIds, imageOf, permalinkOf, postHead, restUrlOf } from "../post-kernel/post-serializer";
+import { TERM_TEXT_FIELDS, type TermRecord } from "../terms/term-record";
 import { CATEGORIES, TAGS } from "../terms/taxonomies";
 import { serializeVenue } from "../venues/venue-serializer";
 import { describeCost } from "./event-cost";
-import { EVENT_TEXT, type EventRecord } from "./event-store";
+import { EVENT_TEXT, type EventRecord } from "./event-record";
 
 /** A category or tag as embedded in an event (tec-rest-v1.md §3.4.1). */
 function embeddedTerm(term: TermRecord, ctx: RequestContext): Schemas["EmbeddedTerm"] {
@@ -132,7 +132,7 @@ export function serializeEvent(event: EventRecord, ctx: RequestContext, options:
     organizer: organizers,
   };
   if (options.jsonLd) json.json_ld = eventJsonLd(event, json, venues, organizers);
-  if (options.translations) json.translations = translationsOf(event.texts, EVENT_TEXT.fields, event.sourceLanguage, ctx, (_language, shown) => shown ?? "", `/events/${event.id}`);
+  if (options.translations) json.translations = translationsOf(event.texts, EVENT_TEXT.fields, event.sourceLanguage, ctx, `/events/${event.id}`);
   return json;
 }
 

@@ -1,94 +1,53 @@
-import type { Prisma } from "../../../generated/prisma/sqlite/client";
+import { Prisma } from "../../../generated/prisma/sqlite/client";
 import { hashSecret } from "../../auth/password-hash";
 import type { Database } from "../../db/database";
 import { inTransaction, type Tx } from "../../db/transaction";
-import { localizedRows, noneIfEmpty, type RowsSpec } from "../../i18n/localized-rows";
+import { canReadItem } from "../../auth/visibility";
+import { ApiError, invalidParam, ParamProblems } from "../../http/errors";
+import { isItemId, type ItemRef, type Schemas, type WriteTarget } from "../../http/operation-types";
+import type { RequestContext } from "../../http/request-context";
+import { noneIfEmpty } from "../../i18n/localized-rows";
 import type { Language } from "../../i18n/languages";
 import { slugify } from "../../text/slug";
-import { organizerSelect } from "../organizers/organizer-store";
-import type { LinkedPostGuard, LinkedPostWriteContext } from "../posts/linked-post-store";
-import { ParamProblems, resolvePostFields, type PostFieldsInput } from "../posts/post-write";
-import { freeSlug, retryOnSlugClash, slugBase } from "../posts/unique-slug";
-import { termSelect } from "../terms/term-store";
-import { venueSelect } from "../venues/venue-store";
+import { changedColumns } from "../post-kernel/item-columns";
+import { lockRows, lockTarget } from "../post-kernel/item-lock";
+import { nameForNewSlug, textRowsToWrite } from "../post-kernel/item-texts";
+import { resolvePostFields, type PostWriteContext } from "../post-kernel/post-fields";
+import { itemBySlugSql } from "../post-kernel/slug-lookup";
+import { freeSlug, retryOnSlugClash, slugBase } from "../post-kernel/unique-slug";
 import { storedCost } from "./event-cost";
-import { resolveEventTimes, type EventTimesInput } from "./event-dates";
 import { countEvents, countSql, dayCountSql } from "./event-counts";
+import { resolveEventTimes } from "./event-dates";
 import { eventListSql, eventOrderSql, type EventFilters, type EventOrderBy } from "./event-query";
-import { loadEvent, loadEventBySlug, loadEventPage } from "./event-reads";
+import { EVENT_TEXT, readEvent, readEventNamed, readEventPage, type EventRecord, type EventTextField } from "./event-record";
 import { writeEventSearch } from "./event-search";
 
-export const eventSelect = {
-  id: true,
-  authorId: true,
-  status: true,
-  passwordHash: true,
-  sourceLanguage: true,
-  postDate: true,
-  modifiedAt: true,
-  startLocal: true,
-  endLocal: true,
-  startsAt: true,
-  endsAt: true,
-  timezone: true,
-  timezoneAbbr: true,
-  allDay: true,
-  cost: true,
-  website: true,
-  image: true,
-  showMap: true,
-  showMapLink: true,
-  hideFromListings: true,
-  sticky: true,
-  featured: true,
-  ticketed: true,
-  parentId: true,
-  texts: { select: { language: true, title: true, description: true, excerpt: true, slug: true } },
-  venues: { orderBy: { position: "asc" }, select: { venue: { select: venueSelect } } },
-  organizers: { orderBy: { position: "asc" }, select: { organizer: { select: organizerSelect } } },
-  terms: { orderBy: { position: "asc" }, select: { term: { select: termSelect } } },
-} satisfies Prisma.EventSelect;
+/** What a write body of an event may hold (the spec's fields; a create's has the required ones). */
+export type EventWrite = Schemas["EventFields"];
 
-export type EventRecord = Prisma.EventGetPayload<{ select: typeof eventSelect }>;
+/**
+ * The event a request names: by id, or by slug (the one rule of slugs: the request language's,
+ * then the default language's, then any). The only place an event is looked up by reference.
+ */
+export async function resolveEvent(db: Database, ref: ItemRef, order: { language: Language; defaultLanguage: Language }): Promise<EventRecord | null> {
+  if ("slug" in ref) return readEventNamed(db, itemBySlugSql("EventText", ref.slug, order.language, order.defaultLanguage));
+  return isItemId(ref.id) ? readEvent(db.provider, db.read, ref.id) : null;
+}
 
-type EventTextField = "title" | "description" | "excerpt" | "slug";
-
-export const EVENT_TEXT: RowsSpec<EventTextField> = {
-  fields: ["title", "description", "excerpt", "slug"],
-  nameField: "title",
-  // As WordPress searches posts: title, excerpt and content.
-  searchFields: ["title", "excerpt", "description"],
+const NO_SUCH_EVENT = {
+  en: "Must be the id of an existing event.",
+  "pt-br": "Deve ser o id de um evento existente.",
+  es: "Debe ser el id de un evento existente.",
 };
 
-export interface EventInput extends PostFieldsInput, EventTimesInput {
-  title?: string;
-  description?: string | null;
-  excerpt?: string | null;
-  slug?: string;
-  image?: string | null;
-  cost?: string | string[] | null;
-  website?: string | null;
-  show_map?: boolean;
-  show_map_link?: boolean;
-  hide_from_listings?: boolean;
-  sticky?: boolean;
-  featured?: boolean;
-  ticketed?: boolean;
-  post_parent?: number | null;
-  password?: string | null;
-  categories?: number[];
-  tags?: number[];
-  venue?: number[];
-  organizer?: number[];
-}
-
-export function findEvent(db: Database, id: number): Promise<EventRecord | null> {
-  return loadEvent(db, id);
-}
-
-/** The event a slug names: in the request language first, then the default one, then any. */
-export function findEventBySlug(db: Database, slug: string, language: Language, defaultLanguage: Language): Promise<EventRecord | null> {
-  return loadEventBySlug(db, slug, language, defaultLanguage);
+/**
+ * The id of the event a filter of another resource names (`event` of venues and organizers,
+ * `post`/`event` of terms): an event the caller may read, else `400` naming the parameter.
+ */
+export async function eventFilterOf(db: Database, id: number, param: string, ctx: RequestContext): Promise<number> {
+  const event = await resolveEvent(db, { id }, ctx);
+  if (!event || !canReadItem(ctx.principal, "events", event)) throw invalidParam(param, "rest_event_not_found", NO_SUCH_EVENT, "notFound");
+  return id;
 }
 
 export interface EventPage {
@@ -108,10 +67,10 @@ export async function listEvents(db: Database, page: EventPage): Promise<{ items
   const parts = { ...list, order: eventOrderSql(page.orderBy, page.order, page.filters.language) };
   const fromDays = dayCountSql(db.provider, page.filters);
   if (fromDays) {
-    const [{ records }, total] = await Promise.all([loadEventPage(db, parts, page.limit, page.offset, false), countEvents(db, fromDays)]);
+    const [{ records }, total] = await Promise.all([readEventPage(db, parts, page.limit, page.offset, false), countEvents(db, fromDays)]);
     return { items: records, total };
   }
-  const { records, total } = await loadEventPage(db, parts, page.limit, page.offset, true);
+  const { records, total } = await readEventPage(db, parts, page.limit, page.offset, true);
   // An empty first page means none at all; past the last page, the total takes a count of its own.
   return { items: records, total: total ?? (page.offset === 0 ? 0 : await countEvents(db, countSql(list))) };
 }
@@ -122,18 +81,83 @@ const NO_SUCH_ITEM = {
   es: "Cada id debe ser de un elemento existente de este tipo (fuera de la papelera).",
 };
 
-/** Checks the ids an event write links to; each unknown one is a problem of its parameter. */
-async function checkLinks(tx: Tx, input: EventInput, eventId: number | null, problems: ParamProblems): Promise<void> {
-  const check = async (param: string, ids: number[] | undefined, count: (ids: number[]) => Promise<number>) => {
-    if (ids && ids.length > 0 && (await count(ids)) !== new Set(ids).size) problems.add(param, "rest_linked_item_not_found", NO_SUCH_ITEM, "notFound");
+const ids = (links: Array<{ id: number }>) => links.map((link) => link.id);
+
+/** The ids an event links to now, per kind. */
+function currentLinks(event: EventRecord | null) {
+  const terms = event?.terms.map((link) => link.term) ?? [];
+  return {
+    venue: ids(event?.venues.map((link) => link.venue) ?? []),
+    organizer: ids(event?.organizers.map((link) => link.organizer) ?? []),
+    categories: ids(terms.filter((term) => term.taxonomy === "category")),
+    tags: ids(terms.filter((term) => term.taxonomy === "tag")),
   };
-  await check("venue", input.venue, (ids) => tx.venue.count({ where: { id: { in: ids }, status: { not: "trash" } } }));
-  await check("organizer", input.organizer, (ids) => tx.organizer.count({ where: { id: { in: ids }, status: { not: "trash" } } }));
-  await check("categories", input.categories, (ids) => tx.term.count({ where: { id: { in: ids }, taxonomy: "category" } }));
-  await check("tags", input.tags, (ids) => tx.term.count({ where: { id: { in: ids }, taxonomy: "tag" } }));
-  if (input.post_parent) {
-    const parent = input.post_parent === eventId ? null : await tx.event.findUnique({ where: { id: input.post_parent }, select: { id: true } });
-    if (!parent) problems.add("post_parent", "rest_linked_item_not_found", NO_SUCH_ITEM, "notFound");
+}
+
+type LinkKind = keyof ReturnType<typeof currentLinks>;
+
+const sameList = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((id, i) => id === b[i]);
+
+/** The link lists a write replaces: those it gives that differ from the current ones. */
+function linkChanges(input: EventWrite, event: EventRecord | null): Partial<Record<LinkKind, number[]>> {
+  const current = currentLinks(event);
+  const changes: Partial<Record<LinkKind, number[]>> = {};
+  for (const kind of ["venue", "organizer", "categories", "tags"] as const) {
+    const wanted = input[kind];
+    if (wanted !== undefined && !sameList(wanted, current[kind])) changes[kind] = wanted;
+  }
+  return changes;
+}
+
+/**
+ * Checks that the items a write links to exist (venues and organizers outside the trash, terms of
+ * the right taxonomy, the parent event), each unknown one a problem of its parameter, and holds
+ * them until the write commits, so that none can go meanwhile: a venue being trashed or deleted
+ * makes the link a 400, not a broken link or a foreign-key failure. Terms whose counts the write
+ * may change (those it links or unlinks) are locked in id order, as the count triggers would take
+ * them, so that writers relinking the same terms queue instead of deadlocking.
+ */
+async function checkLinks(db: Database, tx: Tx, changes: Partial<Record<LinkKind, number[]>>, event: EventRecord | null, parent: number | null | undefined, problems: ParamProblems): Promise<void> {
+  const check = async (param: string, wanted: number[] | undefined, found: () => Promise<number[]>) => {
+    if (wanted && wanted.length > 0 && new Set(await found()).size !== new Set(wanted).size) problems.add(param, "rest_linked_item_not_found", NO_SUCH_ITEM, "notFound");
+  };
+  const share = Prisma.sql`"status" <> 'trash'`;
+  await check("venue", changes.venue, () => lockRows(db, tx, "Venue", changes.venue!, "share", share));
+  await check("organizer", changes.organizer, () => lockRows(db, tx, "Organizer", changes.organizer!, "share", share));
+  const current = currentLinks(event);
+  const touchedTerms = [...(changes.categories ?? []), ...(changes.tags ?? []), ...(changes.categories ? current.categories : []), ...(changes.tags ? current.tags : [])];
+  const locked = new Map<number, string>();
+  if (touchedTerms.length > 0) {
+    const rows = await tx.$queryRaw<Array<{ id: number; taxonomy: string }>>(
+      Prisma.sql`SELECT "id", "taxonomy" FROM "Term" WHERE "id" IN (${Prisma.join([...new Set(touchedTerms)])}) ORDER BY "id"${db.provider === "postgresql" ? Prisma.sql` FOR NO KEY UPDATE` : Prisma.empty}`,
+    );
+    for (const row of rows) locked.set(Number(row.id), row.taxonomy);
+  }
+  for (const [param, taxonomy] of [["categories", "category"], ["tags", "tag"]] as const) {
+    await check(param, changes[param], async () => changes[param]!.filter((id) => locked.get(id) === taxonomy));
+  }
+  if (parent) {
+    const found = parent === event?.id ? [] : await lockRows(db, tx, "Event", [parent], "key share");
+    if (found.length === 0) problems.add("post_parent", "rest_linked_item_not_found", NO_SUCH_ITEM, "notFound");
+  }
+}
+
+/** Replaces the links that changed, keeping the order given. */
+async function writeLinks(tx: Tx, eventId: number, changes: Partial<Record<LinkKind, number[]>>): Promise<void> {
+  if (changes.venue) {
+    await tx.eventVenue.deleteMany({ where: { eventId } });
+    await tx.eventVenue.createMany({ data: changes.venue.map((venueId, position) => ({ eventId, venueId, position })) });
+  }
+  if (changes.organizer) {
+    await tx.eventOrganizer.deleteMany({ where: { eventId } });
+    await tx.eventOrganizer.createMany({ data: changes.organizer.map((organizerId, position) => ({ eventId, organizerId, position })) });
+  }
+  for (const [taxonomy, termIds] of [["category", changes.categories], ["tag", changes.tags]] as const) {
+    if (!termIds) continue;
+    await tx.eventTerm.deleteMany({ where: { eventId, term: { taxonomy } } });
+    // In term order, the order checkLinks locked them in (the count triggers update each term).
+    const links = termIds.map((termId, position) => ({ eventId, termId, position }));
+    await tx.eventTerm.createMany({ data: links.sort((a, b) => a.termId - b.termId) });
   }
 }
 
@@ -141,13 +165,13 @@ async function checkLinks(tx: Tx, input: EventInput, eventId: number | null, pro
  * The hash of the password a write sets (undefined: unchanged; null: removed). Computed before
  * the transaction opens: a password hash takes tens of milliseconds.
  */
-async function passwordHashOf(input: EventInput): Promise<string | null | undefined> {
+async function passwordHashOf(input: EventWrite): Promise<string | null | undefined> {
   if (input.password === undefined) return undefined;
   return input.password ? hashSecret(input.password) : null;
 }
 
-/** The columns of the event itself (shared by every language) that the input sets. */
-function eventColumns(input: EventInput, passwordHash: string | null | undefined): Prisma.EventUncheckedUpdateInput {
+/** The columns of the event itself (shared by every language) that the input gives. */
+function eventColumns(input: EventWrite, passwordHash: string | null | undefined): Prisma.EventUncheckedUpdateInput {
   const data: Prisma.EventUncheckedUpdateInput = {};
   if (passwordHash !== undefined) data.passwordHash = passwordHash;
   if (input.image !== undefined) data.image = noneIfEmpty(input.image);
@@ -163,48 +187,12 @@ function eventColumns(input: EventInput, passwordHash: string | null | undefined
   return data;
 }
 
-function textChange(input: EventInput, slug: string | undefined): Partial<Record<EventTextField, string | null>> {
+function textChange(input: EventWrite): Partial<Record<EventTextField, string | null>> {
   const change: Partial<Record<EventTextField, string | null>> = {};
   if (input.title !== undefined) change.title = input.title.trim();
   if (input.description !== undefined) change.description = noneIfEmpty(input.description);
   if (input.excerpt !== undefined) change.excerpt = noneIfEmpty(input.excerpt);
-  if (slug !== undefined) change.slug = slug;
   return change;
-}
-
-/** Writes a change of the texts in the context's language: every language's row, and the search document. */
-async function writeTexts(db: Database, tx: Tx, event: { id: number; sourceLanguage: string; texts: EventRecord["texts"] }, ctx: LinkedPostWriteContext, change: Partial<Record<EventTextField, string | null>>): Promise<void> {
-  if (Object.keys(change).length === 0) return;
-  const rows = localizedRows(EVENT_TEXT, event.texts, ctx.language, change, { defaultLanguage: ctx.defaultLanguage, sourceLanguage: event.sourceLanguage });
-  for (const row of rows) {
-    const data = { ...row.own, searchText: row.searchText, sortKey: row.sortKey };
-    await tx.eventText.upsert({
-      where: { eventId_language: { eventId: event.id, language: row.language } },
-      create: { eventId: event.id, language: row.language, ...data },
-      update: data,
-    });
-  }
-  await writeEventSearch(db.provider, tx, event.id, rows.map((row) => row.searchText));
-}
-
-/** Replaces the links the input gives (an empty list removes them all), keeping their order. */
-async function writeLinks(tx: Tx, eventId: number, input: EventInput): Promise<void> {
-  if (input.venue) {
-    await tx.eventVenue.deleteMany({ where: { eventId } });
-    await tx.eventVenue.createMany({ data: input.venue.map((venueId, position) => ({ eventId, venueId, position })) });
-  }
-  if (input.organizer) {
-    await tx.eventOrganizer.deleteMany({ where: { eventId } });
-    await tx.eventOrganizer.createMany({ data: input.organizer.map((organizerId, position) => ({ eventId, organizerId, position })) });
-  }
-  for (const [taxonomy, ids] of [["category", input.categories], ["tag", input.tags]] as const) {
-    if (!ids) continue;
-    await tx.eventTerm.deleteMany({ where: { eventId, term: { taxonomy } } });
-    // In term order: database triggers count the links into their terms (see the term_counts
-    // migration), locking each term's row; writers that lock in one order never deadlock.
-    const links = ids.map((termId, position) => ({ eventId, termId, position }));
-    await tx.eventTerm.createMany({ data: links.sort((a, b) => a.termId - b.termId) });
-  }
 }
 
 async function takenSlugs(tx: Tx, language: Language, candidates: string[], eventId: number | null): Promise<string[]> {
@@ -215,7 +203,7 @@ async function takenSlugs(tx: Tx, language: Language, candidates: string[], even
   return rows.map((row) => row.slug!);
 }
 
-function checkSlug(input: EventInput, problems: ParamProblems): void {
+function checkSlug(input: EventWrite, problems: ParamProblems): void {
   if (input.slug !== undefined && slugify(input.slug) === "") {
     problems.add("slug", "rest_invalid_slug", {
       en: "Must contain at least one letter or digit.",
@@ -225,7 +213,34 @@ function checkSlug(input: EventInput, problems: ParamProblems): void {
   }
 }
 
-export async function createEvent(db: Database, ctx: LinkedPostWriteContext, input: EventInput & { title: string }): Promise<EventRecord> {
+/**
+ * The text change of a write in the context's language, with its slug: the one given (made
+ * unique), or, for a language that has no slug of its own yet, one made from the title.
+ */
+async function textChangeWithSlug(db: Database, tx: Tx, ctx: PostWriteContext, input: EventWrite, event: EventRecord | null) {
+  const change = textChange(input);
+  const wanted = input.slug ?? nameForNewSlug(EVENT_TEXT, event?.texts ?? [], ctx.language, change);
+  if (wanted !== undefined) {
+    change.slug = await freeSlug(db, tx, `event:${ctx.language}`, slugBase(wanted, "event"), (candidates) => takenSlugs(tx, ctx.language, candidates, event?.id ?? null));
+  }
+  return change;
+}
+
+/** Writes the text rows that change, and the search document when what search finds changes. */
+async function writeTexts(db: Database, tx: Tx, eventId: number, sourceLanguage: string, current: EventRecord["texts"], ctx: PostWriteContext, change: Partial<Record<EventTextField, string | null>>): Promise<void> {
+  const { rows, all, searchChanged } = textRowsToWrite(EVENT_TEXT, current, ctx.language, change, { defaultLanguage: ctx.defaultLanguage, sourceLanguage });
+  for (const row of rows) {
+    const data = { ...row.own, searchText: row.searchText, sortKey: row.sortKey };
+    await tx.eventText.upsert({
+      where: { eventId_language: { eventId, language: row.language } },
+      create: { eventId, language: row.language, ...data },
+      update: data,
+    });
+  }
+  if (searchChanged) await writeEventSearch(db.provider, tx, eventId, all.map((row) => row.searchText));
+}
+
+export async function createEvent(db: Database, ctx: PostWriteContext, input: Schemas["CreateEventRequest"]): Promise<EventRecord> {
   const passwordHash = await passwordHashOf(input);
   return retryOnSlugClash(() =>
     inTransaction(db, async (tx) => {
@@ -233,54 +248,65 @@ export async function createEvent(db: Database, ctx: LinkedPostWriteContext, inp
       const fields = await resolvePostFields(tx, input, ctx, problems);
       const times = resolveEventTimes(input, null, ctx.siteTimezone, ctx.now, problems);
       checkSlug(input, problems);
-      await checkLinks(tx, input, null, problems);
+      const links = linkChanges(input, null);
+      await checkLinks(db, tx, links, null, input.post_parent, problems);
       problems.throwIfAny();
-      const slug = await freeSlug(db, tx, `event:${ctx.language}`, slugBase(input.slug ?? input.title, "event"), (candidates) => takenSlugs(tx, ctx.language, candidates, null));
       const created = await tx.event.create({
         data: { ...(eventColumns(input, passwordHash) as Prisma.EventUncheckedCreateInput), ...fields, ...times!, sourceLanguage: ctx.language, modifiedAt: ctx.now },
-        select: { id: true, sourceLanguage: true },
+        select: { id: true },
       });
-      await writeTexts(db, tx, { ...created, texts: [] }, ctx, textChange(input, slug));
-      await writeLinks(tx, created.id, input);
-      return (await loadEvent(db, created.id, tx))!;
+      const change = await textChangeWithSlug(db, tx, ctx, input, null);
+      await writeTexts(db, tx, created.id, ctx.language, [], ctx, change);
+      await writeLinks(tx, created.id, links);
+      return (await readEvent(db.provider, tx, created.id))!;
     }),
   );
 }
 
-export async function updateEvent(db: Database, ctx: LinkedPostWriteContext, id: number, input: EventInput, guard: LinkedPostGuard<EventRecord>): Promise<EventRecord> {
+/**
+ * Changes what the input gives, and only that, under the event's lock: concurrent updates of
+ * different fields all take effect, one after the other. Only the columns and text rows whose
+ * values change are written, so the day counts and the search index are rewritten only when
+ * what they hold changes.
+ */
+export async function updateEvent(db: Database, ctx: PostWriteContext, target: WriteTarget<EventRecord>, input: EventWrite): Promise<EventRecord> {
   const passwordHash = await passwordHashOf(input);
+  const id = target.record.id;
   return retryOnSlugClash(() =>
     inTransaction(db, async (tx) => {
-      const current = await loadEvent(db, id, tx);
-      guard(current);
+      const current = await lockTarget(db, tx, "Event", target, () => readEvent(db.provider, tx, id));
       const problems = new ParamProblems();
       const fields = await resolvePostFields(tx, input, ctx, problems, current);
       const times = resolveEventTimes(input, current, ctx.siteTimezone, ctx.now, problems);
       checkSlug(input, problems);
-      await checkLinks(tx, input, id, problems);
+      const links = linkChanges(input, current);
+      await checkLinks(db, tx, links, current, input.post_parent, problems);
       problems.throwIfAny();
-      const slug = input.slug === undefined ? undefined : await freeSlug(db, tx, `event:${ctx.language}`, slugBase(input.slug, "event"), (candidates) => takenSlugs(tx, ctx.language, candidates, id));
-      await tx.event.update({ where: { id }, data: { ...eventColumns(input, passwordHash), ...fields, ...times!, modifiedAt: ctx.now } });
-      await writeTexts(db, tx, current, ctx, textChange(input, slug));
-      await writeLinks(tx, id, input);
-      return (await loadEvent(db, id, tx))!;
+      const columns = changedColumns(current, { ...eventColumns(input, passwordHash), ...fields, ...times! });
+      await tx.event.update({ where: { id }, data: { ...columns, modifiedAt: ctx.now, version: { increment: 1 } } });
+      await writeTexts(db, tx, id, current.sourceLanguage, current.texts, ctx, await textChangeWithSlug(db, tx, ctx, input, current));
+      await writeLinks(tx, id, links);
+      return (await readEvent(db.provider, tx, id))!;
     }),
   );
 }
 
-export function trashEvent(db: Database, now: Date, id: number, guard: LinkedPostGuard<EventRecord>): Promise<EventRecord> {
+/** Moves the event to the trash (410 when it is there already). */
+export function trashEvent(db: Database, now: Date, target: WriteTarget<EventRecord>): Promise<EventRecord> {
+  const id = target.record.id;
   return inTransaction(db, async (tx) => {
-    const current = await loadEvent(db, id, tx);
-    guard(current);
-    await tx.event.update({ where: { id }, data: { status: "trash", modifiedAt: now } });
-    return (await loadEvent(db, id, tx))!;
+    const current = await lockTarget(db, tx, "Event", target, () => readEvent(db.provider, tx, id));
+    if (current.status === "trash") throw new ApiError("event-is-in-trash");
+    await tx.event.update({ where: { id }, data: { status: "trash", modifiedAt: now, version: { increment: 1 } } });
+    return (await readEvent(db.provider, tx, id))!;
   });
 }
 
-export function destroyEvent(db: Database, id: number, guard: LinkedPostGuard<EventRecord>): Promise<EventRecord> {
+/** Deletes the event for good; answers with it as it was. */
+export function destroyEvent(db: Database, target: WriteTarget<EventRecord>): Promise<EventRecord> {
+  const id = target.record.id;
   return inTransaction(db, async (tx) => {
-    const current = await loadEvent(db, id, tx);
-    guard(current);
+    const current = await lockTarget(db, tx, "Event", target, () => readEvent(db.provider, tx, id));
     await tx.event.delete({ where: { id } });
     return current;
   });

@@ -3,16 +3,17 @@ import type { RequestContext } from "../../http/request-context";
 import { effectiveText } from "../../i18n/localized-text";
 import { translationsOf } from "../../i18n/translations";
 import { autop, excerptOf, plainSummary } from "../../text/html";
-import { compact, globalIds, imageOf, permalinkOf, postHead, restUrlOf } from "../posts/post-serializer";
+import { compact, globalIds, imageOf, permalinkOf, postHead, restUrlOf } from "../post-kernel/post-serializer";
 import type { SerializeOptions } from "../venues/venue-serializer";
-import { ORGANIZER_TEXT, type OrganizerRecord } from "./organizer-store";
+import { ORGANIZER_TEXT, type OrganizerRecord } from "./organizer-record";
 
 /** An organizer as the API represents it (tec-rest-v1.md §3.3 with the contract's departures). */
 export function serializeOrganizer(organizer: OrganizerRecord, ctx: RequestContext, options: SerializeOptions): Schemas["Organizer"] {
   const text = effectiveText(organizer.texts, ORGANIZER_TEXT.fields, { language: ctx.language, defaultLanguage: ctx.defaultLanguage, sourceLanguage: organizer.sourceLanguage });
   const name = text.name ?? "";
   const description = text.description === null ? null : autop(text.description);
-  const url = permalinkOf(ctx, "organizer", organizer.slug);
+  const slug = text.slug ?? "";
+  const url = permalinkOf(ctx, "organizer", slug);
   const json: Schemas["Organizer"] = {
     ...postHead(organizer, ctx),
     url,
@@ -20,7 +21,7 @@ export function serializeOrganizer(organizer: OrganizerRecord, ctx: RequestConte
     organizer: name,
     description,
     excerpt: excerptOf(description),
-    slug: organizer.slug,
+    slug,
     image: imageOf(organizer.image),
     phone: organizer.phone,
     website: organizer.website,
@@ -43,7 +44,7 @@ export function serializeOrganizer(organizer: OrganizerRecord, ctx: RequestConte
     };
   }
   if (options.translations) {
-    json.translations = translationsOf(organizer.texts, ORGANIZER_TEXT.fields, organizer.sourceLanguage, ctx, () => organizer.slug, `/organizers/${organizer.id}`);
+    json.translations = translationsOf(organizer.texts, ORGANIZER_TEXT.fields, organizer.sourceLanguage, ctx, `/organizers/${organizer.id}`);
   }
   return json;
 }

@@ -2,7 +2,7 @@ import type { RequestContext } from "../../http/request-context";
 import type { Schemas } from "../../http/operation-types";
 import { effectiveText } from "../../i18n/localized-text";
 import { translationsOf } from "../../i18n/translations";
-import { TERM_TEXT_FIELDS, type TermRecord } from "./term-store";
+import { TERM_TEXT_FIELDS, type TermRecord } from "./term-record";
 import type { TaxonomyConfig } from "./taxonomies";
 
 type TermJson = Schemas["Category"] | Schemas["Tag"];
@@ -27,7 +27,7 @@ export function serializeTerm(term: TermRecord, config: TaxonomyConfig, ctx: Req
   };
   const url = `${ctx.siteUrl}${ctx.languagePrefix}/${config.archivePath}/${encodeURIComponent(slug)}/`;
   const translations = options.translations
-    ? { translations: translationsOf(term.texts, TERM_TEXT_FIELDS, term.sourceLanguage, ctx, (_language, shown) => shown ?? "", `${config.collectionPath}/${term.id}`) }
+    ? { translations: translationsOf(term.texts, TERM_TEXT_FIELDS, term.sourceLanguage, ctx, `${config.collectionPath}/${term.id}`) }
     : {};
   if (config.hierarchical) {
     return { ...common, taxonomy: "tribe_events_cat", parent: term.parentId ?? 0, meta: [], url, urls, ...translations };

@@ -1,48 +1,20 @@
 import type { Prisma } from "../../../generated/prisma/sqlite/client";
-import type { Database } from "../../db/database";
+import type { Database, Db } from "../../db/database";
 import { inTransaction, lockFor, type Tx } from "../../db/transaction";
 import { ApiError, invalidParam } from "../../http/errors";
+import { isItemId, type Schemas, type WriteTarget } from "../../http/operation-types";
 import { effectiveText } from "../../i18n/localized-text";
 import type { Language } from "../../i18n/languages";
 import { sortKeyOf } from "../../text/search-text";
-import { localizedRows, type RowsSpec } from "../../i18n/localized-rows";
 import { firstFreeSlug, slugify } from "../../text/slug";
+import { lockTarget } from "../post-kernel/item-lock";
+import { nameForNewSlug, textRowsToWrite } from "../post-kernel/item-texts";
 import type { Taxonomy, TaxonomyConfig } from "./taxonomies";
+import type { TermListQuery } from "./term-query";
+import { TERM_TEXT, TERM_TEXT_FIELDS, termSelect, type TermRecord, type TermTextField } from "./term-record";
 
-export const TERM_TEXT_FIELDS = ["name", "description", "slug"] as const;
-type TermTextField = (typeof TERM_TEXT_FIELDS)[number];
-
-export const termSelect = {
-  id: true,
-  taxonomy: true,
-  parentId: true,
-  count: true,
-  sourceLanguage: true,
-  texts: { select: { language: true, name: true, description: true, slug: true } },
-} satisfies Prisma.TermSelect;
-
-export type TermRecord = Prisma.TermGetPayload<{ select: typeof termSelect }>;
-
-export type TermOrderBy = "name" | "id" | "term_id" | "slug" | "count" | "parent" | "include" | "none";
-
-export interface TermListQuery {
-  taxonomy: Taxonomy;
-  language: Language;
-  defaultLanguage: Language;
-  offset: number;
-  limit: number;
-  searchWords: string[];
-  includeIds?: number[];
-  excludeIds?: number[];
-  order: "asc" | "desc";
-  orderBy: TermOrderBy;
-  hideEmpty: boolean;
-  /** Direct children of this category; 0 for top-level ones. */
-  parentId?: number;
-  /** Terms linked to this event. */
-  eventId?: number;
-  slug?: string;
-}
+/** What a write body of a category or tag may hold (tags take no `parent`). */
+export type TermWrite = Schemas["UpdateCategoryRequest"];
 
 function orderOf(query: TermListQuery): Prisma.TermTextOrderByWithRelationInput[] {
   const dir = query.order;
@@ -101,9 +73,13 @@ export async function listTerms(db: Database, query: TermListQuery): Promise<{ i
   return { items, total };
 }
 
-export function findTerm(db: Database | Tx, taxonomy: Taxonomy, id: number): Promise<TermRecord | null> {
-  const client = "read" in db ? db.read : db;
+function findTerm(client: Db | Tx, taxonomy: Taxonomy, id: number): Promise<TermRecord | null> {
   return client.term.findFirst({ where: { id, taxonomy }, select: termSelect });
+}
+
+/** The term of this taxonomy with this id: the only lookup of a term by reference (terms have no by-slug routes). */
+export function resolveTerm(db: Database, taxonomy: Taxonomy, id: number): Promise<TermRecord | null> {
+  return isItemId(id) ? findTerm(db.read, taxonomy, id) : Promise.resolve(null);
 }
 
 /**
@@ -140,31 +116,16 @@ export async function resolveTermRefs(
   return { ids: [...new Set(ids)], unknown };
 }
 
-export interface TermWrite {
-  name?: string;
-  description?: string | null;
-  slug?: string;
-  /** Parent category; 0 for none. Categories only. */
-  parent?: number;
-}
-
 interface WriteContext {
   config: TaxonomyConfig;
   language: Language;
   defaultLanguage: Language;
 }
 
-const TERM_TEXT: RowsSpec<TermTextField> = { fields: TERM_TEXT_FIELDS, nameField: "name", searchFields: ["name", "slug"] };
-
-/** Stores every language's text row of a term after a write of `change` in `language`. */
-async function writeTexts(
-  tx: Tx,
-  term: { id: number; taxonomy: string; sourceLanguage: string; texts: TermRecord["texts"] },
-  language: Language,
-  defaultLanguage: Language,
-  change: Partial<Record<TermTextField, string | null>>,
-): Promise<void> {
-  for (const row of localizedRows(TERM_TEXT, term.texts, language, change, { defaultLanguage, sourceLanguage: term.sourceLanguage })) {
+/** Stores the text rows of a term that a write of `change` in `language` changes. */
+async function writeTexts(tx: Tx, term: { id: number; taxonomy: string; sourceLanguage: string; texts: TermRecord["texts"] }, ctx: WriteContext, change: Partial<Record<TermTextField, string | null>>): Promise<void> {
+  const { rows } = textRowsToWrite(TERM_TEXT, term.texts, ctx.language, change, { defaultLanguage: ctx.defaultLanguage, sourceLanguage: term.sourceLanguage });
+  for (const row of rows) {
     const data = { taxonomy: term.taxonomy, ...row.own, searchText: row.searchText, sortKey: row.sortKey, slugKey: row.shown.slug ?? "" };
     await tx.termText.upsert({
       where: { termId_language: { termId: term.id, language: row.language } },
@@ -205,6 +166,7 @@ async function checkNameFree(tx: Tx, ctx: WriteContext, name: string, parentId: 
   if (clash) throw new ApiError("term_exists", {}, { term_id: clash.termId });
 }
 
+/** A slug free in the write's language, made from `wanted` (term writes of a taxonomy take turns: see lockFor below). */
 async function uniqueSlug(tx: Tx, ctx: WriteContext, wanted: string, termId: number | null): Promise<string> {
   const base = slugify(wanted) || ctx.config.fallbackSlug;
   return firstFreeSlug(base, async (candidates) => {
@@ -226,10 +188,17 @@ function checkSlugHasLetters(slug: string | undefined): void {
   }
 }
 
-export async function createTerm(db: Database, ctx: WriteContext, input: TermWrite & { name: string }): Promise<TermRecord> {
+/**
+ * Writes of a taxonomy's terms take turns (an advisory lock on PostgreSQL; SQLite writes one at a
+ * time anyway): a name must be free among its siblings and a slug in its language, which a check
+ * then a write could not ensure between two concurrent writes.
+ */
+const takeTurns = (db: Database, tx: Tx, config: TaxonomyConfig) => lockFor(db, tx, `term-names:${config.taxonomy}`);
+
+export async function createTerm(db: Database, ctx: WriteContext, input: Schemas["CreateCategoryRequest"]): Promise<TermRecord> {
   checkSlugHasLetters(input.slug);
   return inTransaction(db, async (tx) => {
-    await lockFor(db, tx, `term-names:${ctx.config.taxonomy}`);
+    await takeTurns(db, tx, ctx.config);
     const parentId = ctx.config.hierarchical && input.parent ? input.parent : null;
     if (ctx.config.hierarchical && input.parent !== undefined) await checkParent(tx, null, input.parent);
     await checkNameFree(tx, ctx, input.name, parentId, null);
@@ -238,17 +207,18 @@ export async function createTerm(db: Database, ctx: WriteContext, input: TermWri
       data: { taxonomy: ctx.config.taxonomy, parentId, sourceLanguage: ctx.language },
       select: { id: true, taxonomy: true, sourceLanguage: true },
     });
-    await writeTexts(tx, { ...term, texts: [] }, ctx.language, ctx.defaultLanguage, { name: input.name, description: input.description ?? null, slug });
+    await writeTexts(tx, { ...term, texts: [] }, ctx, { name: input.name, description: input.description ?? null, slug });
     return (await findTerm(tx, ctx.config.taxonomy, term.id))!;
   });
 }
 
-export async function updateTerm(db: Database, ctx: WriteContext, id: number, input: TermWrite): Promise<TermRecord> {
+/** Changes what the input gives, and only that, under the term's lock. */
+export async function updateTerm(db: Database, ctx: WriteContext, target: WriteTarget<TermRecord>, input: TermWrite): Promise<TermRecord> {
   checkSlugHasLetters(input.slug);
+  const id = target.record.id;
   return inTransaction(db, async (tx) => {
-    await lockFor(db, tx, `term-names:${ctx.config.taxonomy}`);
-    const term = await findTerm(tx, ctx.config.taxonomy, id);
-    if (!term) throw new ApiError(ctx.config.notFound, { id });
+    await takeTurns(db, tx, ctx.config);
+    const term = await lockTarget(db, tx, "Term", target, () => findTerm(tx, ctx.config.taxonomy, id));
     let parentId = term.parentId;
     if (ctx.config.hierarchical && input.parent !== undefined) {
       await checkParent(tx, id, input.parent);
@@ -261,20 +231,25 @@ export async function updateTerm(db: Database, ctx: WriteContext, id: number, in
     const change: Partial<Record<TermTextField, string | null>> = {};
     if (input.name !== undefined) change.name = input.name;
     if (input.description !== undefined) change.description = input.description;
-    if (input.slug !== undefined) change.slug = await uniqueSlug(tx, ctx, input.slug, id);
-    if (parentId !== term.parentId) await tx.term.update({ where: { id }, data: { parentId } });
-    if (Object.keys(change).length > 0) await writeTexts(tx, term, ctx.language, ctx.defaultLanguage, change);
+    const wantedSlug = input.slug ?? nameForNewSlug(TERM_TEXT, term.texts, ctx.language, change);
+    if (wantedSlug !== undefined) change.slug = await uniqueSlug(tx, ctx, wantedSlug, id);
+    await tx.term.update({ where: { id }, data: { ...(parentId !== term.parentId ? { parentId } : {}), version: { increment: 1 } } });
+    await writeTexts(tx, term, ctx, change);
     return (await findTerm(tx, ctx.config.taxonomy, id))!;
   });
 }
 
-/** Deletes a term for good; its children move up to its parent. Returns it as it was. */
-export async function deleteTerm(db: Database, config: TaxonomyConfig, id: number): Promise<TermRecord> {
+/**
+ * Deletes a term for good; its children move up to its parent, and the events that had it count
+ * it as a write of theirs (their representation changes). Returns it as it was.
+ */
+export async function deleteTerm(db: Database, config: TaxonomyConfig, target: WriteTarget<TermRecord>): Promise<TermRecord> {
+  const id = target.record.id;
   return inTransaction(db, async (tx) => {
-    await lockFor(db, tx, `term-names:${config.taxonomy}`);
-    const term = await findTerm(tx, config.taxonomy, id);
-    if (!term) throw new ApiError(config.notFound, { id });
-    await tx.term.updateMany({ where: { parentId: id }, data: { parentId: term.parentId } });
+    await takeTurns(db, tx, config);
+    const term = await lockTarget(db, tx, "Term", target, () => findTerm(tx, config.taxonomy, id));
+    await tx.term.updateMany({ where: { parentId: id }, data: { parentId: term.parentId, version: { increment: 1 } } });
+    await tx.event.updateMany({ where: { terms: { some: { termId: id } } }, data: { version: { increment: 1 } } });
     await tx.term.delete({ where: { id } });
     return term;
   });

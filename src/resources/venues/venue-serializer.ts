@@ -3,8 +3,8 @@ import type { RequestContext } from "../../http/request-context";
 import { effectiveText } from "../../i18n/localized-text";
 import { translationsOf } from "../../i18n/translations";
 import { autop, excerptOf, plainSummary } from "../../text/html";
-import { compact, globalIds, imageOf, permalinkOf, postHead, restUrlOf } from "../posts/post-serializer";
-import { VENUE_TEXT, type VenueRecord } from "./venue-store";
+import { compact, globalIds, imageOf, permalinkOf, postHead, restUrlOf } from "../post-kernel/post-serializer";
+import { VENUE_TEXT, type VenueRecord } from "./venue-record";
 
 export interface SerializeOptions {
   /** Single-item GETs carry the schema.org description. */
@@ -43,7 +43,8 @@ export function serializeVenue(venue: VenueRecord, ctx: RequestContext, options:
   const text = effectiveText(venue.texts, VENUE_TEXT.fields, { language: ctx.language, defaultLanguage: ctx.defaultLanguage, sourceLanguage: venue.sourceLanguage });
   const name = text.name ?? "";
   const description = text.description === null ? null : autop(text.description);
-  const url = permalinkOf(ctx, "venue", venue.slug);
+  const slug = text.slug ?? "";
+  const url = permalinkOf(ctx, "venue", slug);
   const json: Schemas["Venue"] = {
     ...postHead(venue, ctx),
     url,
@@ -51,7 +52,7 @@ export function serializeVenue(venue: VenueRecord, ctx: RequestContext, options:
     venue: name,
     description,
     excerpt: excerptOf(description),
-    slug: venue.slug,
+    slug,
     image: imageOf(venue.image),
     address: venue.address,
     city: venue.city,
@@ -69,6 +70,6 @@ export function serializeVenue(venue: VenueRecord, ctx: RequestContext, options:
     ...globalIds(venue, "venue", ctx),
   };
   if (options.jsonLd) json.json_ld = placeJsonLd(venue, name, description, url);
-  if (options.translations) json.translations = translationsOf(venue.texts, VENUE_TEXT.fields, venue.sourceLanguage, ctx, () => venue.slug, `/venues/${venue.id}`);
+  if (options.translations) json.translations = translationsOf(venue.texts, VENUE_TEXT.fields, venue.sourceLanguage, ctx, `/venues/${venue.id}`);
   return json;
 }

@@ -1,19 +1,15 @@
+import { scaledStatus } from "../../auth/post-permissions";
 import type { Principal } from "../../auth/principal";
 import { can, type PostType } from "../../auth/roles";
 import type { PostStatus } from "../../auth/visibility";
 import { parseDateInput } from "../../dates/date-input";
 import type { Tx } from "../../db/transaction";
-import { ApiError, InvalidParamsError, type ParamProblem } from "../../http/errors";
-import type { Localized } from "../../i18n/languages";
-import { scaledStatus } from "./post-access";
+import { ApiError, type ParamProblems } from "../../http/errors";
+import type { Schemas } from "../../http/operation-types";
+import type { Language, Localized } from "../../i18n/languages";
 
-/** The fields every event, venue and organizer write may carry. */
-export interface PostFieldsInput {
-  author?: number;
-  date?: string | number;
-  date_utc?: string | number;
-  status?: PostStatus;
-}
+/** The fields every event, venue and organizer write may carry (the spec declares them alike for all three). */
+export type PostFieldsInput = Pick<Schemas["EventFields"], "author" | "date" | "date_utc" | "status">;
 
 export interface CurrentPost {
   /** As stored: one of the post statuses. */
@@ -40,24 +36,14 @@ const NO_SUCH_USER: Localized = {
   es: "Debe ser el id de un usuario existente.",
 };
 
-/** Collects the problems of several parameters, to report them all in one 400. */
-export class ParamProblems {
-  private readonly problems: Record<string, ParamProblem> = {};
-
-  add(param: string, detailCode: string, detail: Localized, message: ParamProblem["message"] = "invalid"): void {
-    this.problems[param] ??= { message, detailCode, detail };
-  }
-
-  throwIfAny(): void {
-    if (Object.keys(this.problems).length > 0) throw new InvalidParamsError(this.problems);
-  }
-}
-
+/** Who writes, when, in which language: what every write of an event, venue or organizer needs. */
 export interface PostWriteContext {
   principal: Principal;
   type: PostType;
   siteTimezone: string;
   now: Date;
+  language: Language;
+  defaultLanguage: Language;
 }
 
 /**

@@ -1,7 +1,7 @@
-import type { Principal } from "../../auth/principal";
-import { can, type PostType } from "../../auth/roles";
-import type { OwnedItem, PostStatus } from "../../auth/visibility";
-import { invalidParam } from "../../http/errors";
+import type { Principal } from "./principal";
+import { can, type PostType } from "./roles";
+import type { OwnedItem, PostStatus } from "./visibility";
+import { invalidParam } from "../http/errors";
 
 /**
  * Who may see and change events, venues and organizers (tec-rest-v1.md §7.4, §8): the statuses
@@ -78,6 +78,15 @@ export function canEditItem(principal: Principal, type: PostType, item: OwnedIte
 /** WordPress's delete_post. */
 export function canDeleteItem(principal: Principal, type: PostType, item: OwnedItem): boolean {
   return mayChange(principal, type, item, "delete");
+}
+
+/**
+ * Whether the caller may make a write to an item: edit it, or delete it (`force`: for good, which
+ * only those who may delete for good may ask for).
+ */
+export function mayWriteItem(principal: Principal, type: PostType, item: OwnedItem, action: "edit" | "delete", force = false): boolean {
+  if (action === "edit") return canEditItem(principal, type, item);
+  return canDeleteItem(principal, type, item) && (!force || can(principal.role, "force_delete"));
 }
 
 /**

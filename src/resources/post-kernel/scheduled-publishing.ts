@@ -9,9 +9,11 @@ import { inTransaction } from "../../db/transaction";
 export async function publishDueItems(db: Database, now: Date): Promise<{ events: number; venues: number; organizers: number }> {
   return inTransaction(db, async (tx) => {
     const due = { status: "future", postDate: { lte: now } };
-    const events = await tx.event.updateMany({ where: due, data: { status: "publish" } });
-    const venues = await tx.venue.updateMany({ where: due, data: { status: "publish" } });
-    const organizers = await tx.organizer.updateMany({ where: due, data: { status: "publish" } });
+    // Publishing is a write of the item (its status changes), so it counts in its version.
+    const data = { status: "publish", version: { increment: 1 } };
+    const events = await tx.event.updateMany({ where: due, data });
+    const venues = await tx.venue.updateMany({ where: due, data });
+    const organizers = await tx.organizer.updateMany({ where: due, data });
     return { events: events.count, venues: venues.count, organizers: organizers.count };
   });
 }

@@ -1,0 +1,99 @@
+import { createHash } from "node:crypto";
+import type { Request, Response } from "express";
+
+/**
+ * Conditional requests (RFC 9110 §13), what lets a client revalidate a copy it has and make a
+ * read-modify-write safe:
+ * - every representation the API sends with a 200 to GET carries a strong `ETag`, a digest of its
+ *   exact bytes, so it changes whenever the representation does, in whatever way;
+ * - a GET whose `If-None-Match` names the current tag gets `304 Not Modified` without a body,
+ *   whatever `Cache-Control` the request has (fetch() adds `no-cache` to every request with a
+ *   conditional header, and Express's own `req.fresh` then answers 200 every time);
+ * - a write whose `If-Match` does not name the current tag of the item's representation (as a GET
+ *   of the same URL by the same caller would give it), or names `*` where there is no item, gets
+ *   `412 rest_precondition_failed` (see auth/write-targets.ts).
+ */
+
+/** A strong entity tag of a representation: a digest of its exact bytes. */
+export function entityTag(body: string): string {
+  return `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
+}
+
+/** The tag of `body` as the API serializes it. */
+export function entityTagOf(body: unknown): string {
+  return entityTag(JSON.stringify(body));
+}
+
+/** The tags of an If-Match header: `*`, a list, or null when the request has none. */
+export type IfMatch = "*" | string[] | null;
+
+export function ifMatchOf(req: Request): IfMatch {
+  const header = req.headers["if-match"];
+  if (header === undefined) return null;
+  if (header.trim() === "*") return "*";
+  return header.split(",").map((tag) => tag.trim()).filter((tag) => tag.length > 0);
+}
+
+/**
+ * Whether If-Match holds for an item whose current tag is `current` (null: there is no item). A
+ * strong comparison: a weak tag (`W/"..."`) never matches.
+ */
+export function ifMatchHolds(ifMatch: IfMatch, current: (() => string) | null): boolean {
+  if (ifMatch === null) return true;
+  if (current === null) return false;
+  if (ifMatch === "*") return true;
+  const tag = current();
+  return ifMatch.includes(tag);
+}
+
+function opaqueTag(tag: string): string {
+  return tag.replace(/^W\//, "");
+}
+
+/** Whether If-None-Match names `etag` (weak comparison, RFC 9110 §13.1.2), or is `*`. */
+export function ifNoneMatchHolds(req: Request, etag: string): boolean {
+  const header = req.headers["if-none-match"];
+  if (header === undefined) return false;
+  if (header.trim() === "*") return true;
+  return header.split(",").some((tag) => opaqueTag(tag.trim()) === opaqueTag(etag));
+}
+
+/**
+ * Sends a JSON representation with its strong ETag: the tag of `body`, or `etag` when that is the
+ * tag of another form of the same state (a write answers with the tag a GET would give), or none
+ * (null: an item deleted for good has no current representation). A GET whose If-None-Match names
+ * the tag gets 304 instead.
+ */
+export function sendRepresentation(res: Response, body: unknown, options: { status?: number; etag?: string | null } = {}): void {
+  const json = JSON.stringify(body);
+  const etag = options.etag === null ? null : (options.etag ?? entityTag(json));
+  if (etag !== null) res.setHeader("ETag", etag);
+  const status = options.status ?? 200;
+  if (etag !== null && status === 200 && res.req.method === "GET" && ifNoneMatchHolds(res.req, etag)) {
+    res.status(304).end();
+    return;
+  }
+  res.status(status);
+  sendJson(res, body, json);
+}
+
+/**
+ * Sends `json` (the serialized `body`). A response validator (VALIDATE_RESPONSES, as in the tests)
+ * sees bodies through `res.json`, which it replaces on the response: go through it then, so that
+ * every body is validated; otherwise send the string already made.
+ */
+export function sendJson(res: Response, body: unknown, json: string): void {
+  if (Object.prototype.hasOwnProperty.call(res, "json")) res.json(body);
+  else res.type("json").send(json);
+}
+
+/** Sends a text made once (the documentation) with its strong ETag; 304 for a current If-None-Match. */
+export function sendText(res: Response, text: string, type: "html" | "json"): void {
+  const etag = entityTag(text);
+  res.setHeader("ETag", etag);
+  if (res.req.method === "GET" && ifNoneMatchHolds(res.req, etag)) {
+    res.status(304).end();
+    return;
+  }
+  res.type(type).send(text);
+}

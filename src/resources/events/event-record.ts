@@ -1,0 +1,151 @@
+import { Prisma } from "../../../generated/prisma/sqlite/client";
+import type { Database, Db, Provider } from "../../db/database";
+import { columns, jsonSql, revive } from "../../db/sql-json";
+import type { Tx } from "../../db/transaction";
+import type { RowsSpec } from "../../i18n/localized-rows";
+import { ORGANIZER_COLUMNS, organizerSelect } from "../organizers/organizer-record";
+import { POST_COLUMNS } from "../post-kernel/post-record";
+import { TERM_COLUMNS, termSelect } from "../terms/term-record";
+import { VENUE_COLUMNS, venueSelect } from "../venues/venue-record";
+
+/**
+ * An event as stored: its own columns, its text in every language, and what it links to. One
+ * source for both ways of reading it: the Prisma select below, and the statement that builds the
+ * same record as JSON in the database (one statement per page instead of Prisma's eight).
+ */
+
+/** The event's own columns. */
+export const EVENT_COLUMNS = {
+  ...POST_COLUMNS,
+  passwordHash: true,
+  startLocal: true,
+  endLocal: true,
+  startsAt: true,
+  endsAt: true,
+  timezone: true,
+  timezoneAbbr: true,
+  allDay: true,
+  cost: true,
+  website: true,
+  image: true,
+  showMap: true,
+  showMapLink: true,
+  hideFromListings: true,
+  sticky: true,
+  featured: true,
+  ticketed: true,
+  parentId: true,
+} as const satisfies Prisma.EventSelect;
+
+export const EVENT_TEXT_COLUMNS = { language: true, title: true, description: true, excerpt: true, slug: true } as const satisfies Prisma.EventTextSelect;
+
+export const eventSelect = {
+  ...EVENT_COLUMNS,
+  texts: { select: EVENT_TEXT_COLUMNS },
+  venues: { orderBy: { position: "asc" }, select: { venue: { select: venueSelect } } },
+  organizers: { orderBy: { position: "asc" }, select: { organizer: { select: organizerSelect } } },
+  terms: { orderBy: { position: "asc" }, select: { term: { select: termSelect } } },
+} satisfies Prisma.EventSelect;
+
+export type EventRecord = Prisma.EventGetPayload<{ select: typeof eventSelect }>;
+
+export type EventTextField = "title" | "description" | "excerpt" | "slug";
+
+export const EVENT_TEXT: RowsSpec<EventTextField> = {
+  fields: ["title", "description", "excerpt", "slug"],
+  nameField: "title",
+  // As WordPress searches posts: title, excerpt and content.
+  searchFields: ["title", "excerpt", "description"],
+};
+
+// Columns whose JSON form is not the record's: SQLite has no booleans, and dates come as text.
+const DATES = new Set(["postDate", "modifiedAt", "startsAt", "endsAt"]);
+const BOOLEANS = new Set(["allDay", "showMap", "showMapLink", "hideFromListings", "sticky", "featured", "ticketed"]);
+
+const names = (select: object) => Object.keys(select);
+
+const recordSql = new Map<Provider, string>();
+
+/** The JSON expression of the record of the event aliased "e". */
+function eventRecordSql(provider: Provider): string {
+  let sql = recordSql.get(provider);
+  if (sql) return sql;
+  const json = jsonSql(provider);
+  const texts = (table: string, key: string, alias: string, fields: string[]) =>
+    json.array(json.object(columns("t", fields)), `"${table}" "t" WHERE "t"."${key}" = "${alias}"."id"`, `"t"."language"`);
+  const linked = (link: string, key: string, table: string, name: string, cols: string[], textTable: string, textKey: string, textFields: string[]) =>
+    json.array(
+      json.object({ [name]: json.object({ ...columns("i", cols), texts: texts(textTable, textKey, "i", textFields) }) }),
+      `"${link}" "l" JOIN "${table}" "i" ON "i"."id" = "l"."${key}" WHERE "l"."eventId" = "e"."id"`,
+      `"l"."position"`,
+    );
+  sql = json.object({
+    ...columns("e", names(EVENT_COLUMNS)),
+    texts: texts("EventText", "eventId", "e", names(EVENT_TEXT_COLUMNS)),
+    venues: linked("EventVenue", "venueId", "Venue", "venue", names(VENUE_COLUMNS), "VenueText", "venueId", names(venueSelect.texts.select)),
+    organizers: linked("EventOrganizer", "organizerId", "Organizer", "organizer", names(ORGANIZER_COLUMNS), "OrganizerText", "organizerId", names(organizerSelect.texts.select)),
+    terms: linked("EventTerm", "termId", "Term", "term", names(TERM_COLUMNS), "TermText", "termId", names(termSelect.texts.select)),
+  });
+  recordSql.set(provider, sql);
+  return sql;
+}
+
+type Client = Db | Tx;
+
+function reviveRecord(value: unknown): EventRecord {
+  return revive<EventRecord>(value, DATES, BOOLEANS);
+}
+
+/** The records of the events that `rest` (FROM ... WHERE ..., the event aliased "e") selects. */
+async function readRecords(client: Client, provider: Provider, rest: Prisma.Sql): Promise<EventRecord[]> {
+  const rows = await client.$queryRaw<Array<{ record: unknown }>>`SELECT ${Prisma.raw(eventRecordSql(provider))} AS "record" FROM ${rest}`;
+  return rows.map((row) => reviveRecord(row.record));
+}
+
+/** One event by id, through `client` (a transaction's, to read what it wrote). */
+export async function readEvent(provider: Provider, client: Client, id: number): Promise<EventRecord | null> {
+  const [record] = await readRecords(client, provider, Prisma.sql`"Event" "e" WHERE "e"."id" = ${id}`);
+  return record ?? null;
+}
+
+/** The event whose slug `named` (a statement selecting one "eventId") finds. */
+export async function readEventNamed(db: Database, named: Prisma.Sql): Promise<EventRecord | null> {
+  const [record] = await readRecords(db.read, db.provider, Prisma.sql`"Event" "e" WHERE "e"."id" = (${named})`);
+  return record ?? null;
+}
+
+/** How a page is ordered: by `key` (an SQL expression), ties broken by id, in `direction`. */
+export interface EventOrderSql {
+  /** What `key` needs joined. */
+  join: Prisma.Sql;
+  key: string;
+  direction: "ASC" | "DESC";
+}
+
+export interface EventPageSql {
+  from: Prisma.Sql;
+  where: Prisma.Sql;
+  order: EventOrderSql;
+}
+
+/**
+ * A page of the events that `from` and `where` select, in `order`. The page's ids are found
+ * first and the records built for them only: built in the same query, they would be built for
+ * every event the database sorts, not just for those it returns. With `countAll`, the same
+ * statement counts every event selected (a window function over the rows it sorts anyway), so
+ * that a list the day counts cannot total does not go through its events twice; the total is
+ * null when the page is empty (past the last one).
+ */
+export async function readEventPage(db: Database, parts: EventPageSql, limit: number, offset: number, countAll: boolean): Promise<{ records: EventRecord[]; total: number | null }> {
+  const { key, direction, join } = parts.order;
+  const total = countAll ? Prisma.sql`, COUNT(*) OVER () AS "total"` : Prisma.empty;
+  const page = Prisma.sql`SELECT "e"."id" AS "id", ${Prisma.raw(key)} AS "k"${total} FROM ${parts.from} ${join} ${parts.where}
+    ORDER BY ${Prisma.raw(`${key} ${direction}, "e"."id" ${direction}`)} LIMIT ${limit} OFFSET ${offset}`;
+  const totalColumn = countAll ? Prisma.sql`, "p"."total" AS "total"` : Prisma.empty;
+  const rows = await db.read.$queryRaw<Array<{ record: unknown; total?: number | bigint }>>`SELECT ${Prisma.raw(eventRecordSql(db.provider))} AS "record"${totalColumn}
+    FROM (${page}) "p" JOIN "Event" "e" ON "e"."id" = "p"."id" ORDER BY ${Prisma.raw(`"p"."k" ${direction}, "p"."id" ${direction}`)}`;
+  return {
+    records: rows.map((row) => reviveRecord(row.record)),
+    total: countAll && rows.length > 0 ? Number(rows[0].total) : null,
+  };
+}

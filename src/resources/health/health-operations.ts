@@ -1,0 +1,29 @@
+import { ApiError } from "../../http/errors";
+import type { Operations } from "../../http/operation-types";
+import type { Services } from "../../services";
+
+/**
+ * Probes for load balancers and orchestrators (mounted at the origin, before the language
+ * prefixes and the rate limit): `/healthz`, the process answers; `/readyz`, it can also reach
+ * its database, else 503 `rest_not_ready`, so that traffic goes to other instances meanwhile.
+ */
+export function healthOperations({ db }: Services): Operations<"getHealth" | "getReadiness"> {
+  return {
+    getHealth: {
+      run(_req, res) {
+        res.json({ status: "ok" });
+      },
+    },
+    getReadiness: {
+      async run(_req, res) {
+        try {
+          await db.read.$queryRawUnsafe("SELECT 1");
+        } catch (err) {
+          // The cause goes to the log (the error handler logs every 5xx), not to the caller.
+          throw Object.assign(new ApiError("rest_not_ready"), { cause: err });
+        }
+        res.json({ status: "ready" });
+      },
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import { sendRepresentation, sendText } from "../../http/conditional";
+import type { Operations } from "../../http/operation-types";
+import { context, requestOrigin } from "../../http/request-context";
+import type { Language } from "../../i18n/languages";
+import type { Documentation } from "../../openapi/documentation";
+import { renderIndex, type IndexRoute } from "../../openapi/namespace-index";
+import { NAMESPACE } from "../../openapi/spec";
+import type { Services } from "../../services";
+
+/** The namespace index and the documentation, both derived from the spec. */
+export function namespaceOperations(services: Services, routes: Map<Language, Map<string, IndexRoute>>, documentation: Documentation): Operations<"getNamespaceIndex" | "getApiDocumentation"> {
+  // The REST root the client used (language prefix included), where WordPress points `up`.
+  const restRootUrl = (apiBase: string) => `${apiBase.slice(0, apiBase.length - NAMESPACE.length - 1)}/`;
+
+  return {
+    getNamespaceIndex: {
+      run(req, res) {
+        const ctx = context(req);
+        sendRepresentation(res, renderIndex(routes.get(ctx.language)!, ctx.apiBase, restRootUrl(ctx.apiBase)));
+      },
+    },
+
+    getApiDocumentation: {
+      run(req, res) {
+        const ctx = context(req);
+        // JSON unless the client prefers HTML (a browser does).
+        if (req.accepts(["application/json", "text/html"]) === "text/html") {
+          const page = documentation.htmlFor(ctx.language, ctx.apiBase, requestOrigin(req, services.config));
+          if (page === null) {
+            services.logger.error("the HTML documentation has not been built: run npm run build:docs");
+            throw new Error("HTML documentation missing");
+          }
+          sendText(res, page, "html");
+          return;
+        }
+        sendText(res, documentation.jsonFor(ctx.language, ctx.apiBase, requestOrigin(req, services.config)), "json");
+      },
+    },
+  };
+}

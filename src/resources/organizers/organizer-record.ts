@@ -1,0 +1,28 @@
+import type { Prisma } from "../../../generated/prisma/sqlite/client";
+import { LINKED_POST_TEXT, LINKED_POST_TEXT_COLUMNS, POST_COLUMNS, type LinkedPostTextField } from "../post-kernel/post-record";
+
+/**
+ * An organizer as stored: its own columns and its text in every language. One source for the
+ * Prisma select and for the columns of the JSON statement that embeds organizers in events.
+ */
+export const ORGANIZER_COLUMNS = {
+  ...POST_COLUMNS,
+  phone: true,
+  website: true,
+  email: true,
+  image: true,
+} as const satisfies Prisma.OrganizerSelect;
+
+export const organizerSelect = {
+  ...ORGANIZER_COLUMNS,
+  texts: { select: LINKED_POST_TEXT_COLUMNS },
+} as const satisfies Prisma.OrganizerSelect;
+
+export type OrganizerRecord = Prisma.OrganizerGetPayload<{ select: typeof organizerSelect }>;
+
+export type OrganizerTextField = LinkedPostTextField;
+
+export const ORGANIZER_TEXT = LINKED_POST_TEXT;
+
+/** The columns of an organizer that are the same in every language and that writes set as given. */
+export const ORGANIZER_PLAIN_COLUMNS = ["phone", "website", "email", "image"] as const;

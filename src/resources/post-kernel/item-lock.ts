@@ -1,0 +1,54 @@
+import { Prisma } from "../../../generated/prisma/sqlite/client";
+import type { Database } from "../../db/database";
+import type { Tx } from "../../db/transaction";
+import type { Versioned, WriteTarget } from "../../http/operation-types";
+
+/** The tables of the items that writes lock (events, venues, organizers, terms). */
+export type ItemTable = "Event" | "Venue" | "Organizer" | "Term";
+
+/**
+ * Locks an item's row until the write's transaction ends and returns its version, or null when
+ * the item is gone. On PostgreSQL, `FOR NO KEY UPDATE`: other writes of the item wait for this one
+ * (so each sees what the one before wrote, and none is lost), while writes that only link to it
+ * (which take `KEY SHARE`) do not. SQLite runs one write transaction at a time (BEGIN IMMEDIATE):
+ * reading is enough.
+ */
+export async function lockItem(db: Database, tx: Tx, table: ItemTable, id: number): Promise<number | null> {
+  const sql =
+    db.provider === "postgresql"
+      ? `SELECT "version" FROM "${table}" WHERE "id" = $1 FOR NO KEY UPDATE`
+      : `SELECT "version" FROM "${table}" WHERE "id" = ?`;
+  const rows = await tx.$queryRawUnsafe<Array<{ version: number | bigint }>>(sql, id);
+  return rows.length > 0 ? Number(rows[0].version) : null;
+}
+
+/**
+ * The item as the write sees it under its lock. When nothing has written it since the request
+ * found it (same version) and no precondition needs it read, that is the record the request found,
+ * and what was checked then still holds; otherwise it is read again and checked again.
+ */
+export async function lockTarget<R extends Versioned>(db: Database, tx: Tx, table: ItemTable, target: WriteTarget<R>, read: () => Promise<R | null>): Promise<R> {
+  const version = await lockItem(db, tx, table, target.record.id);
+  if (version === target.record.version && !target.conditional) return target.record;
+  const current = version === null ? null : await read();
+  target.verify(current);
+  return current;
+}
+
+/** How rows an item links to are held: against deletion (`key share`), or against any change (`share`). */
+export type LinkLock = "share" | "key share";
+
+/**
+ * The ids among `ids` of the rows of `table` that exist (and meet `condition`), locked until the
+ * write's transaction ends, in id order (so that writers locking the same rows queue instead of
+ * deadlocking). SQLite's single writer needs no lock.
+ */
+export async function lockRows(db: Database, tx: Tx, table: ItemTable, ids: number[], mode: LinkLock, condition?: Prisma.Sql): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const lock = db.provider === "postgresql" ? Prisma.raw(` FOR ${mode.toUpperCase()}`) : Prisma.empty;
+  const extra = condition ? Prisma.sql` AND ${condition}` : Prisma.empty;
+  const rows = await tx.$queryRaw<Array<{ id: number | bigint }>>(
+    Prisma.sql`SELECT "id" FROM ${Prisma.raw(`"${table}"`)} WHERE "id" IN (${Prisma.join([...new Set(ids)])})${extra} ORDER BY "id"${lock}`,
+  );
+  return rows.map((row) => Number(row.id));
+}

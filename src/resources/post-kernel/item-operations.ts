@@ -1,0 +1,86 @@
+import type { Request, Response } from "express";
+import { mayWriteItem } from "../../auth/post-permissions";
+import type { PostType } from "../../auth/roles";
+import type { OwnedItem } from "../../auth/visibility";
+import { entityTagOf, sendRepresentation } from "../../http/conditional";
+import { ApiError, type ErrorCode } from "../../http/errors";
+import { itemRefOf, type ItemRef, type TargetRule, type Versioned } from "../../http/operation-types";
+import { context, requestLanguage, type RequestContext } from "../../http/request-context";
+import type { Language } from "../../i18n/languages";
+import type { Services } from "../../services";
+import type { PostWriteContext } from "./post-fields";
+
+/**
+ * What the operations of every item resource share: how a request names an item and in which
+ * language order its slug is looked up, the write rules of posts (events, venues, organizers), and
+ * how an item is answered with its tag.
+ */
+
+/** The languages a by-slug lookup tries, in order (see slug-lookup.ts). */
+export interface LanguageOrder {
+  language: Language;
+  defaultLanguage: Language;
+}
+
+/** The language order of a request, at any stage (before validation too). */
+export function languageOrderOf(req: Request, services: Services): LanguageOrder {
+  return { language: requestLanguage(req, services.config), defaultLanguage: services.config.defaultLanguage };
+}
+
+/** The reference as error messages show it: the id or the slug. */
+export function refText(ref: ItemRef): string | number {
+  return "slug" in ref ? ref.slug : ref.id;
+}
+
+/** What a write handler of a post gives its store: who writes, in which language, when. */
+export function postWriteContext(req: Request, type: PostType, now: Date): PostWriteContext {
+  const ctx = context(req);
+  return { principal: ctx.principal!, type, siteTimezone: ctx.siteTimezone, now, language: ctx.language, defaultLanguage: ctx.defaultLanguage };
+}
+
+/**
+ * The write rules of a post type: the item named by the request, found by the resource's resolver;
+ * its 404; and whether the caller may edit it, or delete it (and delete it for good with `force`).
+ */
+export function postTargetRules<R extends OwnedItem & Versioned>(
+  type: PostType,
+  resolve: (ref: ItemRef, order: LanguageOrder) => Promise<R | null>,
+  notFound: ErrorCode,
+  services: Services,
+): { edit: TargetRule<R>; remove: TargetRule<R> } {
+  const base = {
+    resolve: (req: Request) => resolve(itemRefOf(req), languageOrderOf(req, services)),
+    notFound: (req: Request) => new ApiError(notFound, { ref: refText(itemRefOf(req)) }),
+  };
+  return {
+    edit: { ...base, allows: (req, item) => mayWriteItem(req.principal!, type, item, "edit") },
+    remove: { ...base, allows: (req, item) => mayWriteItem(req.principal!, type, item, "delete", forceOf(req)) },
+  };
+}
+
+/** Whether a DELETE asks for deletion for good. */
+export function forceOf(req: Request): boolean {
+  // Before validation the query holds strings (booleans normalized to "true"/"false"); after, booleans.
+  return String((req.query as { force?: unknown }).force) === "true";
+}
+
+/** The two forms of an item: as a GET of it gives it, and as write responses give it. */
+export interface ItemForms<R> {
+  read(record: R, ctx: RequestContext): unknown;
+  written(record: R, ctx: RequestContext): unknown;
+}
+
+/** The tag of an item's representation as a GET of it by this request's caller would give it. */
+export function readTagOf<R>(forms: ItemForms<R>, ctx: RequestContext): (record: R) => string {
+  return (record) => entityTagOf(forms.read(record, ctx));
+}
+
+/**
+ * Answers a write with the item in its write form, and the tag of its read form: the tag a GET
+ * would give now, which the client can send back in If-Match. An item deleted for good is
+ * answered as it was, without a tag.
+ */
+export function sendWritten<R>(req: Request, res: Response, record: R, forms: ItemForms<R>, options: { status?: number; deleted?: boolean } = {}): void {
+  const ctx = context(req);
+  sendRepresentation(res, forms.written(record, ctx), { status: options.status, etag: options.deleted ? null : readTagOf(forms, ctx)(record) });
+}

@@ -1,0 +1,235 @@
+import { Prisma } from "../../../generated/prisma/sqlite/client";
+import type { Database, Db } from "../../db/database";
+import { inTransaction, type Tx } from "../../db/transaction";
+import { ApiError, ParamProblems, type ErrorCode } from "../../http/errors";
+import { isItemId, type ItemRef, type WriteTarget } from "../../http/operation-types";
+import type { LocalizedRow, RowsSpec } from "../../i18n/localized-rows";
+import type { OwnText } from "../../i18n/localized-text";
+import { slugify } from "../../text/slug";
+import { changedColumns } from "./item-columns";
+import { lockTarget } from "./item-lock";
+import type { LanguageOrder } from "./item-operations";
+import { nameForNewSlug, textRowsToWrite, type SharedText } from "./item-texts";
+import { linkedPostWhere, type LinkedPostFilters, type LinkedPostWhere } from "./linked-post-query";
+import { resolvePostFields, type PostFieldsInput, type PostWriteContext, type ResolvedPostFields } from "./post-fields";
+import { itemIdBySlug } from "./slug-lookup";
+import { freeSlug, retryOnSlugClash, slugBase } from "./unique-slug";
+
+/**
+ * The data layer venues and organizers share (TEC's "linked posts": the items events link to).
+ * Each gives its model (its table, text table, columns and Prisma calls); the rules are here once.
+ */
+
+/** The stored shape every venue and organizer record has. */
+export interface LinkedPostRecord<F extends string> {
+  id: number;
+  version: number;
+  authorId: number;
+  status: string;
+  postDate: Date;
+  sourceLanguage: string;
+  texts: Array<OwnText<F>>;
+}
+
+/** What a write body of a venue or organizer gives that every post has: name, description, slug. */
+export interface LinkedPostTextInput {
+  description?: string | null;
+  slug?: string;
+}
+
+/** The tables of one model (venue or organizer): the item's, its texts', its links' to events. */
+export interface LinkedPostTables {
+  table: "Venue" | "Organizer";
+  textTable: "VenueText" | "OrganizerText";
+  linkTable: "EventVenue" | "EventOrganizer";
+  /** The column that names the item in its text and link tables. */
+  key: "venueId" | "organizerId";
+}
+
+/** The Prisma calls and field mappings of one model (venue or organizer). */
+export interface LinkedPostModel<F extends "name" | "description" | "slug", R extends LinkedPostRecord<F>, I extends PostFieldsInput & LinkedPostTextInput, C extends object> {
+  tables: LinkedPostTables;
+  text: RowsSpec<F>;
+  /** Base of a slug when the name has no letters or digits at all. */
+  fallbackSlug: string;
+  /** The name in a write body, if given. */
+  nameOf(input: I): string | undefined;
+  /** The columns of the item itself (the same in every language) that a write body gives. */
+  columns(input: I): C;
+  /** Text shared by every language that `search` also looks in, from the item's columns. */
+  sharedSearchText(columns: object): Array<string | null>;
+  find(client: Db | Tx, id: number): Promise<R | null>;
+  findMany(client: Db, where: LinkedPostWhere, offset: number, limit: number): Promise<R[]>;
+  count(client: Db, where: LinkedPostWhere): Promise<number>;
+  insert(tx: Tx, columns: C, fields: ResolvedPostFields & { sourceLanguage: string; slug: string; modifiedAt: Date }): Promise<{ id: number }>;
+  /** Writes the given columns of the item (and counts the write). */
+  save(tx: Tx, id: number, columns: object): Promise<void>;
+}
+
+/**
+ * Slugs among `candidates` taken in `language` by another item than `excludeId`, and, when
+ * `asKept`, as the kept source-language slug of another item (Venue.slug must stay unique).
+ */
+async function takenSlugs(tx: Tx, tables: LinkedPostTables, language: string, candidates: string[], excludeId: number | null, asKept: boolean): Promise<string[]> {
+  const other = excludeId === null ? Prisma.empty : Prisma.sql` AND ${Prisma.raw(`"${tables.key}"`)} <> ${excludeId}`;
+  const rows = await tx.$queryRaw<Array<{ slug: string }>>(
+    Prisma.sql`SELECT "slug" FROM ${Prisma.raw(`"${tables.textTable}"`)} WHERE "language" = ${language} AND "slug" IN (${Prisma.join(candidates)})${other}`,
+  );
+  if (asKept) {
+    const otherItem = excludeId === null ? Prisma.empty : Prisma.sql` AND "id" <> ${excludeId}`;
+    rows.push(...(await tx.$queryRaw<Array<{ slug: string }>>(Prisma.sql`SELECT "slug" FROM ${Prisma.raw(`"${tables.table}"`)} WHERE "slug" IN (${Prisma.join(candidates)})${otherItem}`)));
+  }
+  return rows.map((row) => row.slug);
+}
+
+/**
+ * Removes an item's links to events. The events count it as a write of theirs (their
+ * representation changes): a write of one of them then reads it again under its lock instead of
+ * using what it found before.
+ */
+async function unlinkEvents(tx: Tx, tables: LinkedPostTables, id: number): Promise<void> {
+  const links = Prisma.raw(`"${tables.linkTable}"`);
+  const key = Prisma.raw(`"${tables.key}"`);
+  await tx.$executeRaw`UPDATE "Event" SET "version" = "version" + 1 WHERE "id" IN (SELECT "eventId" FROM ${links} WHERE ${key} = ${id})`;
+  await tx.$executeRaw`DELETE FROM ${links} WHERE ${key} = ${id}`;
+}
+
+/** Stores one language's text row of an item (the same statement on SQLite and PostgreSQL). */
+async function upsertText<F extends string>(tx: Tx, tables: LinkedPostTables, id: number, row: LocalizedRow<F>): Promise<void> {
+  const own = row.own as Record<string, string | null>;
+  await tx.$executeRaw`INSERT INTO ${Prisma.raw(`"${tables.textTable}" ("${tables.key}"`)}, "language", "name", "description", "slug", "searchText", "sortKey")
+    VALUES (${id}, ${row.language}, ${own.name}, ${own.description}, ${own.slug}, ${row.searchText}, ${row.sortKey})
+    ON CONFLICT (${Prisma.raw(`"${tables.key}"`)}, "language") DO UPDATE SET "name" = excluded."name", "description" = excluded."description",
+      "slug" = excluded."slug", "searchText" = excluded."searchText", "sortKey" = excluded."sortKey"`;
+}
+
+/** What the operations of venues and organizers need from their data layer. */
+export interface LinkedPostStore<R extends LinkedPostRecord<string>, I> {
+  /** The one lookup of an item by reference: by id, or by slug (see slug-lookup.ts for the language order). */
+  resolve(db: Database, ref: ItemRef, order: LanguageOrder): Promise<R | null>;
+  list(db: Database, filters: LinkedPostFilters, offset: number, limit: number): Promise<{ items: R[]; total: number }>;
+  create(db: Database, ctx: PostWriteContext, input: I): Promise<R>;
+  update(db: Database, ctx: PostWriteContext, target: WriteTarget<R>, input: I): Promise<R>;
+  /** Moves to the trash (`inTrash` when it is there already) and unlinks from every event. */
+  trash(db: Database, now: Date, target: WriteTarget<R>, inTrash: ErrorCode): Promise<R>;
+  /** Deletes for good; answers with the item as it was. */
+  destroy(db: Database, target: WriteTarget<R>): Promise<R>;
+}
+
+const INVALID_SLUG = {
+  en: "Must contain at least one letter or digit.",
+  "pt-br": "Deve conter pelo menos uma letra ou um dígito.",
+  es: "Debe contener al menos una letra o un dígito.",
+};
+
+export function createLinkedPostStore<F extends "name" | "description" | "slug", R extends LinkedPostRecord<F>, I extends PostFieldsInput & LinkedPostTextInput, C extends object>(
+  model: LinkedPostModel<F, R, I, C>,
+): LinkedPostStore<R, I> {
+  function textChange(input: I): Partial<Record<F, string | null>> {
+    const change: Partial<Record<F, string | null>> = {};
+    const name = model.nameOf(input);
+    if (name !== undefined) change["name" as F] = name.trim();
+    if (input.description !== undefined) change["description" as F] = input.description === "" ? null : input.description;
+    return change;
+  }
+
+  /**
+   * The slug a write sets in its language: the one given, or one made from the name for a
+   * language without a slug of its own. Made unique in that language, and, in the item's source
+   * language, among the kept slugs too (Venue.slug, Organizer.slug).
+   */
+  async function slugOf(db: Database, tx: Tx, ctx: PostWriteContext, input: I, current: R | null, change: Partial<Record<F, string | null>>): Promise<string | undefined> {
+    const wanted = input.slug ?? nameForNewSlug(model.text, current?.texts ?? [], ctx.language, change);
+    if (wanted === undefined) return undefined;
+    const asKept = !current || current.sourceLanguage === ctx.language;
+    return freeSlug(db, tx, `${model.fallbackSlug}:${ctx.language}`, slugBase(wanted, model.fallbackSlug), (candidates) =>
+      takenSlugs(tx, model.tables, ctx.language, candidates, current?.id ?? null, asKept),
+    );
+  }
+
+  async function writeTexts(tx: Tx, id: number, current: R | null, ctx: PostWriteContext, change: Partial<Record<F, string | null>>, shared: SharedText): Promise<void> {
+    const order = { defaultLanguage: ctx.defaultLanguage, sourceLanguage: current?.sourceLanguage ?? ctx.language };
+    const { rows } = textRowsToWrite(model.text, current?.texts ?? [], ctx.language, change, order, shared);
+    for (const row of rows) await upsertText(tx, model.tables, id, row);
+  }
+
+  function checkSlug(input: I, problems: ParamProblems): void {
+    if (input.slug !== undefined && slugify(input.slug) === "") problems.add("slug", "rest_invalid_slug", INVALID_SLUG);
+  }
+
+  return {
+    async resolve(db, ref, order) {
+      const id = "slug" in ref ? await itemIdBySlug(db.read, model.tables.textTable, ref.slug, order.language, order.defaultLanguage) : ref.id;
+      return id !== null && isItemId(id) ? model.find(db.read, id) : null;
+    },
+
+    async list(db, filters, offset, limit) {
+      const where = linkedPostWhere(filters);
+      const [items, total] = await Promise.all([model.findMany(db.read, where, offset, limit), model.count(db.read, where)]);
+      return { items, total };
+    },
+
+    create(db, ctx, input) {
+      return retryOnSlugClash(() =>
+        inTransaction(db, async (tx) => {
+          const problems = new ParamProblems();
+          const fields = await resolvePostFields(tx, input, ctx, problems);
+          checkSlug(input, problems);
+          problems.throwIfAny();
+          const change = textChange(input);
+          const slug = (await slugOf(db, tx, ctx, input, null, change))!;
+          const columns = model.columns(input);
+          const { id } = await model.insert(tx, columns, { ...fields, sourceLanguage: ctx.language, slug, modifiedAt: ctx.now });
+          await writeTexts(tx, id, null, ctx, { ...change, ["slug" as F]: slug }, { before: [], after: model.sharedSearchText(columns) });
+          return (await model.find(tx, id))!;
+        }),
+      );
+    },
+
+    update(db, ctx, target, input) {
+      const id = target.record.id;
+      return retryOnSlugClash(() =>
+        inTransaction(db, async (tx) => {
+          const current = await lockTarget(db, tx, model.tables.table, target, () => model.find(tx, id));
+          const problems = new ParamProblems();
+          const fields = await resolvePostFields(tx, input, ctx, problems, current);
+          checkSlug(input, problems);
+          problems.throwIfAny();
+          // Trashing through a status change unlinks the item from its events, as DELETE does.
+          if (fields.status === "trash" && current.status !== "trash") await unlinkEvents(tx, model.tables, id);
+          const columns = changedColumns(current, { ...model.columns(input), ...fields });
+          const change = textChange(input);
+          const slug = await slugOf(db, tx, ctx, input, current, change);
+          if (slug !== undefined) change["slug" as F] = slug;
+          // The kept slug follows the source language's.
+          const kept = slug !== undefined && current.sourceLanguage === ctx.language ? { slug } : {};
+          await model.save(tx, id, { ...columns, ...kept, modifiedAt: ctx.now });
+          const shared = { before: model.sharedSearchText(current), after: model.sharedSearchText({ ...current, ...columns }) };
+          await writeTexts(tx, id, current, ctx, change, shared);
+          return (await model.find(tx, id))!;
+        }),
+      );
+    },
+
+    trash(db, now, target, inTrash) {
+      const id = target.record.id;
+      return inTransaction(db, async (tx) => {
+        const current = await lockTarget(db, tx, model.tables.table, target, () => model.find(tx, id));
+        if (current.status === "trash") throw new ApiError(inTrash);
+        await unlinkEvents(tx, model.tables, id);
+        await model.save(tx, id, { status: "trash", modifiedAt: now });
+        return (await model.find(tx, id))!;
+      });
+    },
+
+    destroy(db, target) {
+      const id = target.record.id;
+      return inTransaction(db, async (tx) => {
+        const current = await lockTarget(db, tx, model.tables.table, target, () => model.find(tx, id));
+        await unlinkEvents(tx, model.tables, id);
+        await tx.$executeRaw`DELETE FROM ${Prisma.raw(`"${model.tables.table}"`)} WHERE "id" = ${id}`;
+        return current;
+      });
+    },
+  };
+}

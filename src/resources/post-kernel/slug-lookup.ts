@@ -1,0 +1,30 @@
+import { Prisma } from "../../../generated/prisma/sqlite/client";
+import type { Db } from "../../db/database";
+import type { Tx } from "../../db/transaction";
+import type { Language } from "../../i18n/languages";
+
+/** The text tables with per-language slugs, and the column that names their item. */
+const SLUGGED = {
+  EventText: "eventId",
+  VenueText: "venueId",
+  OrganizerText: "organizerId",
+} as const;
+
+export type SluggedTable = keyof typeof SLUGGED;
+
+/**
+ * The one rule every by-slug route follows: the item whose slug, in the request language, is
+ * `slug`; else the one whose slug in the default language is; else any whose slug in another
+ * language is (the first language in order). A statement selecting that item's id.
+ */
+export function itemBySlugSql(table: SluggedTable, slug: string, language: Language, defaultLanguage: Language): Prisma.Sql {
+  const key = Prisma.raw(`"t"."${SLUGGED[table]}"`);
+  return Prisma.sql`SELECT ${key} FROM ${Prisma.raw(`"${table}"`)} "t" WHERE "t"."slug" = ${slug}
+    ORDER BY CASE "t"."language" WHEN ${language} THEN 0 WHEN ${defaultLanguage} THEN 1 ELSE 2 END, "t"."language" LIMIT 1`;
+}
+
+/** The id of the item `itemBySlugSql` finds, or null. */
+export async function itemIdBySlug(client: Db | Tx, table: SluggedTable, slug: string, language: Language, defaultLanguage: Language): Promise<number | null> {
+  const rows = await client.$queryRaw<Array<Record<string, number | bigint>>>(itemBySlugSql(table, slug, language, defaultLanguage));
+  return rows.length > 0 ? Number(Object.values(rows[0])[0]) : null;
+}

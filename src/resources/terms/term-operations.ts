@@ -1,0 +1,93 @@
+import type { Request } from "express";
+import { writeTargetOf } from "../../auth/write-targets";
+import { collectionLinks, echoedQuery, offsetOf, pageRequest, setCollectionHeaders, totalPagesOf } from "../../http/collection";
+import { sendRepresentation } from "../../http/conditional";
+import { ApiError } from "../../http/errors";
+import { bindOperations, bodyOf, itemRefOf, queryOf, type ItemOperationSet, type Operation, type OperationHandler, type TargetRule } from "../../http/operation-types";
+import { context, type RequestContext } from "../../http/request-context";
+import type { Services } from "../../services";
+import { readTagOf, sendWritten, type ItemForms } from "../post-kernel/item-operations";
+import { CATEGORIES, TAGS, type TaxonomyConfig } from "./taxonomies";
+import { termListQueryOf } from "./term-query";
+import type { TermRecord } from "./term-record";
+import { serializeTerm } from "./term-serializer";
+import { createTerm, deleteTerm, listTerms, resolveTerm, updateTerm } from "./term-store";
+
+/** The id in a term's path, as a number (the spec has checked it is an integer). */
+function termIdOf(req: Request): number {
+  const ref = itemRefOf(req);
+  return "id" in ref ? ref.id : NaN;
+}
+
+/**
+ * The handlers of one taxonomy: categories and tags behave alike, so one set serves both, told
+ * apart by their TaxonomyConfig. (Tags take a subset of the categories' parameters and fields, so
+ * the category operations' types serve both.)
+ */
+function termHandlers(config: TaxonomyConfig, services: Services): ItemOperationSet {
+  const { db } = services;
+  const forms: ItemForms<TermRecord> = {
+    read: (term, ctx: RequestContext) => serializeTerm(term, config, ctx, { translations: true }),
+    written: (term, ctx: RequestContext) => serializeTerm(term, config, ctx, { translations: true }),
+  };
+  // Writes need only the caller's role (the spec's scopes): any such caller may write any term.
+  const rule: TargetRule<TermRecord> = {
+    resolve: (req) => resolveTerm(db, config.taxonomy, termIdOf(req)),
+    notFound: (req) => new ApiError(config.notFound, { id: termIdOf(req) }),
+    allows: () => true,
+  };
+  const writeContext = (req: Request) => ({ config, language: context(req).language, defaultLanguage: context(req).defaultLanguage });
+  const targetOf = (req: Request) => writeTargetOf(req, rule, readTagOf(forms, context(req)));
+
+  const list: OperationHandler = async (req, res) => {
+    const ctx = context(req);
+    const query = queryOf(req, "listCategories");
+    const page = pageRequest(query, services.config);
+    const { items, total } = await listTerms(db, await termListQueryOf(db, config, query, ctx, { offset: offsetOf(page), limit: page.perPage }));
+    const totalPages = totalPagesOf(total, page.perPage);
+    const links = collectionLinks(ctx, config.collectionPath, echoedQuery(req, page), page, totalPages);
+    setCollectionHeaders(res, total, totalPages, links);
+    const { rest_url, ...pageLinks } = links;
+    sendRepresentation(res, { rest_url, total, total_pages: totalPages, [config.collectionKey]: items.map((term) => serializeTerm(term, config, ctx)), ...pageLinks });
+  };
+
+  const get: OperationHandler = async (req, res) => {
+    const term = await resolveTerm(db, config.taxonomy, termIdOf(req));
+    if (!term) throw new ApiError(config.notFound, { id: termIdOf(req) });
+    sendRepresentation(res, forms.read(term, context(req)));
+  };
+
+  const create: OperationHandler = async (req, res) => {
+    const term = await createTerm(db, writeContext(req), bodyOf(req, "createCategory"));
+    res.setHeader("Location", `${context(req).apiBase}${config.collectionPath}/${term.id}`);
+    sendWritten(req, res, term, forms, { status: 201 });
+  };
+
+  const update: Operation = {
+    target: rule,
+    run: async (req, res) => sendWritten(req, res, await updateTerm(db, writeContext(req), targetOf(req), bodyOf(req, "updateCategory")), forms),
+  };
+
+  const remove: Operation = {
+    target: rule,
+    // The answer is the term as it was; it has no representation any more, so no tag.
+    run: async (req, res) => sendWritten(req, res, await deleteTerm(db, config, targetOf(req)), forms, { deleted: true }),
+  };
+
+  return { list: { run: list }, create: { run: create }, get: { run: get }, update, remove };
+}
+
+/** The category operations (tec-rest-v1.md §6.2, §7.3). */
+export function categoryOperations(services: Services) {
+  return bindOperations(termHandlers(CATEGORIES, services), {
+    listCategories: "list", createCategory: "create", getCategory: "get",
+    updateCategory: "update", putCategory: "update", patchCategory: "update", deleteCategory: "remove",
+  });
+}
+
+/** The tag operations (tec-rest-v1.md §6.2, §7.3). */
+export function tagOperations(services: Services) {
+  return bindOperations(termHandlers(TAGS, services), {
+    listTags: "list", createTag: "create", getTag: "get", updateTag: "update", putTag: "update", patchTag: "update", deleteTag: "remove",
+  });
+}

@@ -1,0 +1,82 @@
+import type { Database } from "../../db/database";
+import { invalidParam } from "../../http/errors";
+import type { QueryOf } from "../../http/operation-types";
+import type { RequestContext } from "../../http/request-context";
+import type { Language } from "../../i18n/languages";
+import { searchWords } from "../../text/search-text";
+import { eventFilterOf } from "../events/event-store";
+import type { Taxonomy, TaxonomyConfig } from "./taxonomies";
+import { resolveTerm, resolveTermRefs } from "./term-store";
+
+export type TermOrderBy = NonNullable<QueryOf<"listCategories">["orderby"]>;
+
+/** A page of a term list, its filters resolved (tec-rest-v1.md §6.2). */
+export interface TermListQuery {
+  taxonomy: Taxonomy;
+  language: Language;
+  defaultLanguage: Language;
+  offset: number;
+  limit: number;
+  searchWords: string[];
+  includeIds?: number[];
+  excludeIds?: number[];
+  order: "asc" | "desc";
+  orderBy: TermOrderBy;
+  hideEmpty: boolean;
+  /** Direct children of this category; 0 for top-level ones. */
+  parentId?: number;
+  /** Terms linked to this event. */
+  eventId?: number;
+  slug?: string;
+}
+
+const NO_SUCH_TERM = {
+  en: "No term of this taxonomy has this id or slug.",
+  "pt-br": "Nenhum termo desta taxonomia tem este id ou slug.",
+  es: "Ningún término de esta taxonomía tiene este id o slug.",
+};
+
+/** The query of both list operations (the spec gives tags a subset of the categories' parameters). */
+export type TermListParams = QueryOf<"listCategories">;
+
+/**
+ * A term list's query, its filters checked: `include`/`exclude` name terms of the taxonomy (ids or
+ * slugs), `post`/`event` an event the caller may read (`event` wins, as in the original), `parent` a
+ * category. Anything else is `400 rest_invalid_param`.
+ */
+export async function termListQueryOf(db: Database, config: TaxonomyConfig, query: TermListParams, ctx: RequestContext, page: { offset: number; limit: number }): Promise<TermListQuery> {
+  const termIds = async (param: "include" | "exclude"): Promise<number[] | undefined> => {
+    const refs = query[param];
+    if (refs === undefined) return undefined;
+    const { ids, unknown } = await resolveTermRefs(db, config.taxonomy, refs, ctx.language, ctx.defaultLanguage);
+    if (unknown.length > 0) throw invalidParam(param, "rest_term_not_found", NO_SUCH_TERM, "notFound");
+    return ids;
+  };
+  const eventFilter = async (): Promise<number | undefined> => {
+    const param = query.event !== undefined ? "event" : query.post !== undefined ? "post" : null;
+    if (param === null) return undefined;
+    return eventFilterOf(db, query[param]!, param, ctx);
+  };
+  const parentFilter = async (): Promise<number | undefined> => {
+    const parent = query.parent;
+    if (!config.hierarchical || parent === undefined || parent === 0) return config.hierarchical ? parent : undefined;
+    if (!(await resolveTerm(db, config.taxonomy, parent))) throw invalidParam("parent", "rest_term_not_found", NO_SUCH_TERM, "notFound");
+    return parent;
+  };
+  const [includeIds, excludeIds, eventId, parentId] = await Promise.all([termIds("include"), termIds("exclude"), eventFilter(), parentFilter()]);
+  return {
+    taxonomy: config.taxonomy,
+    language: ctx.language,
+    defaultLanguage: ctx.defaultLanguage,
+    ...page,
+    searchWords: query.search ? searchWords(query.search) : [],
+    includeIds,
+    excludeIds,
+    order: (query.order ?? "asc").toLowerCase() as "asc" | "desc",
+    orderBy: query.orderby ?? "name",
+    hideEmpty: query.hide_empty ?? true,
+    parentId,
+    eventId,
+    slug: query.slug,
+  };
+}
