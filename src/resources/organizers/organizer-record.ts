@@ -1,5 +1,5 @@
 import type { Prisma } from "../../../generated/prisma/sqlite/client";
-import { LINKED_POST_TEXT, LINKED_POST_TEXT_COLUMNS, POST_COLUMNS, type LinkedPostTextField } from "../post-kernel/post-record";
+import { LINKED_POST_TEXT, LINKED_POST_TEXT_COLUMNS, POST_COLUMNS } from "../post-kernel/post-record";
 
 /**
  * An organizer as stored: its own columns and its text in every language. One source for the
@@ -19,8 +19,6 @@ export const organizerSelect = {
 } as const satisfies Prisma.OrganizerSelect;
 
 export type OrganizerRecord = Prisma.OrganizerGetPayload<{ select: typeof organizerSelect }>;
-
-export type OrganizerTextField = LinkedPostTextField;
 
 export const ORGANIZER_TEXT = LINKED_POST_TEXT;
 

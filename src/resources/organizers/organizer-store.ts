@@ -3,7 +3,7 @@ import type { Schemas } from "../../http/operation-types";
 import { noneIfEmpty } from "../../i18n/localized-rows";
 import { LINKED_POST_ORDER } from "../post-kernel/linked-post-query";
 import { createLinkedPostStore, type LinkedPostModel } from "../post-kernel/linked-post-store";
-import { ORGANIZER_PLAIN_COLUMNS, ORGANIZER_TEXT, organizerSelect, type OrganizerRecord, type OrganizerTextField } from "./organizer-record";
+import { ORGANIZER_PLAIN_COLUMNS, organizerSelect, type OrganizerRecord } from "./organizer-record";
 
 /** What a write body of an organizer may hold (the spec's fields; a create's has the name). */
 export type OrganizerWrite = Schemas["OrganizerFields"];
@@ -17,9 +17,8 @@ function organizerColumns(input: OrganizerWrite) {
   return data;
 }
 
-const organizerModel: LinkedPostModel<OrganizerTextField, OrganizerRecord, OrganizerWrite, Prisma.OrganizerUncheckedUpdateInput> = {
+const organizerModel: LinkedPostModel<OrganizerRecord, OrganizerWrite, Prisma.OrganizerUncheckedUpdateInput> = {
   tables: { table: "Organizer", textTable: "OrganizerText", linkTable: "EventOrganizer", key: "organizerId" },
-  text: ORGANIZER_TEXT,
   fallbackSlug: "organizer",
   nameOf: (input) => input.organizer,
   columns: organizerColumns,

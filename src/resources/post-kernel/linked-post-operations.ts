@@ -38,7 +38,7 @@ export interface LinkedPostInputs<I> {
 export type LinkedPostListQuery = QueryOf<"listVenues"> & QueryOf<"listOrganizers">;
 
 /** The operations of venues or organizers, reading their inputs as the resource says (`inputs`). */
-export function linkedPostOperations<R extends LinkedPostRecord<string>, I>(
+export function linkedPostOperations<R extends LinkedPostRecord, I>(
   kind: LinkedPostKind,
   store: LinkedPostStore<R, I>,
   serialize: LinkedPostSerializer<R>,

@@ -3,7 +3,7 @@ import type { Database, Db } from "../../db/database";
 import { inTransaction, type Tx } from "../../db/transaction";
 import { ApiError, ParamProblems, type ErrorCode } from "../../http/errors";
 import { isItemId, type ItemRef, type WriteTarget } from "../../http/operation-types";
-import type { LocalizedRow, RowsSpec } from "../../i18n/localized-rows";
+import { noneIfEmpty, type LocalizedRow } from "../../i18n/localized-rows";
 import type { OwnText } from "../../i18n/localized-text";
 import { slugify } from "../../text/slug";
 import { changedColumns } from "./item-columns";
@@ -11,6 +11,7 @@ import { lockTarget } from "./item-lock";
 import type { LanguageOrder } from "./item-operations";
 import { nameForNewSlug, textRowsToWrite, type SharedText } from "./item-texts";
 import { linkedPostWhere, type LinkedPostFilters, type LinkedPostWhere } from "./linked-post-query";
+import { LINKED_POST_TEXT, type LinkedPostTextField } from "./post-record";
 import { resolvePostFields, type PostFieldsInput, type PostWriteContext, type ResolvedPostFields } from "./post-fields";
 import { itemIdBySlug } from "./slug-lookup";
 import { freeSlug, retryOnSlugClash, slugBase } from "./unique-slug";
@@ -21,14 +22,14 @@ import { freeSlug, retryOnSlugClash, slugBase } from "./unique-slug";
  */
 
 /** The stored shape every venue and organizer record has. */
-export interface LinkedPostRecord<F extends string> {
+export interface LinkedPostRecord {
   id: number;
   version: number;
   authorId: number;
   status: string;
   postDate: Date;
   sourceLanguage: string;
-  texts: Array<OwnText<F>>;
+  texts: Array<OwnText<LinkedPostTextField>>;
 }
 
 /** What a write body of a venue or organizer gives that every post has: name, description, slug. */
@@ -47,9 +48,8 @@ export interface LinkedPostTables {
 }
 
 /** The Prisma calls and field mappings of one model (venue or organizer). */
-export interface LinkedPostModel<F extends "name" | "description" | "slug", R extends LinkedPostRecord<F>, I extends PostFieldsInput & LinkedPostTextInput, C extends object> {
+export interface LinkedPostModel<R extends LinkedPostRecord, I extends PostFieldsInput & LinkedPostTextInput, C extends object> {
   tables: LinkedPostTables;
-  text: RowsSpec<F>;
   /** Base of a slug when the name has no letters or digits at all. */
   fallbackSlug: string;
   /** The name in a write body, if given. */
@@ -95,8 +95,8 @@ async function unlinkEvents(tx: Tx, tables: LinkedPostTables, id: number): Promi
 }
 
 /** Stores one language's text row of an item (the same statement on SQLite and PostgreSQL). */
-async function upsertText<F extends string>(tx: Tx, tables: LinkedPostTables, id: number, row: LocalizedRow<F>): Promise<void> {
-  const own = row.own as Record<string, string | null>;
+async function upsertText(tx: Tx, tables: LinkedPostTables, id: number, row: LocalizedRow<LinkedPostTextField>): Promise<void> {
+  const { own } = row;
   await tx.$executeRaw`INSERT INTO ${Prisma.raw(`"${tables.textTable}" ("${tables.key}"`)}, "language", "name", "description", "slug", "searchText", "sortKey")
     VALUES (${id}, ${row.language}, ${own.name}, ${own.description}, ${own.slug}, ${row.searchText}, ${row.sortKey})
     ON CONFLICT (${Prisma.raw(`"${tables.key}"`)}, "language") DO UPDATE SET "name" = excluded."name", "description" = excluded."description",
@@ -104,7 +104,7 @@ async function upsertText<F extends string>(tx: Tx, tables: LinkedPostTables, id
 }
 
 /** What the operations of venues and organizers need from their data layer. */
-export interface LinkedPostStore<R extends LinkedPostRecord<string>, I> {
+export interface LinkedPostStore<R extends LinkedPostRecord, I> {
   /** The one lookup of an item by reference: by id, or by slug (see slug-lookup.ts for the language order). */
   resolve(db: Database, ref: ItemRef, order: LanguageOrder): Promise<R | null>;
   list(db: Database, filters: LinkedPostFilters, offset: number, limit: number): Promise<{ items: R[]; total: number }>;
@@ -122,14 +122,14 @@ const INVALID_SLUG = {
   es: "Debe contener al menos una letra o un dígito.",
 };
 
-export function createLinkedPostStore<F extends "name" | "description" | "slug", R extends LinkedPostRecord<F>, I extends PostFieldsInput & LinkedPostTextInput, C extends object>(
-  model: LinkedPostModel<F, R, I, C>,
-): LinkedPostStore<R, I> {
-  function textChange(input: I): Partial<Record<F, string | null>> {
-    const change: Partial<Record<F, string | null>> = {};
+type TextChange = Partial<Record<LinkedPostTextField, string | null>>;
+
+export function createLinkedPostStore<R extends LinkedPostRecord, I extends PostFieldsInput & LinkedPostTextInput, C extends object>(model: LinkedPostModel<R, I, C>): LinkedPostStore<R, I> {
+  function textChange(input: I): TextChange {
+    const change: TextChange = {};
     const name = model.nameOf(input);
-    if (name !== undefined) change["name" as F] = name.trim();
-    if (input.description !== undefined) change["description" as F] = input.description === "" ? null : input.description;
+    if (name !== undefined) change.name = name.trim();
+    if (input.description !== undefined) change.description = noneIfEmpty(input.description);
     return change;
   }
 
@@ -138,8 +138,8 @@ export function createLinkedPostStore<F extends "name" | "description" | "slug",
    * language without a slug of its own. Made unique in that language, and, in the item's source
    * language, among the kept slugs too (Venue.slug, Organizer.slug).
    */
-  async function slugOf(db: Database, tx: Tx, ctx: PostWriteContext, input: I, current: R | null, change: Partial<Record<F, string | null>>): Promise<string | undefined> {
-    const wanted = input.slug ?? nameForNewSlug(model.text, current?.texts ?? [], ctx.language, change);
+  async function slugOf(db: Database, tx: Tx, ctx: PostWriteContext, input: I, current: R | null, change: TextChange): Promise<string | undefined> {
+    const wanted = input.slug ?? nameForNewSlug(LINKED_POST_TEXT, current?.texts ?? [], ctx.language, change);
     if (wanted === undefined) return undefined;
     const asKept = !current || current.sourceLanguage === ctx.language;
     return freeSlug(db, tx, `${model.fallbackSlug}:${ctx.language}`, slugBase(wanted, model.fallbackSlug), (candidates) =>
@@ -147,9 +147,9 @@ export function createLinkedPostStore<F extends "name" | "description" | "slug",
     );
   }
 
-  async function writeTexts(tx: Tx, id: number, current: R | null, ctx: PostWriteContext, change: Partial<Record<F, string | null>>, shared: SharedText): Promise<void> {
+  async function writeTexts(tx: Tx, id: number, current: R | null, ctx: PostWriteContext, change: TextChange, shared: SharedText): Promise<void> {
     const order = { defaultLanguage: ctx.defaultLanguage, sourceLanguage: current?.sourceLanguage ?? ctx.language };
-    const { rows } = textRowsToWrite(model.text, current?.texts ?? [], ctx.language, change, order, shared);
+    const { rows } = textRowsToWrite(LINKED_POST_TEXT, current?.texts ?? [], ctx.language, change, order, shared);
     for (const row of rows) await upsertText(tx, model.tables, id, row);
   }
 
@@ -180,7 +180,7 @@ export function createLinkedPostStore<F extends "name" | "description" | "slug",
           const slug = (await slugOf(db, tx, ctx, input, null, change))!;
           const columns = model.columns(input);
           const { id } = await model.insert(tx, columns, { ...fields, sourceLanguage: ctx.language, slug, modifiedAt: ctx.now });
-          await writeTexts(tx, id, null, ctx, { ...change, ["slug" as F]: slug }, { before: [], after: model.sharedSearchText(columns) });
+          await writeTexts(tx, id, null, ctx, { ...change, slug }, { before: [], after: model.sharedSearchText(columns) });
           return (await model.find(tx, id))!;
         }),
       );
@@ -200,7 +200,7 @@ export function createLinkedPostStore<F extends "name" | "description" | "slug",
           const columns = changedColumns(current, { ...model.columns(input), ...fields });
           const change = textChange(input);
           const slug = await slugOf(db, tx, ctx, input, current, change);
-          if (slug !== undefined) change["slug" as F] = slug;
+          if (slug !== undefined) change.slug = slug;
           // The kept slug follows the source language's.
           const kept = slug !== undefined && current.sourceLanguage === ctx.language ? { slug } : {};
           await model.save(tx, id, { ...columns, ...kept, modifiedAt: ctx.now });

@@ -1,5 +1,5 @@
 import type { Prisma } from "../../../generated/prisma/sqlite/client";
-import { LINKED_POST_TEXT, LINKED_POST_TEXT_COLUMNS, POST_COLUMNS, type LinkedPostTextField } from "../post-kernel/post-record";
+import { LINKED_POST_TEXT, LINKED_POST_TEXT_COLUMNS, POST_COLUMNS } from "../post-kernel/post-record";
 
 /**
  * A venue as stored: its own columns and its text in every language. One source for the Prisma
@@ -29,8 +29,6 @@ export const venueSelect = {
 } as const satisfies Prisma.VenueSelect;
 
 export type VenueRecord = Prisma.VenueGetPayload<{ select: typeof venueSelect }>;
-
-export type VenueTextField = LinkedPostTextField;
 
 export const VENUE_TEXT = LINKED_POST_TEXT;
 

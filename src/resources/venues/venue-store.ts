@@ -3,7 +3,7 @@ import type { Schemas } from "../../http/operation-types";
 import { noneIfEmpty } from "../../i18n/localized-rows";
 import { LINKED_POST_ORDER } from "../post-kernel/linked-post-query";
 import { createLinkedPostStore, type LinkedPostModel } from "../post-kernel/linked-post-store";
-import { VENUE_PLAIN_COLUMNS, VENUE_TEXT, venueSelect, type VenueRecord, type VenueTextField } from "./venue-record";
+import { VENUE_PLAIN_COLUMNS, venueSelect, type VenueRecord } from "./venue-record";
 
 /** What a write body of a venue may hold (the spec's fields; a create's has the name). */
 export type VenueWrite = Schemas["VenueFields"];
@@ -21,9 +21,8 @@ function venueColumns(input: VenueWrite) {
   return data;
 }
 
-const venueModel: LinkedPostModel<VenueTextField, VenueRecord, VenueWrite, Prisma.VenueUncheckedUpdateInput> = {
+const venueModel: LinkedPostModel<VenueRecord, VenueWrite, Prisma.VenueUncheckedUpdateInput> = {
   tables: { table: "Venue", textTable: "VenueText", linkTable: "EventVenue", key: "venueId" },
-  text: VENUE_TEXT,
   fallbackSlug: "venue",
   nameOf: (input) => input.venue,
   columns: venueColumns,
