@@ -1412,6 +1412,7 @@ export interface components {
             events: components["schemas"]["Event"][];
         } & components["schemas"]["CollectionTotals"];
         /**
+         * Format: int32
          * @description The id of an existing user to own the item. Only users who may edit others' items can give it to someone else.
          * @example 3
          */
@@ -1420,6 +1421,7 @@ export interface components {
          * @description A date: `YYYY-MM-DD`, `YYYY-MM-DD HH:MM[:SS]`, ISO 8601 with an offset, Unix seconds, or a
          *     relative phrase such as `now`, `tomorrow 9am`, `+5 days`, `next wednesday 4pm` (PHP strtotime
          *     phrases). Without an offset, it is read in the site time zone (`date`) or in UTC (`date_utc`).
+         *     Dates from the year 1 to the year 9999 (UTC) are kept; others are `400 rest_invalid_param`.
          * @example 2026-11-21 09:00:00
          */
         WriteDate: string | number;
@@ -1505,6 +1507,7 @@ export interface components {
              */
             password?: string | null;
             /**
+             * Format: int32
              * @description The parent event's id; `0` or `null` for none. Must be an existing event other than this one.
              * @example 31
              */
@@ -1517,8 +1520,9 @@ export interface components {
         /**
          * @description A new event. `title`, `start_date` and `end_date` are required. Dates without an offset are
          *     read in `timezone` (or the site time zone). `categories`, `tags`, `venue` and `organizer` are
-         *     lists of ids of existing items, kept in the order given. Unknown and read-only fields are
-         *     ignored.
+         *     lists of ids of existing items, kept in the order given; venues, organizers and the parent
+         *     (`post_parent`) must be ones the writer may see (a contributor cannot link another's draft).
+         *     Unknown and read-only fields are ignored.
          * @example {
          *       "title": "Jazz at the Blue Note",
          *       "start_date": "2026-12-05 20:00:00",
@@ -1791,6 +1795,7 @@ export interface components {
          */
         WriteTermSlug: string;
         /**
+         * Format: int32
          * @description The parent category's id; `0` for none. Must be an existing category, and not the category itself or one of its descendants.
          * @example 4
          */
@@ -1998,6 +2003,29 @@ export interface components {
                  *       "message": "The server could not complete the request.",
                  *       "data": {
                  *         "status": 500
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The service cannot reach its database just now (`rest_service_unavailable`): a restart or an
+         *     outage. Nothing is wrong with the request; send it again after `Retry-After` seconds.
+         */
+        ServiceUnavailable: {
+            headers: {
+                "Content-Language": components["headers"]["ContentLanguage"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "rest_service_unavailable",
+                 *       "message": "The service cannot reach its database just now; try again after the number of seconds in Retry-After.",
+                 *       "data": {
+                 *         "status": 503
                  *       }
                  *     }
                  */
@@ -2409,7 +2437,11 @@ export interface components {
         /**
          * @description Words to look for in the title, excerpt and description, in the request language (falling back
          *     to the default language where an event is not translated). Case and accents are ignored; every
-         *     word must occur.
+         *     word must occur. Password-protected events are found only by callers who may edit them or who
+         *     give their `password` (as WordPress keeps protected posts out of visitors' searches). Search
+         *     finds a word within the first 1,000 characters of each word of the text, and within the first
+         *     150,000 characters of index a text gives in each language (a description of tens of thousands of
+         *     characters is saved whole, and searched in its beginning).
          * @example jazz quartet
          */
         EventSearch: string;
@@ -2429,14 +2461,14 @@ export interface components {
          */
         Tags: components["schemas"]["IdOrSlugList"];
         /**
-         * @description Only events at one of these venues (ids; a list or a comma-separated string). Every id must be an existing venue.
+         * @description Only events at one of these venues (ids; a list or a comma-separated string). Every id must be an existing venue that the caller may see.
          * @example [
          *       3
          *     ]
          */
         VenueFilter: components["schemas"]["IdList"];
         /**
-         * @description Only events organized by one of these organizers (ids; a list or a comma-separated string). Every id must be an existing organizer.
+         * @description Only events organized by one of these organizers (ids; a list or a comma-separated string). Every id must be an existing organizer that the caller may see.
          * @example [
          *       7,
          *       8
@@ -2479,9 +2511,9 @@ export interface components {
          */
         GeolocRadius: number;
         /**
-         * @description Only these events (ids; a list or a comma-separated string). **Departure**: the default date
-         *     window does not apply (the original documents this but applies it anyway); explicit date
-         *     parameters still do.
+         * @description Only these events (ids; a list or a comma-separated string), each an existing event that the
+         *     caller may see (else `400`, as in the original). **Departure**: the default date window does not
+         *     apply (the original documents this but applies it anyway); explicit date parameters still do.
          * @example [
          *       31,
          *       32
@@ -2489,7 +2521,7 @@ export interface components {
          */
         Include: components["schemas"]["IdList"];
         /**
-         * @description Only the events whose parent is this event (e.g. the occurrences of a series). Must be an existing event.
+         * @description Only the events whose parent is this event (e.g. the occurrences of a series). Must be an existing event that the caller may see.
          * @example 31
          */
         PostParent: number;
@@ -2512,7 +2544,7 @@ export interface components {
         /**
          * @description The password of a password-protected event. With it, a single GET shows the event (without it,
          *     `403 event-password-protected`), and a list shows in full the protected events it opens (the
-         *     others are redacted). Those who may edit an event never need it.
+         *     others are redacted) and its `search` finds them. Those who may edit an event never need it.
          * @example letmein
          */
         EventPassword: string;
@@ -2548,7 +2580,8 @@ export interface components {
          */
         PostSearch: string;
         /**
-         * @description Only items linked to this event. Must be an existing event the caller may read.
+         * @description Only items linked to this event. Must be an existing event the caller may read, and, when it is
+         *     password-protected, may edit: a protected event's list entry hides what it links to.
          * @example 31
          */
         LinkedEvent: number;
@@ -2611,7 +2644,8 @@ export interface components {
          */
         CategoryParent: number;
         /**
-         * @description Only terms linked to this event. Must be an existing event the caller may read.
+         * @description Only terms linked to this event. Must be an existing event the caller may read, and, when it is
+         *     password-protected, may edit: a protected event's list entry hides its terms.
          * @example 31
          */
         TermPost: number;
@@ -2761,6 +2795,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getApiDocumentation: {
@@ -2803,6 +2838,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listEvents: {
@@ -2863,7 +2899,11 @@ export interface operations {
                 /**
                  * @description Words to look for in the title, excerpt and description, in the request language (falling back
                  *     to the default language where an event is not translated). Case and accents are ignored; every
-                 *     word must occur.
+                 *     word must occur. Password-protected events are found only by callers who may edit them or who
+                 *     give their `password` (as WordPress keeps protected posts out of visitors' searches). Search
+                 *     finds a word within the first 1,000 characters of each word of the text, and within the first
+                 *     150,000 characters of index a text gives in each language (a description of tens of thousands of
+                 *     characters is saved whole, and searched in its beginning).
                  * @example jazz quartet
                  */
                 search?: components["parameters"]["EventSearch"];
@@ -2883,14 +2923,14 @@ export interface operations {
                  */
                 tags?: components["parameters"]["Tags"];
                 /**
-                 * @description Only events at one of these venues (ids; a list or a comma-separated string). Every id must be an existing venue.
+                 * @description Only events at one of these venues (ids; a list or a comma-separated string). Every id must be an existing venue that the caller may see.
                  * @example [
                  *       3
                  *     ]
                  */
                 venue?: components["parameters"]["VenueFilter"];
                 /**
-                 * @description Only events organized by one of these organizers (ids; a list or a comma-separated string). Every id must be an existing organizer.
+                 * @description Only events organized by one of these organizers (ids; a list or a comma-separated string). Every id must be an existing organizer that the caller may see.
                  * @example [
                  *       7,
                  *       8
@@ -2933,9 +2973,9 @@ export interface operations {
                  */
                 geoloc_radius?: components["parameters"]["GeolocRadius"];
                 /**
-                 * @description Only these events (ids; a list or a comma-separated string). **Departure**: the default date
-                 *     window does not apply (the original documents this but applies it anyway); explicit date
-                 *     parameters still do.
+                 * @description Only these events (ids; a list or a comma-separated string), each an existing event that the
+                 *     caller may see (else `400`, as in the original). **Departure**: the default date window does not
+                 *     apply (the original documents this but applies it anyway); explicit date parameters still do.
                  * @example [
                  *       31,
                  *       32
@@ -2943,7 +2983,7 @@ export interface operations {
                  */
                 include?: components["parameters"]["Include"];
                 /**
-                 * @description Only the events whose parent is this event (e.g. the occurrences of a series). Must be an existing event.
+                 * @description Only the events whose parent is this event (e.g. the occurrences of a series). Must be an existing event that the caller may see.
                  * @example 31
                  */
                 post_parent?: components["parameters"]["PostParent"];
@@ -2966,7 +3006,7 @@ export interface operations {
                 /**
                  * @description The password of a password-protected event. With it, a single GET shows the event (without it,
                  *     `403 event-password-protected`), and a list shows in full the protected events it opens (the
-                 *     others are redacted). Those who may edit an event never need it.
+                 *     others are redacted) and its `search` finds them. Those who may edit an event never need it.
                  * @example letmein
                  */
                 password?: components["parameters"]["EventPassword"];
@@ -3012,6 +3052,7 @@ export interface operations {
             404: components["responses"]["EventArchivePageNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createEvent: {
@@ -3053,6 +3094,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getEvent: {
@@ -3061,7 +3103,7 @@ export interface operations {
                 /**
                  * @description The password of a password-protected event. With it, a single GET shows the event (without it,
                  *     `403 event-password-protected`), and a list shows in full the protected events it opens (the
-                 *     others are redacted). Those who may edit an event never need it.
+                 *     others are redacted) and its `search` finds them. Those who may edit an event never need it.
                  * @example letmein
                  */
                 password?: components["parameters"]["EventPassword"];
@@ -3109,6 +3151,7 @@ export interface operations {
             404: components["responses"]["EventNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     putEvent: {
@@ -3117,7 +3160,7 @@ export interface operations {
                 /**
                  * @description The password of a password-protected event. With it, a single GET shows the event (without it,
                  *     `403 event-password-protected`), and a list shows in full the protected events it opens (the
-                 *     others are redacted). Those who may edit an event never need it.
+                 *     others are redacted) and its `search` finds them. Those who may edit an event never need it.
                  * @example letmein
                  */
                 password?: components["parameters"]["EventPassword"];
@@ -3170,6 +3213,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateEvent: {
@@ -3178,7 +3222,7 @@ export interface operations {
                 /**
                  * @description The password of a password-protected event. With it, a single GET shows the event (without it,
                  *     `403 event-password-protected`), and a list shows in full the protected events it opens (the
-                 *     others are redacted). Those who may edit an event never need it.
+                 *     others are redacted) and its `search` finds them. Those who may edit an event never need it.
                  * @example letmein
                  */
                 password?: components["parameters"]["EventPassword"];
@@ -3231,6 +3275,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteEvent: {
@@ -3239,7 +3284,7 @@ export interface operations {
                 /**
                  * @description The password of a password-protected event. With it, a single GET shows the event (without it,
                  *     `403 event-password-protected`), and a list shows in full the protected events it opens (the
-                 *     others are redacted). Those who may edit an event never need it.
+                 *     others are redacted) and its `search` finds them. Those who may edit an event never need it.
                  * @example letmein
                  */
                 password?: components["parameters"]["EventPassword"];
@@ -3296,6 +3341,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     patchEvent: {
@@ -3304,7 +3350,7 @@ export interface operations {
                 /**
                  * @description The password of a password-protected event. With it, a single GET shows the event (without it,
                  *     `403 event-password-protected`), and a list shows in full the protected events it opens (the
-                 *     others are redacted). Those who may edit an event never need it.
+                 *     others are redacted) and its `search` finds them. Those who may edit an event never need it.
                  * @example letmein
                  */
                 password?: components["parameters"]["EventPassword"];
@@ -3357,6 +3403,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getEventBySlug: {
@@ -3365,7 +3412,7 @@ export interface operations {
                 /**
                  * @description The password of a password-protected event. With it, a single GET shows the event (without it,
                  *     `403 event-password-protected`), and a list shows in full the protected events it opens (the
-                 *     others are redacted). Those who may edit an event never need it.
+                 *     others are redacted) and its `search` finds them. Those who may edit an event never need it.
                  * @example letmein
                  */
                 password?: components["parameters"]["EventPassword"];
@@ -3413,6 +3460,7 @@ export interface operations {
             404: components["responses"]["EventNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     putEventBySlug: {
@@ -3421,7 +3469,7 @@ export interface operations {
                 /**
                  * @description The password of a password-protected event. With it, a single GET shows the event (without it,
                  *     `403 event-password-protected`), and a list shows in full the protected events it opens (the
-                 *     others are redacted). Those who may edit an event never need it.
+                 *     others are redacted) and its `search` finds them. Those who may edit an event never need it.
                  * @example letmein
                  */
                 password?: components["parameters"]["EventPassword"];
@@ -3474,6 +3522,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateEventBySlug: {
@@ -3482,7 +3531,7 @@ export interface operations {
                 /**
                  * @description The password of a password-protected event. With it, a single GET shows the event (without it,
                  *     `403 event-password-protected`), and a list shows in full the protected events it opens (the
-                 *     others are redacted). Those who may edit an event never need it.
+                 *     others are redacted) and its `search` finds them. Those who may edit an event never need it.
                  * @example letmein
                  */
                 password?: components["parameters"]["EventPassword"];
@@ -3535,6 +3584,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteEventBySlug: {
@@ -3543,7 +3593,7 @@ export interface operations {
                 /**
                  * @description The password of a password-protected event. With it, a single GET shows the event (without it,
                  *     `403 event-password-protected`), and a list shows in full the protected events it opens (the
-                 *     others are redacted). Those who may edit an event never need it.
+                 *     others are redacted) and its `search` finds them. Those who may edit an event never need it.
                  * @example letmein
                  */
                 password?: components["parameters"]["EventPassword"];
@@ -3600,6 +3650,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     patchEventBySlug: {
@@ -3608,7 +3659,7 @@ export interface operations {
                 /**
                  * @description The password of a password-protected event. With it, a single GET shows the event (without it,
                  *     `403 event-password-protected`), and a list shows in full the protected events it opens (the
-                 *     others are redacted). Those who may edit an event never need it.
+                 *     others are redacted) and its `search` finds them. Those who may edit an event never need it.
                  * @example letmein
                  */
                 password?: components["parameters"]["EventPassword"];
@@ -3661,6 +3712,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listVenues: {
@@ -3685,7 +3737,8 @@ export interface operations {
                  */
                 search?: components["parameters"]["PostSearch"];
                 /**
-                 * @description Only items linked to this event. Must be an existing event the caller may read.
+                 * @description Only items linked to this event. Must be an existing event the caller may read, and, when it is
+                 *     password-protected, may edit: a protected event's list entry hides what it links to.
                  * @example 31
                  */
                 event?: components["parameters"]["LinkedEvent"];
@@ -3753,6 +3806,7 @@ export interface operations {
             404: components["responses"]["VenueArchivePageNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createVenue: {
@@ -3794,6 +3848,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getVenue: {
@@ -3843,6 +3898,7 @@ export interface operations {
             404: components["responses"]["VenueNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     putVenue: {
@@ -3897,6 +3953,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateVenue: {
@@ -3951,6 +4008,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteVenue: {
@@ -4009,6 +4067,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     patchVenue: {
@@ -4063,6 +4122,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getVenueBySlug: {
@@ -4112,6 +4172,7 @@ export interface operations {
             404: components["responses"]["VenueNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     putVenueBySlug: {
@@ -4166,6 +4227,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateVenueBySlug: {
@@ -4220,6 +4282,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteVenueBySlug: {
@@ -4278,6 +4341,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     patchVenueBySlug: {
@@ -4332,6 +4396,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listOrganizers: {
@@ -4356,7 +4421,8 @@ export interface operations {
                  */
                 search?: components["parameters"]["PostSearch"];
                 /**
-                 * @description Only items linked to this event. Must be an existing event the caller may read.
+                 * @description Only items linked to this event. Must be an existing event the caller may read, and, when it is
+                 *     password-protected, may edit: a protected event's list entry hides what it links to.
                  * @example 31
                  */
                 event?: components["parameters"]["LinkedEvent"];
@@ -4424,6 +4490,7 @@ export interface operations {
             404: components["responses"]["OrganizerArchivePageNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createOrganizer: {
@@ -4465,6 +4532,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getOrganizer: {
@@ -4514,6 +4582,7 @@ export interface operations {
             404: components["responses"]["OrganizerNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     putOrganizer: {
@@ -4568,6 +4637,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateOrganizer: {
@@ -4622,6 +4692,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteOrganizer: {
@@ -4680,6 +4751,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     patchOrganizer: {
@@ -4734,6 +4806,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getOrganizerBySlug: {
@@ -4783,6 +4856,7 @@ export interface operations {
             404: components["responses"]["OrganizerNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     putOrganizerBySlug: {
@@ -4837,6 +4911,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateOrganizerBySlug: {
@@ -4891,6 +4966,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteOrganizerBySlug: {
@@ -4949,6 +5025,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     patchOrganizerBySlug: {
@@ -5003,6 +5080,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCategories: {
@@ -5066,7 +5144,8 @@ export interface operations {
                  */
                 parent?: components["parameters"]["CategoryParent"];
                 /**
-                 * @description Only terms linked to this event. Must be an existing event the caller may read.
+                 * @description Only terms linked to this event. Must be an existing event the caller may read, and, when it is
+                 *     password-protected, may edit: a protected event's list entry hides its terms.
                  * @example 31
                  */
                 post?: components["parameters"]["TermPost"];
@@ -5121,6 +5200,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCategory: {
@@ -5158,6 +5238,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCategory: {
@@ -5206,6 +5287,7 @@ export interface operations {
             404: components["responses"]["CategoryNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     putCategory: {
@@ -5260,6 +5342,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCategory: {
@@ -5314,6 +5397,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCategory: {
@@ -5366,6 +5450,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     patchCategory: {
@@ -5420,6 +5505,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listTags: {
@@ -5478,7 +5564,8 @@ export interface operations {
                  */
                 hide_empty?: components["parameters"]["HideEmpty"];
                 /**
-                 * @description Only terms linked to this event. Must be an existing event the caller may read.
+                 * @description Only terms linked to this event. Must be an existing event the caller may read, and, when it is
+                 *     password-protected, may edit: a protected event's list entry hides its terms.
                  * @example 31
                  */
                 post?: components["parameters"]["TermPost"];
@@ -5533,6 +5620,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createTag: {
@@ -5570,6 +5658,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getTag: {
@@ -5618,6 +5707,7 @@ export interface operations {
             404: components["responses"]["TagNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     putTag: {
@@ -5672,6 +5762,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateTag: {
@@ -5726,6 +5817,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteTag: {
@@ -5778,6 +5870,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     patchTag: {
@@ -5832,6 +5925,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getHealth: {

@@ -1,6 +1,7 @@
 import express, { type Express } from "express";
 import { authenticate } from "./auth/authenticate";
 import { CredentialVerifier } from "./auth/credentials";
+import { EventPasswords } from "./auth/event-passwords";
 import type { Config } from "./config";
 import type { Database } from "./db/database";
 import { cors } from "./http/cors";
@@ -14,7 +15,7 @@ import { rateLimit } from "./http/rate-limit";
 import { securityHeaders } from "./http/security-headers";
 import { requestLog } from "./logging/request-log";
 import { Documentation } from "./openapi/documentation";
-import { rejectNulInPath } from "./openapi/nul-guard";
+import { rejectNulInPath } from "./openapi/input-guard";
 import { buildIndexRoutes, type IndexRoute } from "./openapi/namespace-index";
 import { checkHandlers, mountOperations } from "./openapi/router";
 import { documentedSpec, loadBundledSpec, namespaceBasePath, operationsOf, runtimeSpec } from "./openapi/spec";
@@ -59,7 +60,7 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppO
   const originOperations = allOperations.filter((operation) => operation.atOrigin);
   const documentation = new Documentation(documents);
   const indexRoutes = new Map(LANGUAGES.map((language) => [language, buildIndexRoutes(operationsOf(namespaces.get(language)!))]));
-  const services: Services = { config, db, logger, clock };
+  const services: Services = { config, db, logger, clock, eventPasswords: new EventPasswords(db) };
   const handlers = resourceOperations(services, documentation, indexRoutes);
   checkHandlers([...originOperations, ...operations], handlers);
 

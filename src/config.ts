@@ -1,8 +1,10 @@
 import { availableParallelism } from "node:os";
 import { IANAZone } from "luxon";
 import { LANGUAGES, isLanguage, type Language } from "./i18n/languages";
+import { LOG_LEVELS, type LogLevel } from "./logging/logger";
 
 export interface Config {
+  logLevel: LogLevel;
   port: number;
   host: string;
   databaseUrl: string;
@@ -111,6 +113,12 @@ function trustProxy(raw: string | undefined): boolean | number | string {
   return raw;
 }
 
+function logLevel(raw: string | undefined): LogLevel {
+  const level = raw || "info";
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, not "${level}"`);
+  return level as LogLevel;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const siteTimezone = env.SITE_TIMEZONE || "UTC";
   if (!IANAZone.isValidZone(siteTimezone)) {
@@ -136,6 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`HEADERS_TIMEOUT_SECONDS (${headersTimeoutSeconds}) cannot be more than REQUEST_TIMEOUT_SECONDS (${requestTimeoutSeconds})`);
   }
   return {
+    logLevel: logLevel(env.LOG_LEVEL),
     port: integer(env, "PORT", 8080, 0, 65535),
     host: env.HOST || "0.0.0.0",
     databaseUrl,

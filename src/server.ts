@@ -1,5 +1,6 @@
 import cluster from "node:cluster";
 import type { Server } from "node:http";
+import { createServer as createNetServer } from "node:net";
 import { createApp } from "./app";
 import { ConfigError, loadConfig, type Config } from "./config";
 import { openDatabase } from "./db/database";
@@ -7,6 +8,7 @@ import { migrate } from "./db/migrate";
 import { createHttpServer, stopGracefully } from "./http/server-limits";
 import { createLogger, type Logger } from "./logging/logger";
 import { publishDueItems } from "./resources/post-kernel/scheduled-publishing";
+import { databaseStartupMessage, portStartupMessage } from "./startup-errors";
 
 /**
  * Starts the service. With WORKERS > 1, this process is the primary of a cluster: it applies the
@@ -22,12 +24,46 @@ function onStopSignal(stop: (signal: string) => void): void {
   process.once("SIGINT", () => stop("SIGINT"));
 }
 
-async function runWorker(config: Config, logger: Logger): Promise<void> {
-  const db = await openDatabase(config);
-  const app = createApp({ config, db, logger });
-  const server: Server = createHttpServer(app, config).listen(config.port, config.host, () => {
-    logger.info({ port: config.port, host: config.host, database: db.provider }, "listening");
+/** A start-up failure the operator can fix: said in one line naming the setting, then exit 1. */
+class StartupFailure extends Error {}
+
+/** Runs a start-up step; a failure `describe` recognizes becomes a StartupFailure. */
+async function step<T>(work: () => Promise<T>, describe: (error: unknown) => string | null): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const message = describe(error);
+    throw message === null ? error : new StartupFailure(message);
+  }
+}
+
+/** Whether the port can be listened on, found out before anything is migrated. */
+function checkPortFree(config: Config): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once("error", reject);
+    probe.listen(config.port, config.host, () => probe.close(() => resolve()));
   });
+}
+
+async function runWorker(config: Config, logger: Logger): Promise<void> {
+  const db = await step(async () => {
+    const opened = await openDatabase(config);
+    // Prisma connects lazily: a first query says now whether the database is there.
+    await opened.read.$queryRawUnsafe("SELECT 1");
+    return opened;
+  }, (error) => databaseStartupMessage(error, config));
+  const app = createApp({ config, db, logger });
+  const server: Server = createHttpServer(app, config);
+  await step(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(config.port, config.host, () => resolve());
+      }),
+    (error) => portStartupMessage(error, config),
+  );
+  logger.info({ port: config.port, host: config.host, database: db.provider }, "listening");
 
   const publishDue = () =>
     publishDueItems(db, new Date())
@@ -72,22 +108,18 @@ function runPrimary(config: Config, logger: Logger): void {
   logger.info({ workers: config.workers }, "started workers");
 }
 
+// Until the configuration is read, messages go out at the default level.
+let logger = createLogger("info");
+
 async function main(): Promise<void> {
-  const logger = createLogger(process.env.LOG_LEVEL || "info");
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      logger.fatal(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = loadConfig();
+  logger = createLogger(config.logLevel);
   if (cluster.isPrimary) {
-    // Once per start, before any worker serves: workers never migrate.
+    // Once per start, before any worker serves: workers never migrate. A port that is taken is
+    // found before the database is touched.
+    await step(() => checkPortFree(config), (error) => portStartupMessage(error, config));
     if (config.migrateOnStart) {
-      const { applied } = await migrate(config.databaseUrl);
+      const { applied } = await step(() => migrate(config.databaseUrl), (error) => databaseStartupMessage(error, config));
       if (applied.length > 0) logger.info({ applied }, "migrations applied");
     }
     if (config.workers > 1) return runPrimary(config, logger);
@@ -96,6 +128,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  if (error instanceof ConfigError || error instanceof StartupFailure) logger.fatal(error.message);
+  else logger.fatal({ err: error }, "the service could not start");
   process.exit(1);
 });

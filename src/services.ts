@@ -1,3 +1,4 @@
+import type { EventPasswords } from "./auth/event-passwords";
 import type { Config } from "./config";
 import type { Database } from "./db/database";
 import type { Logger } from "./logging/logger";
@@ -9,4 +10,6 @@ export interface Services {
   logger: Logger;
   /** The current time. Tests give a fixed one, to pin date windows and relative dates. */
   clock: () => Date;
+  /** Hashing and checking event passwords (one salt for the site, one derivation per request). */
+  eventPasswords: EventPasswords;
 }

@@ -3,6 +3,11 @@ import { ApiError } from "../http/errors";
 import type { CredentialVerifier } from "./credentials";
 import { can } from "./roles";
 
+/** The caller's address, as the rate limit and the slow-hash queue tell clients apart. */
+export function clientOf(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? "";
+}
+
 /**
  * Resolves the caller from the Authorization header, before anything else looks at the request:
  * no header means anonymous; a header that is not a valid credential is a 401 on any route,
@@ -15,7 +20,7 @@ export function authenticate(verifier: CredentialVerifier): RequestHandler {
       req.principal = null;
       return next();
     }
-    const principal = await verifier.verify(header);
+    const principal = await verifier.verify(header, clientOf(req));
     if (!principal) return next(new ApiError("rest_forbidden", {}, {}, 401));
     req.principal = principal;
     next();

@@ -81,6 +81,18 @@ export function canDeleteItem(principal: Principal, type: PostType, item: OwnedI
 }
 
 /**
+ * Which items of a type the caller may edit, as a condition a query can apply: all of them, none,
+ * or their own (only the unpublished ones, for those who may not edit published items).
+ */
+export type EditableCondition = { all: true } | { none: true } | { authorId: number; unpublishedOnly: boolean };
+
+export function editableCondition(principal: Principal | null, type: PostType): EditableCondition {
+  if (!principal || !can(principal.role, `edit_${type}`)) return { none: true };
+  if (can(principal.role, `edit_others_${type}`)) return { all: true };
+  return { authorId: principal.userId, unpublishedOnly: !can(principal.role, `edit_published_${type}`) };
+}
+
+/**
  * Whether the caller may make a write to an item: edit it, or delete it (`force`: for good, which
  * only those who may delete for good may ask for).
  */

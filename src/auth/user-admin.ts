@@ -25,8 +25,8 @@ export async function createUser(db: Database, input: { login: string; role: str
   if (!isRole(input.role)) throw new UserAdminError(`--role must be one of ${ROLES.join(", ")}`);
   const role = input.role;
   if (await db.read.user.findUnique({ where: { login: input.login }, select: { id: true } })) throw new UserAdminError(`a user with login ${input.login} exists`);
-  const key = await newApiKey();
-  const password = await newApplicationPassword();
+  const key = newApiKey();
+  const password = newApplicationPassword();
   const user = await db.write.user.create({
     data: {
       login: input.login,
@@ -75,8 +75,8 @@ async function userId(db: Database, login: string): Promise<number> {
 /** A new API key (and application password) for an existing user. */
 export async function issueCredentials(db: Database, login: string): Promise<{ login: string; api_key: string; application_password: string }> {
   const id = await userId(db, login);
-  const key = await newApiKey();
-  const password = await newApplicationPassword();
+  const key = newApiKey();
+  const password = newApplicationPassword();
   await db.write.$transaction([
     db.write.apiKey.create({ data: { userId: id, keyId: key.keyId, secretHash: key.secretHash } }),
     db.write.applicationPassword.create({ data: { userId: id, name: "cli", secretHash: password.secretHash } }),

@@ -19,6 +19,11 @@ if (new Date(2020, 0, 1).getTimezoneOffset() !== 0 || new Date(2020, 6, 1).getTi
 }
 
 const WALL_CLOCK_FORMAT = "yyyy-MM-dd HH:mm:ss";
+
+/** Luxon makes an invalid DateTime (rather than failing) of seconds past what a Date holds. */
+function validOrNull(dt: DateTime | null): DateTime | null {
+  return dt && dt.isValid ? dt : null;
+}
 const PLAIN_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?$/;
 const WITH_OFFSET = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)$/i;
 const UNIX_SECONDS = /^-?\d+$/;
@@ -41,22 +46,35 @@ function wallClockOf(dt: DateTime): { year: number; month: number; day: number; 
   return { year: dt.year, month: dt.month, day: dt.day, hour: dt.hour, minute: dt.minute, second: dt.second };
 }
 
+/** The years the service keeps dates in: both databases store these, and PostgreSQL no year 0. */
+const FIRST_YEAR = 1;
+const LAST_YEAR = 9999;
+
 /**
  * The instant an input stands for, in `zone` (an IANA zone), relative to `now`; null when the
- * input is not a date.
+ * input is not a date, or is one outside the years 1 to 9999 (UTC).
  */
 export function parseDateInput(input: string | number, zone: string, now: Date): DateTime | null {
-  if (typeof input === "number") return Number.isFinite(input) ? DateTime.fromSeconds(Math.trunc(input), { zone }) : null;
+  const parsed = parseAnyDate(input, zone, now);
+  if (!parsed) return null;
+  const year = parsed.toUTC().year;
+  return year >= FIRST_YEAR && year <= LAST_YEAR ? parsed : null;
+}
+
+function parseAnyDate(input: string | number, zone: string, now: Date): DateTime | null {
+  if (typeof input === "number") return validOrNull(Number.isFinite(input) ? DateTime.fromSeconds(Math.trunc(input), { zone }) : null);
   const text = input.trim();
   if (text === "" || text.length > MAX_INPUT_LENGTH) return null;
   if (UNIX_SECONDS.test(text)) {
     const seconds = Number(text);
-    return Number.isSafeInteger(seconds) ? DateTime.fromSeconds(seconds, { zone }) : null;
+    return validOrNull(Number.isSafeInteger(seconds) ? DateTime.fromSeconds(seconds, { zone }) : null);
   }
   if (WITH_OFFSET.test(text)) {
     const dt = DateTime.fromISO(text.replace(" ", "T"), { setZone: true });
     return dt.isValid ? dt.setZone(zone) : null;
   }
+  // strtotime reads a year of five digits as something else entirely ("10000-01-01" as 2000-01-01 10:00).
+  if (/^[+-]?\d{5,}[-/.]/.test(text)) return null;
   const plain = PLAIN_DATE_TIME.exec(text);
   if (plain) {
     const [, year, month, day, hour = "0", minute = "0", second = "0"] = plain;

@@ -75,47 +75,78 @@ const STATEMENT_CACHE_SIZE = 500;
  * good. Here `prepare` returns a cached statement behind a binding that passes the parameters
  * at each run instead; better-sqlite3 runs a statement synchronously to its end, so requests
  * never share one half-way.
+ *
+ * With `immediate` (the write connection), transactions take the write lock when they begin
+ * (`BEGIN IMMEDIATE`). The adapter begins them with a deferred `BEGIN`: a transaction that reads
+ * first and writes later then fails at once (SQLITE_BUSY_SNAPSHOT) when another process (another
+ * worker) committed in between, which the busy timeout does not retry; with `BEGIN IMMEDIATE` it
+ * waits for the lock instead, up to the busy timeout. But the adapter (6.19) never releases its
+ * transaction mutex when `BEGIN` fails, after which every write of the process waits forever: so
+ * when the lock cannot be had in time, a deferred transaction is begun instead, and its first
+ * statement fails with the busy error (Prisma then rolls back, which releases the mutex).
  */
-function cacheStatements(client: DriverHandle, rewrite: (sql: string) => string = (sql) => sql): void {
+function cacheStatements(client: DriverHandle, immediate = false): void {
   const prepare = client.prepare.bind(client) as (sql: string) => SqliteStatement;
   const cache = new Map<string, SqliteStatement>();
-  client.prepare = (sql: string) => {
+  let failedBegin: unknown;
+  const cachedStatement = (sql: string): SqliteStatement => {
     let statement = cache.get(sql);
     if (statement) {
       cache.delete(sql);
     } else {
-      statement = prepare(rewrite(sql));
+      statement = prepare(sql);
       if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
     }
     cache.set(sql, statement);
-    const cached = statement;
+    return statement;
+  };
+  const begin = () => {
+    try {
+      cachedStatement("BEGIN IMMEDIATE").run([]);
+    } catch (error) {
+      if ((error as { code?: string }).code !== "SQLITE_BUSY") throw error;
+      cachedStatement("BEGIN").run([]);
+      failedBegin = error;
+    }
+  };
+  // The first statement after a failed BEGIN IMMEDIATE reports it; the rollback does not.
+  const reportFailedBegin = (sql: string) => {
+    if (failedBegin === undefined) return;
+    const error = failedBegin;
+    failedBegin = undefined;
+    if (sql !== "ROLLBACK") throw error;
+  };
+  client.prepare = (sql: string) => {
+    const cached = cachedStatement(sql);
     return {
       // The adapter begins transactions with prepare("BEGIN").run(), without binding.
-      run: () => cached.run([]),
+      run: () => (immediate && sql === "BEGIN" ? begin() : cached.run([])),
       bind: (params: unknown[]) => ({
         reader: cached.reader,
         columns: () => cached.columns(),
-        raw: () => ({ all: () => cached.raw(true).all(params) }),
-        run: () => cached.run(params),
+        raw: () => ({
+          all: () => {
+            reportFailedBegin(sql);
+            return cached.raw(true).all(params);
+          },
+        }),
+        run: () => {
+          reportFailedBegin(sql);
+          return cached.run(params);
+        },
       }),
     };
   };
 }
 
-/**
- * The write connection: runs the connection settings, and makes transactions take the write
- * lock when they begin. The adapter begins them with a deferred `BEGIN`: a transaction that
- * reads first and writes later then fails at once (SQLITE_BUSY_SNAPSHOT) when another process
- * (another worker) committed in between, which the busy timeout does not retry; with
- * `BEGIN IMMEDIATE` it waits for the lock instead, up to the busy timeout.
- */
+/** The write connection: runs the connection settings, and begins transactions immediately (see cacheStatements). */
 function writeConnection(factory: PrismaBetterSQLite3, script: string): PrismaBetterSQLite3 {
   const connect = factory.connect.bind(factory);
   factory.connect = async () => {
     const connection = await connect();
     const adapter = connection as unknown as AdapterConnection;
     await adapter.executeScript(script);
-    cacheStatements(adapter.client, (sql) => (sql === "BEGIN" ? "BEGIN IMMEDIATE" : sql));
+    cacheStatements(adapter.client, true);
     return connection;
   };
   return factory;

@@ -10,7 +10,7 @@ const TRANSACTION_OPTIONS = { maxWait: 30_000, timeout: 30_000 };
 
 // PostgreSQL's answers to two transactions that cannot both go on: deadlock, serialization failure.
 const TRANSIENT_CODES = new Set(["40P01", "40001"]);
-const TRANSIENT_ATTEMPTS = 4;
+const TRANSIENT_ATTEMPTS = 8;
 
 /** What the database driver said, whether Prisma wrapped its error (meta) or not (cause). */
 export function driverCause(error: unknown): { originalCode?: string; kind?: string } | undefined {
@@ -34,7 +34,8 @@ export async function inTransaction<T>(db: Database, work: (tx: Tx) => Promise<T
       return await db.write.$transaction(work, TRANSACTION_OPTIONS);
     } catch (error) {
       if (attempt >= TRANSIENT_ATTEMPTS || !isTransientConflict(error)) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+      // A random pause, longer each time, so that the transactions that collided do not collide again.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** attempt));
     }
   }
 }

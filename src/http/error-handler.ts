@@ -5,6 +5,7 @@ import type { Logger } from "../logging/logger";
 import { ApiError, ERRORS, InvalidParamsError, PARAM_MESSAGES, type ErrorCode, type ParamProblem } from "./errors";
 import { requestLanguage } from "./request-context";
 import { describeValidationMessage } from "./validation-messages";
+import { isDatabaseUnavailable } from "../db/availability";
 
 interface Envelope {
   status: number;
@@ -116,8 +117,12 @@ function fromBodyParser(err: BodyParserError, language: Language): Envelope {
   }
 }
 
+/** Seconds a client is asked to wait when the database is unavailable: about how long a restart takes. */
+const UNAVAILABLE_RETRY_AFTER_SECONDS = "5";
+
 function toEnvelope(err: unknown, language: Language, config: Config): Envelope | null {
   if (err instanceof ApiError) return { ...envelope(err.code, language, err.values, err.data, err.status), headers: err.headers };
+  if (isDatabaseUnavailable(err)) return { ...envelope("rest_service_unavailable", language), headers: { "Retry-After": UNAVAILABLE_RETRY_AFTER_SECONDS } };
   if (err instanceof InvalidParamsError) return invalidParamsEnvelope(err.problems, language);
   if (isBodyParserError(err)) return fromBodyParser(err, language);
   if (isValidatorError(err)) {
@@ -157,7 +162,11 @@ export function createErrorHandler(config: Config, logger: Logger): ErrorRequest
     if (res.headersSent) return next(err);
     const language = requestLanguage(req, config);
     let result = toEnvelope(err, language, config);
-    if (result === null || result.status >= 500) {
+    if (result?.code === "rest_service_unavailable" || result?.code === "rest_not_ready") {
+      // An outage is not a fault of the request: one line, without the stack of every request.
+      const cause = (err as { cause?: unknown }).cause ?? err;
+      logger.warn({ requestId: req.requestId, cause: cause instanceof Error ? cause.message.trim().split("\n").pop() : String(cause) }, "database unavailable");
+    } else if (result === null || result.status >= 500) {
       logger.error({ err, requestId: req.requestId }, "request failed");
       result ??= envelope("rest_internal_error", language);
     }

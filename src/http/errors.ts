@@ -101,6 +101,14 @@ export const ERRORS = {
       es: "El servicio no puede acceder a su base de datos.",
     },
   },
+  rest_service_unavailable: {
+    status: 503,
+    message: {
+      en: "The service cannot reach its database just now; try again after the number of seconds in Retry-After.",
+      "pt-br": "O serviço não consegue acessar seu banco de dados agora; tente de novo após o número de segundos em Retry-After.",
+      es: "El servicio no puede acceder a su base de datos en este momento; inténtalo de nuevo tras los segundos indicados en Retry-After.",
+    },
+  },
   rest_internal_error: {
     status: 500,
     message: {

@@ -1,4 +1,5 @@
 import type { RequestHandler } from "express";
+import { clientOf } from "../auth/authenticate";
 import { ApiError } from "./errors";
 
 /** Addresses tracked at most: past it the oldest go first, so a flood of addresses cannot exhaust memory. */
@@ -28,7 +29,7 @@ export function rateLimit(perMinute: number, now: () => number = Date.now): Requ
   sweep.unref();
 
   return (req, _res, next) => {
-    const client = req.ip ?? req.socket.remoteAddress ?? "";
+    const client = clientOf(req);
     const at = now();
     let bucket = buckets.get(client);
     if (bucket) {

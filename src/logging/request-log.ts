@@ -5,18 +5,21 @@ import type { Logger } from "./logger";
 /** Query parameters whose values are secrets and must never be logged. */
 const SECRET_QUERY_PARAMS = new Set(["password"]);
 
+/**
+ * Whether a query parameter's name names a secret, in any form the query parser reads as that
+ * parameter (`password`, `password[]`, `password[0]`, `password[a][b]`), in any case.
+ */
+function isSecretName(name: string): boolean {
+  return SECRET_QUERY_PARAMS.has(name.replace(/\[.*$/s, "").toLowerCase());
+}
+
 export function redactUrl(url: string): string {
   const queryStart = url.indexOf("?");
   if (queryStart < 0) return url;
   const params = new URLSearchParams(url.slice(queryStart + 1));
-  let redacted = false;
-  for (const name of params.keys()) {
-    if (SECRET_QUERY_PARAMS.has(name)) {
-      params.set(name, "[redacted]");
-      redacted = true;
-    }
-  }
-  return redacted ? `${url.slice(0, queryStart)}?${params.toString()}` : url;
+  if (![...params.keys()].some(isSecretName)) return url;
+  const kept = [...params].map(([name, value]): [string, string] => [name, isSecretName(name) ? "[redacted]" : value]);
+  return `${url.slice(0, queryStart)}?${new URLSearchParams(kept).toString()}`;
 }
 
 /**

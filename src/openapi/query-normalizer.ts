@@ -1,4 +1,5 @@
 import type { Request, RequestHandler } from "express";
+import { ApiError, InvalidParamsError, type ParamProblem } from "../http/errors";
 import type { SpecOperation } from "./spec";
 
 /**
@@ -6,12 +7,40 @@ import type { SpecOperation } from "./spec";
  * declares, before the request is validated:
  * - list parameters: `a,b`, `a, b`, `a=1&a=2`, `a[]=1&a[]=2` and `a[x]=1&a[y]=2` all become a
  *   list, with spaces around items and empty items dropped (tec-rest-v1.md §2);
- * - boolean parameters: `1`/`0` and any case of `true`/`false` become `true`/`false`.
- * Which parameters are lists or booleans comes from the operation's declaration in the spec.
+ * - boolean parameters: `1`/`0` and any case of `true`/`false` become `true`/`false`;
+ * and refuses numbers that are not finite: the validator (Ajv) reads `Infinity` and `1e309` as
+ * numbers, and then skips their range checks. A numeric path parameter (an id) that is not
+ * digits, or is past its maximum, matches no route, as in WordPress (`(?P<id>\d+)`).
+ * Which parameters are lists, booleans or numbers comes from the operation's declaration in the spec.
  */
 interface QueryShape {
   lists: Set<string>;
+  /** Lists of numbers, and the type of their items. */
+  numberLists: Map<string, "integer" | "number">;
   booleans: Set<string>;
+  numbers: Map<string, "integer" | "number">;
+  /** Numeric path parameters (ids), and their maximum. */
+  pathIds: Map<string, number>;
+}
+
+// A decimal number as JSON writes it, spaces around it allowed.
+const DECIMAL = /^\s*-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
+
+const NOT_FINITE: Record<"integer" | "number", ParamProblem> = {
+  integer: {
+    message: "invalid",
+    detailCode: "rest_invalid_type",
+    detail: { en: "Must be an integer.", "pt-br": "Deve ser um número inteiro.", es: "Debe ser un número entero." },
+  },
+  number: {
+    message: "invalid",
+    detailCode: "rest_invalid_type",
+    detail: { en: "Must be a number.", "pt-br": "Deve ser um número.", es: "Debe ser un número." },
+  },
+};
+
+function isFiniteNumber(value: unknown): boolean {
+  return typeof value !== "string" || (DECIMAL.test(value) && Number.isFinite(Number(value)));
 }
 
 function schemaTypes(schema: Record<string, unknown>): string[] {
@@ -20,12 +49,20 @@ function schemaTypes(schema: Record<string, unknown>): string[] {
 }
 
 function shapeOf(operation: SpecOperation): QueryShape {
-  const shape: QueryShape = { lists: new Set(), booleans: new Set() };
+  const shape: QueryShape = { lists: new Set(), booleans: new Set(), numbers: new Map(), numberLists: new Map(), pathIds: new Map() };
   for (const parameter of operation.parameters) {
-    if (parameter.in !== "query") continue;
     const types = schemaTypes(parameter.schema);
-    if (types.includes("array")) shape.lists.add(parameter.name);
+    if (parameter.in === "path" && types.includes("integer")) shape.pathIds.set(parameter.name, Number(parameter.schema.maximum ?? Number.MAX_SAFE_INTEGER));
+    if (parameter.in !== "query") continue;
+    if (types.includes("array")) {
+      shape.lists.add(parameter.name);
+      const itemTypes = schemaTypes((parameter.schema.items ?? {}) as Record<string, unknown>);
+      if (itemTypes.includes("integer")) shape.numberLists.set(parameter.name, "integer");
+      else if (itemTypes.includes("number")) shape.numberLists.set(parameter.name, "number");
+    }
     else if (types.includes("boolean")) shape.booleans.add(parameter.name);
+    else if (types.includes("integer")) shape.numbers.set(parameter.name, "integer");
+    else if (types.includes("number")) shape.numbers.set(parameter.name, "number");
   }
   return shape;
 }
@@ -59,11 +96,23 @@ export function queryNormalizer(operations: SpecOperation[]): RequestHandler {
     const operationId = matchedOperationId(req);
     const shape = operationId ? shapes.get(operationId) : undefined;
     if (!shape) return next();
-    const query = req.query as Record<string, unknown>;
-    for (const name of Object.keys(query)) {
-      if (shape.lists.has(name)) query[name] = splitList(query[name]);
-      else if (shape.booleans.has(name)) query[name] = normalizeBoolean(query[name]);
+    const pathParams = (req as Request & { openapi?: { pathParams?: Record<string, unknown> } }).openapi?.pathParams ?? {};
+    for (const [name, maximum] of shape.pathIds) {
+      const value = pathParams[name];
+      if (value !== undefined && (!/^\d+$/.test(String(value)) || Number(value) > maximum)) return next(new ApiError("rest_no_route"));
     }
+    const query = req.query as Record<string, unknown>;
+    const problems: Record<string, ParamProblem> = Object.create(null);
+    for (const name of Object.keys(query)) {
+      if (shape.lists.has(name)) {
+        query[name] = splitList(query[name]);
+        const itemType = shape.numberLists.get(name);
+        if (itemType && Array.isArray(query[name]) && !(query[name] as unknown[]).every(isFiniteNumber)) problems[name] = NOT_FINITE[itemType];
+      }
+      else if (shape.booleans.has(name)) query[name] = normalizeBoolean(query[name]);
+      else if (shape.numbers.has(name) && !isFiniteNumber(query[name])) problems[name] = NOT_FINITE[shape.numbers.get(name)!];
+    }
+    if (Object.keys(problems).length > 0) return next(new InvalidParamsError(problems));
     // Express 5 recomputes req.query from the URL on every read; pin the normalized object so
     // the validator (which coerces it in place) and the handlers see the same one.
     Object.defineProperty(req, "query", { value: query, writable: true, configurable: true, enumerable: true });

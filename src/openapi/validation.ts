@@ -1,7 +1,7 @@
 import type { RequestHandler } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
 import { requireScopes } from "../auth/authenticate";
-import { rejectNulInInput } from "./nul-guard";
+import { guardInput } from "./input-guard";
 import { queryNormalizer } from "./query-normalizer";
 import type { JsonObject, SpecOperation } from "./spec";
 
@@ -20,7 +20,7 @@ const raiseDeferredBodyError: RequestHandler = (req, _res, next) => {
 /**
  * express-openapi-validator's middleware, with steps of ours put between its own:
  *   path params → route metadata → [query normalizer] → security (scopes)
- *   → [authorization] → [deferred body error] → [NUL characters] → request validation → response validation.
+ *   → [authorization] → [deferred body error] → [input guard: NUL, lone surrogates, nesting] → request validation → response validation.
  * The normalizer needs the matched operation, and must run before validation; a malformed body
  * must only be reported after an anonymous or unauthorized caller has been turned away.
  */
@@ -47,5 +47,5 @@ export function specValidation(spec: JsonObject, operations: SpecOperation[], op
     throw new Error(`express-openapi-validator's middleware changed: expected ${expected.join(", ")}, got ${names.join(", ")}`);
   }
   const [pathParams, metadata, security, request, ...response] = middleware;
-  return [pathParams, metadata, queryNormalizer(operations), security, ...options.authorization, raiseDeferredBodyError, rejectNulInInput, request, ...response];
+  return [pathParams, metadata, queryNormalizer(operations), security, ...options.authorization, raiseDeferredBodyError, guardInput, request, ...response];
 }

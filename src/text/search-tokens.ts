@@ -13,11 +13,23 @@
  *
  * The index narrows the candidates; the query still checks each candidate's text in the asked
  * language with LIKE (a document holds all of an event's languages, and words longer than
- * TOKEN_CHARS match on their first characters only), so results are exactly LIKE's.
+ * TOKEN_CHARS match on their first characters only), so what it finds is exactly what LIKE finds.
+ *
+ * A document is bounded, so that any text can be saved (PostgreSQL refuses a tsvector of a
+ * megabyte or more, which 11,000 characters of Japanese, one unbroken word, reached) and none costs
+ * much to index: suffixes start in the first WORD_CHARS characters of a word only, and each
+ * language's text gives at most TEXT_TOKEN_CHARS characters of tokens, its first words first (the
+ * title comes first). Words past those bounds are not found by search.
  */
 
 /** Characters kept of each suffix: longer tokens would grow the index for little selectivity. */
 export const TOKEN_CHARS = 16;
+
+/** Characters of a word whose suffixes are indexed (a URL, say); a longer word's tail is not. */
+export const WORD_CHARS = 1_000;
+
+/** Characters of tokens (hexadecimal) that one language's text may give its event's document. */
+export const TEXT_TOKEN_CHARS = 150_000;
 
 const hexOfChar = new Map<string, string>();
 
@@ -27,14 +39,23 @@ function hex(char: string): string {
   return value;
 }
 
-/** The distinct tokens of some search texts (an event's, in each of its languages). */
+/** The distinct tokens of some search texts (an event's, in each of its languages), within the bounds above. */
 export function searchTokens(searchTexts: Iterable<string>): string[] {
-  const words = new Set<string>();
-  for (const text of searchTexts) for (const word of text.split(" ")) if (word !== "") words.add(word);
   const tokens = new Set<string>();
-  for (const word of words) {
-    const chars = Array.from(word, hex);
-    for (let start = 0; start < chars.length; start += 1) tokens.add(chars.slice(start, start + TOKEN_CHARS).join(""));
+  for (const text of searchTexts) {
+    let budget = TEXT_TOKEN_CHARS;
+    for (const word of new Set(text.split(" "))) {
+      if (word === "") continue;
+      const chars = Array.from(word.slice(0, WORD_CHARS + TOKEN_CHARS), hex);
+      const starts = Math.min(chars.length, WORD_CHARS);
+      for (let start = 0; start < starts && budget > 0; start += 1) {
+        const token = chars.slice(start, start + TOKEN_CHARS).join("");
+        if (tokens.has(token)) continue;
+        tokens.add(token);
+        budget -= token.length;
+      }
+      if (budget <= 0) break;
+    }
   }
   return [...tokens];
 }

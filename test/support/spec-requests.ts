@@ -4,9 +4,10 @@ import { isOriginPath, pointer } from "../../src/openapi/spec";
 /**
  * Requests generated from the OpenAPI document, for fuzzing: for each operation, its path and
  * query parameters and its body, each either a value its schema allows or something hostile
- * (wrong types, out-of-range and negative numbers, floats for integers, unicode and control
- * characters, injection strings, 100 KB strings, arrays for scalars), plus unknown parameters,
- * malformed JSON and wrong content types; and a quarter of the requests valid as a whole. Only
+ * (wrong types, out-of-range, negative, non-finite and huge numbers, floats for integers, unicode
+ * and control characters, lone surrogates, injection strings, 100 KB strings, long unbroken text,
+ * deep nesting, arrays for scalars), plus unknown parameters, malformed JSON and wrong content
+ * types; and a quarter of the requests valid as a whole. Only
  * the schemas decide what is generated: a new parameter or field is fuzzed without touching this
  * file.
  */
@@ -78,13 +79,21 @@ const HOSTILE_STRINGS = [
   "\r\nSet-Cookie: x=1",
   "𝕦𝕟𝕚𝕔𝕠𝕕𝕖 ☃ 中文 العربية",
   "\ud800",
+  "a\ud800b",
+  "\udc00 tail",
   "%",
   "_",
   "\\",
   "NaN",
   "Infinity",
+  "-Infinity",
   "-0",
   "1e309",
+  "-1e309",
+  "9007199254740993",
+  "2147483648",
+  "0000-01-01",
+  "10000-01-01",
   "0x10",
   "  ",
   "",
@@ -97,8 +106,11 @@ export function hostileValue(): fc.Arbitrary<unknown> {
     fc.string({ unit: "binary", maxLength: 40 }),
     fc.string({ unit: "grapheme", maxLength: 40 }),
     fc.constant("x".repeat(100_000)),
+    // Long unbroken text that a field may hold: a run of one letter, Japanese with no spaces.
+    fc.constant("w".repeat(65_000)),
+    fc.constant(Array.from({ length: 11_000 }, (_, i) => String.fromCharCode(0x4e00 + ((i * 7919) % 20_000))).join("")),
     fc.integer({ min: -(2 ** 31), max: 2 ** 31 }),
-    fc.constantFrom(-1, 0, 2 ** 53, -(2 ** 63), 1e308, 1.5, -0.25, Number.MAX_SAFE_INTEGER + 2),
+    fc.constantFrom(-1, 0, 2 ** 53, -(2 ** 63), 1e308, 1e20, -1e20, 1e21, 1.5, -0.25, Number.MAX_SAFE_INTEGER + 2),
     fc.double({ noNaN: true }),
     fc.boolean(),
     fc.constant(null),
@@ -196,7 +208,11 @@ function mostlyValid(document: Json, schema: Json | undefined): fc.Arbitrary<unk
   return fc.oneof({ weight: 2, arbitrary: schemaValue(document, schema) }, { weight: 1, arbitrary: hostileValue() });
 }
 
-const PATH_SEGMENTS = ["1", "2", "3", "0", "-1", "1.5", "99999999999999999999", "abc", "%00", "%2F", "..", "%E2%98%83", "1%20OR%201=1"];
+const PATH_SEGMENTS = ["1", "2", "3", "0", "-1", "1.5", "99999999999999999999", "2147483648", "1e309", "Infinity", "abc", "%00", "%2F", "..", "%E2%98%83", "%ED%A0%80", "1%20OR%201=1"];
+
+/** JSON nested far deeper than any field (a hundred thousand lists), and numbers JSON.parse makes infinite. */
+const DEEP = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+const RAW_BODIES = ['{"title": "x"', "{'title': 'x'}", "[1,2", "nul", '{"a":1}}', "\u0000", `{"title":${DEEP}}`, `{"description":${DEEP},"title":"x"}`, '{"start_date":1e309,"end_date":-1e309,"title":"x"}'];
 
 /** Requests for one operation, with the credential `authorization` (or anonymous). */
 export function requestsFor(document: Json, operation: SpecOperation, authorization: string): fc.Arbitrary<GeneratedRequest> {
@@ -222,7 +238,7 @@ export function requestsFor(document: Json, operation: SpecOperation, authorizat
   const body = operation.bodySchema
     ? fc.oneof(
         { weight: 6, arbitrary: mostlyValidBody(document, operation.bodySchema).map((value) => ({ text: JSON.stringify(value), type: "application/json" })) },
-        { weight: 1, arbitrary: fc.constantFrom('{"title": "x"', "{'title': 'x'}", "[1,2", "nul", "{\"a\":1}}", "\u0000").map((text) => ({ text, type: "application/json" })) },
+        { weight: 1, arbitrary: fc.constantFrom(...RAW_BODIES).map((text) => ({ text, type: "application/json" })) },
         { weight: 1, arbitrary: hostileValue().map((value) => ({ text: JSON.stringify(value) ?? "null", type: "application/json" })) },
         { weight: 1, arbitrary: fc.constantFrom("text/plain", "application/x-www-form-urlencoded", "application/xml", "multipart/form-data; boundary=x").map((type) => ({ text: "title=x", type })) },
       )

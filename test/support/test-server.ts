@@ -63,12 +63,15 @@ export interface TestServerOptions {
   clock?: () => Date;
   /** Collects every log line (JSON) the service writes, at level info and above. */
   logLines?: string[];
+  /** The URL the service connects to, made from the test database's (to go through a proxy). */
+  connectThrough?: (databaseUrl: string) => string;
 }
 
 export async function startTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
   const database: TestDatabase = await createTestDatabase();
   // Suites send hundreds of requests a second from one address: the rate limit has tests of its own.
-  const config = loadConfig({ CALENDAR_ADMIN_TOKEN: ADMIN_TOKEN, VALIDATE_RESPONSES: "true", RATE_LIMIT_PER_MINUTE: "0", DATABASE_URL: database.url, ...env });
+  const databaseUrl = options.connectThrough ? options.connectThrough(database.url) : database.url;
+  const config = loadConfig({ CALENDAR_ADMIN_TOKEN: ADMIN_TOKEN, VALIDATE_RESPONSES: "true", RATE_LIMIT_PER_MINUTE: "0", DATABASE_URL: databaseUrl, ...env });
   const db = await openDatabase(config);
   const logLines = options.logLines;
   const logger = logLines

@@ -1,5 +1,5 @@
 import type { Request } from "express";
-import { verifySecret } from "../../auth/password-hash";
+import { clientOf } from "../../auth/authenticate";
 import type { Principal } from "../../auth/principal";
 import { canEditItem } from "../../auth/post-permissions";
 import { canReadItem } from "../../auth/visibility";
@@ -22,26 +22,25 @@ const FORMS: ItemForms<EventRecord> = {
   written: (event, ctx) => serializeEvent(event, ctx, { jsonLd: false, translations: true }),
 };
 
-/**
- * Whether a request may see a password-protected event in full: it gives the event's password,
- * or its caller may edit the event. Events without a password are open to anyone who may read them.
- */
-async function opens(event: EventRecord, principal: Principal | null, password: string | undefined): Promise<boolean> {
-  if (event.passwordHash === null) return true;
-  if (principal && canEditItem(principal, "events", event)) return true;
-  return password !== undefined && (await verifySecret(password, event.passwordHash));
+/** Whether the caller may see a password-protected event in full without its password: they may edit it. */
+function editable(event: EventRecord, principal: Principal | null): boolean {
+  return principal !== null && canEditItem(principal, "events", event);
 }
 
 /** The event operations (tec-rest-v1.md §5, §7.1), by id and by slug alike. */
 export function eventOperations(services: Services) {
-  const { db } = services;
+  const { db, eventPasswords } = services;
+  /** The stored form of a write's `password`: undefined, unchanged; null (or ""), removed. */
+  const passwordWrite = async (req: Request, password: string | null | undefined) => (password ? eventPasswords.hash(password, clientOf(req)) : password === undefined ? undefined : null);
   const rules = postTargetRules<EventRecord>("events", (ref, order) => resolveEvent(db, ref, order), "rest-event-not-found", services);
 
   const list: OperationHandler = async (req, res) => {
     const ctx = context(req);
     const query = queryOf(req, "listEvents");
     const page = pageRequest(query, services.config);
-    const filters = await eventFiltersOf(db, query, ctx, services.clock());
+    // The request's password, derived once: it opens (and lets search find) the events it protects.
+    const key = await eventPasswords.keyOf(query.password, clientOf(req));
+    const filters = await eventFiltersOf(db, query, ctx, services.clock(), key.hash);
     const { items, total } = await listEvents(db, {
       filters,
       orderBy: (query.orderby ?? "start_date") as EventOrderBy,
@@ -50,12 +49,11 @@ export function eventOperations(services: Services) {
       limit: page.perPage,
     });
     if (items.length === 0 && page.page > 1) throw new ApiError("event-archive-page-not-found");
-    const open = await Promise.all(items.map((event) => opens(event, ctx.principal, query.password)));
     const totalPages = totalPagesOf(total, page.perPage);
     // The links repeat the effective window: defaulted and whole-day dates, as applied.
     const links = collectionLinks(ctx, "/events", echoedQuery(req, page, filters.window.echo), page, totalPages);
     setCollectionHeaders(res, total, totalPages, links);
-    sendRepresentation(res, { events: items.map((event, i) => serializeEvent(event, ctx, { jsonLd: false, redacted: !open[i] })), ...links, total, total_pages: totalPages });
+    sendRepresentation(res, { events: items.map((event) => serializeEvent(event, ctx, { jsonLd: false, redacted: !key.opens(event.passwordHash) && !editable(event, ctx.principal) })), ...links, total, total_pages: totalPages });
   };
 
   const get: OperationHandler = async (req, res) => {
@@ -65,13 +63,17 @@ export function eventOperations(services: Services) {
     if (!event) throw new ApiError("rest-event-not-found", { ref: refText(ref) });
     if (event.status === "trash") throw new ApiError("event-no-longer-available");
     if (!canReadItem(ctx.principal, "events", event)) throw new ApiError("event-not-accessible");
-    if (!(await opens(event, ctx.principal, queryOf(req, "getEvent").password))) throw new ApiError("event-password-protected");
+    const password = queryOf(req, "getEvent").password;
+    if (event.passwordHash !== null && !editable(event, ctx.principal) && !(await eventPasswords.opensOne(event.passwordHash, password, clientOf(req)))) {
+      throw new ApiError("event-password-protected");
+    }
     sendRepresentation(res, FORMS.read(event, ctx));
   };
 
   const create: OperationHandler = async (req, res) => {
     const ctx = context(req);
-    const event = await createEvent(db, postWriteContext(req, "events", services.clock()), bodyOf(req, "createEvent"));
+    const body = bodyOf(req, "createEvent");
+    const event = await createEvent(db, postWriteContext(req, "events", services.clock()), body, await passwordWrite(req, body.password));
     res.setHeader("Location", `${ctx.apiBase}/events/${event.id}`);
     sendWritten(req, res, event, FORMS, { status: 201 });
   };
@@ -81,7 +83,8 @@ export function eventOperations(services: Services) {
   const update: Operation = {
     target: rules.edit,
     run: async (req, res) => {
-      const event = await updateEvent(db, postWriteContext(req, "events", services.clock()), targetOf(req, rules.edit), bodyOf(req, "updateEvent"));
+      const body = bodyOf(req, "updateEvent");
+      const event = await updateEvent(db, postWriteContext(req, "events", services.clock()), targetOf(req, rules.edit), body, await passwordWrite(req, body.password));
       sendWritten(req, res, event, FORMS);
     },
   };

@@ -1,5 +1,8 @@
 import { Prisma } from "../../../generated/prisma/sqlite/client";
-import { listableConditions, statusesToList, type StatusCondition } from "../../auth/post-permissions";
+import { editableCondition, listableConditions, statusesToList, type EditableCondition, type StatusCondition } from "../../auth/post-permissions";
+import type { Principal } from "../../auth/principal";
+import type { PostType } from "../../auth/roles";
+import { canReadItem, type OwnedItem } from "../../auth/visibility";
 import type { Database, Provider } from "../../db/database";
 import { ParamProblems } from "../../http/errors";
 import type { QueryOf } from "../../http/operation-types";
@@ -30,12 +33,18 @@ export interface EventFilters {
   ticketed?: boolean;
   parentId?: number;
   includeIds?: number[];
+  /**
+   * What a search may find of password-protected events: those the request's password opens (its
+   * stored form), and those the caller may edit. WordPress keeps protected posts out of visitors'
+   * searches: their text is what the password protects.
+   */
+  protectedOpen: { passwordHash: string | null; editable: EditableCondition };
 }
 
 export type EventOrderBy = NonNullable<QueryOf<"listEvents">["orderby"]>;
 
 const NO_SUCH_ITEM = {
-  en: "Every item must name an existing item of this kind.",
+  en: "Every item must name an existing item of this kind that you may see.",
   "pt-br": "Cada item deve indicar um item existente deste tipo.",
   es: "Cada elemento debe indicar un elemento existente de este tipo.",
 };
@@ -48,13 +57,23 @@ const GEOLOC_NEEDS_POINT = {
 
 const DEFAULT_GEOLOC_RADIUS_KM = 10;
 
+/** Whether every one of `ids` is an item the caller may read (rows: those of them that exist). */
+function allReadable(ids: number[], rows: OwnedItem[], type: PostType, principal: Principal | null): boolean {
+  return rows.filter((row) => canReadItem(principal, type, row)).length === new Set(ids).size;
+}
+
+const OWNERSHIP = { status: true, authorId: true } as const;
+
 /**
  * The filters of `GET /events` from its query (tec-rest-v1.md §5): statuses the caller may see,
  * the date window, terms by id or slug, venues, organizers, the parent, the circle of `geoloc`.
- * Filters that name items that do not exist are `400 rest_invalid_param`, all reported at once.
+ * Filters that name items that do not exist, or that the caller may not see (a draft venue, a
+ * private parent), are `400 rest_invalid_param` alike, all reported at once: a filter does not
+ * tell whether a hidden item exists.
  */
-export async function eventFiltersOf(db: Database, query: QueryOf<"listEvents">, ctx: RequestContext, now: Date): Promise<EventFilters> {
+export async function eventFiltersOf(db: Database, query: QueryOf<"listEvents">, ctx: RequestContext, now: Date, passwordHash: string | null): Promise<EventFilters> {
   const problems = new ParamProblems();
+  const { principal } = ctx;
   const filters: EventFilters = {
     language: ctx.language,
     visible: listableConditions(ctx.principal, "events", statusesToList(ctx.principal, "events", query.status)),
@@ -63,6 +82,7 @@ export async function eventFiltersOf(db: Database, query: QueryOf<"listEvents">,
     featured: query.featured,
     ticketed: query.ticketed,
     includeIds: query.include,
+    protectedOpen: { passwordHash, editable: editableCondition(principal, "events") },
   };
   for (const [param, taxonomy] of [["categories", "category"], ["tags", "tag"]] as const) {
     const refs = query[param];
@@ -71,17 +91,22 @@ export async function eventFiltersOf(db: Database, query: QueryOf<"listEvents">,
     if (unknown.length > 0) problems.add(param, "rest_term_not_found", NO_SUCH_ITEM, "notFound");
     filters[param === "categories" ? "categoryIds" : "tagIds"] = ids;
   }
-  if (query.venue && (await db.read.venue.count({ where: { id: { in: query.venue } } })) !== new Set(query.venue).size) {
+  if (query.venue && !allReadable(query.venue, await db.read.venue.findMany({ where: { id: { in: query.venue } }, select: OWNERSHIP }), "venues", principal)) {
     problems.add("venue", "rest_venue_not_found", NO_SUCH_ITEM, "notFound");
   }
   filters.venueIds = query.venue;
-  if (query.organizer && (await db.read.organizer.count({ where: { id: { in: query.organizer } } })) !== new Set(query.organizer).size) {
+  if (query.organizer && !allReadable(query.organizer, await db.read.organizer.findMany({ where: { id: { in: query.organizer } }, select: OWNERSHIP }), "organizers", principal)) {
     problems.add("organizer", "rest_organizer_not_found", NO_SUCH_ITEM, "notFound");
   }
   filters.organizerIds = query.organizer;
   if (query.post_parent !== undefined) {
-    if (!(await db.read.event.findUnique({ where: { id: query.post_parent }, select: { id: true } }))) problems.add("post_parent", "rest_event_not_found", NO_SUCH_ITEM, "notFound");
+    const parents = await db.read.event.findMany({ where: { id: query.post_parent }, select: OWNERSHIP });
+    if (!allReadable([query.post_parent], parents, "events", principal)) problems.add("post_parent", "rest_event_not_found", NO_SUCH_ITEM, "notFound");
     filters.parentId = query.post_parent;
+  }
+  // As in the original, an unknown id in `include` is an error, not an empty list.
+  if (query.include && !allReadable(query.include, await db.read.event.findMany({ where: { id: { in: query.include } }, select: OWNERSHIP }), "events", principal)) {
+    problems.add("include", "rest_event_not_found", NO_SUCH_ITEM, "notFound");
   }
   if (query.geoloc) {
     if (query.geoloc_lat === undefined) problems.add("geoloc_lat", "rest_missing_callback_param", GEOLOC_NEEDS_POINT);
@@ -113,6 +138,17 @@ function linkedTo(table: string, key: string, ids: number[], driving: boolean): 
     : Prisma.sql`EXISTS (SELECT 1 FROM ${links} WHERE "x"."eventId" = "e"."id" AND ${column} IN (${Prisma.join(ids)}))`;
 }
 
+/** Events without a password, or whose password the request gives, or that the caller may edit. */
+function protectedOpenSql({ passwordHash, editable }: EventFilters["protectedOpen"]): Prisma.Sql {
+  if ("all" in editable) return Prisma.sql`1 = 1`;
+  const open = [Prisma.sql`"e"."passwordHash" IS NULL`];
+  if (passwordHash !== null) open.push(Prisma.sql`"e"."passwordHash" = ${passwordHash}`);
+  if ("authorId" in editable) {
+    open.push(editable.unpublishedOnly ? Prisma.sql`("e"."authorId" = ${editable.authorId} AND "e"."status" NOT IN ('publish', 'future'))` : Prisma.sql`"e"."authorId" = ${editable.authorId}`);
+  }
+  return Prisma.sql`(${Prisma.join(open, " OR ")})`;
+}
+
 /** The rows (FROM) and conditions (WHERE) of a list of events, the event table aliased "e". */
 export function eventListSql(filters: EventFilters, provider: Provider): { from: Prisma.Sql; where: Prisma.Sql } {
   const { window } = filters;
@@ -129,7 +165,10 @@ export function eventListSql(filters: EventFilters, provider: Provider): { from:
   if (window.endsBefore) conditions.push(Prisma.sql`"e"."endsAt" < ${window.endsBefore}`);
   if (window.endsAfter) conditions.push(Prisma.sql`"e"."endsAt" > ${window.endsAfter}`);
   const searching = filters.searchWords.length > 0;
-  if (searching) conditions.push(searchMatchSql(filters.language, filters.searchWords));
+  if (searching) {
+    conditions.push(searchMatchSql(filters.language, filters.searchWords));
+    conditions.push(protectedOpenSql(filters.protectedOpen));
+  }
   // Most selective first, as calendars go: a venue or an organizer has few events, a tag more,
   // a category the most. A search drives the list itself (FROM), so no link filter does.
   const links: Array<[string, string, number[] | undefined]> = [

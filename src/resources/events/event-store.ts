@@ -1,7 +1,8 @@
 import { Prisma } from "../../../generated/prisma/sqlite/client";
-import { hashSecret } from "../../auth/password-hash";
 import type { Database } from "../../db/database";
 import { inTransaction, type Tx } from "../../db/transaction";
+import { canEditItem } from "../../auth/post-permissions";
+import type { PostType } from "../../auth/roles";
 import { canReadItem } from "../../auth/visibility";
 import { ApiError, invalidParam, ParamProblems } from "../../http/errors";
 import { isItemId, type ItemRef, type Schemas, type WriteTarget } from "../../http/operation-types";
@@ -10,7 +11,7 @@ import { noneIfEmpty } from "../../i18n/localized-rows";
 import type { Language } from "../../i18n/languages";
 import { slugify } from "../../text/slug";
 import { changedColumns } from "../post-kernel/item-columns";
-import { lockRows, lockTarget } from "../post-kernel/item-lock";
+import { lockRows, lockTarget, type OwnedRow } from "../post-kernel/item-lock";
 import { nameForNewSlug, textRowsToWrite } from "../post-kernel/item-texts";
 import { resolvePostFields, type PostWriteContext } from "../post-kernel/post-fields";
 import { itemBySlugSql } from "../post-kernel/slug-lookup";
@@ -42,11 +43,14 @@ const NO_SUCH_EVENT = {
 
 /**
  * The id of the event a filter of another resource names (`event` of venues and organizers,
- * `post`/`event` of terms): an event the caller may read, else `400` naming the parameter.
+ * `post`/`event` of terms): an event the caller may read, and, when it is password-protected,
+ * may edit (its list entry hides what it links to, so these filters do too); else `400` naming the
+ * parameter, as for an unknown id.
  */
 export async function eventFilterOf(db: Database, id: number, param: string, ctx: RequestContext): Promise<number> {
   const event = await resolveEvent(db, { id }, ctx);
-  if (!event || !canReadItem(ctx.principal, "events", event)) throw invalidParam(param, "rest_event_not_found", NO_SUCH_EVENT, "notFound");
+  const shown = event !== null && canReadItem(ctx.principal, "events", event) && (event.passwordHash === null || (ctx.principal !== null && canEditItem(ctx.principal, "events", event)));
+  if (!shown) throw invalidParam(param, "rest_event_not_found", NO_SUCH_EVENT, "notFound");
   return id;
 }
 
@@ -76,9 +80,9 @@ export async function listEvents(db: Database, page: EventPage): Promise<{ items
 }
 
 const NO_SUCH_ITEM = {
-  en: "Every id must be of an existing item of this kind (not in the trash).",
-  "pt-br": "Cada id deve ser de um item existente deste tipo (fora da lixeira).",
-  es: "Cada id debe ser de un elemento existente de este tipo (fuera de la papelera).",
+  en: "Every id must be of an existing item of this kind that you may see (not in the trash).",
+  "pt-br": "Cada id deve ser de um item existente deste tipo que você possa ver (fora da lixeira).",
+  es: "Cada id debe ser de un elemento existente de este tipo que puedas ver (fuera de la papelera).",
 };
 
 const ids = (links: Array<{ id: number }>) => links.map((link) => link.id);
@@ -109,36 +113,46 @@ function linkChanges(input: EventWrite, event: EventRecord | null): Partial<Reco
   return changes;
 }
 
+const PROBLEM_OF_PARAM = (problems: ParamProblems, param: string) => problems.add(param, "rest_linked_item_not_found", NO_SUCH_ITEM, "notFound");
+
 /**
- * Checks that the items a write links to exist (venues and organizers outside the trash, terms of
- * the right taxonomy, the parent event), each unknown one a problem of its parameter, and holds
- * them until the write commits, so that none can go meanwhile: a venue being trashed or deleted
- * makes the link a 400, not a broken link or a foreign-key failure. Terms whose counts the write
- * may change (those it links or unlinks) are locked in id order, as the count triggers would take
- * them, so that writers relinking the same terms queue instead of deadlocking.
+ * Checks that the venues, organizers and parent a write links to exist and that the writer may see
+ * them (venues and organizers outside the trash), each unknown or hidden one a problem of its
+ * parameter (a contributor cannot link another's draft venue), and holds them until the write
+ * commits, so that none can go meanwhile: a venue being trashed or deleted makes the link a 400,
+ * not a broken link or a foreign-key failure. Done before the event's row is written, which
+ * references the parent.
  */
-async function checkLinks(db: Database, tx: Tx, changes: Partial<Record<LinkKind, number[]>>, event: EventRecord | null, parent: number | null | undefined, problems: ParamProblems): Promise<void> {
-  const check = async (param: string, wanted: number[] | undefined, found: () => Promise<number[]>) => {
-    if (wanted && wanted.length > 0 && new Set(await found()).size !== new Set(wanted).size) problems.add(param, "rest_linked_item_not_found", NO_SUCH_ITEM, "notFound");
-  };
-  const share = Prisma.sql`"status" <> 'trash'`;
-  await check("venue", changes.venue, () => lockRows(db, tx, "Venue", changes.venue!, "share", share));
-  await check("organizer", changes.organizer, () => lockRows(db, tx, "Organizer", changes.organizer!, "share", share));
+async function checkItemLinks(db: Database, tx: Tx, ctx: PostWriteContext, changes: Partial<Record<LinkKind, number[]>>, event: EventRecord | null, parent: number | null | undefined, problems: ParamProblems): Promise<void> {
+  const readable = (type: PostType, rows: OwnedRow[]) => new Set(rows.filter((row) => canReadItem(ctx.principal, type, row)).map((row) => row.id));
+  const live = Prisma.sql`"status" <> 'trash'`;
+  for (const [param, table, type] of [["venue", "Venue", "venues"], ["organizer", "Organizer", "organizers"]] as const) {
+    const wanted = changes[param];
+    if (wanted && readable(type, await lockRows(db, tx, table, wanted, "share", live)).size !== new Set(wanted).size) PROBLEM_OF_PARAM(problems, param);
+  }
+  if (parent && parent !== event?.parentId) {
+    const found = parent === event?.id ? new Set() : readable("events", await lockRows(db, tx, "Event", [parent], "key share"));
+    if (found.size === 0) PROBLEM_OF_PARAM(problems, "post_parent");
+  }
+}
+
+/**
+ * Checks that the terms a write links exist in their taxonomy, and locks, in id order, every term
+ * whose count the write may change (those it links and those it unlinks), as the count triggers
+ * would take them, so that writers relinking the same terms queue instead of deadlocking. Done
+ * after the event's row is written: its triggers take the day counts first, then the terms, and
+ * every write must take them in that order.
+ */
+async function checkTermLinks(db: Database, tx: Tx, changes: Partial<Record<LinkKind, number[]>>, event: EventRecord | null, problems: ParamProblems): Promise<void> {
   const current = currentLinks(event);
-  const touchedTerms = [...(changes.categories ?? []), ...(changes.tags ?? []), ...(changes.categories ? current.categories : []), ...(changes.tags ? current.tags : [])];
-  const locked = new Map<number, string>();
-  if (touchedTerms.length > 0) {
-    const rows = await tx.$queryRaw<Array<{ id: number; taxonomy: string }>>(
-      Prisma.sql`SELECT "id", "taxonomy" FROM "Term" WHERE "id" IN (${Prisma.join([...new Set(touchedTerms)])}) ORDER BY "id"${db.provider === "postgresql" ? Prisma.sql` FOR NO KEY UPDATE` : Prisma.empty}`,
-    );
-    for (const row of rows) locked.set(Number(row.id), row.taxonomy);
-  }
+  const touched = [...(changes.categories ?? []), ...(changes.tags ?? []), ...(changes.categories ? current.categories : []), ...(changes.tags ? current.tags : [])];
+  if (touched.length === 0) return;
+  const lock = db.provider === "postgresql" ? Prisma.sql` FOR NO KEY UPDATE` : Prisma.empty;
+  const rows = await tx.$queryRaw<Array<{ id: number; taxonomy: string }>>(Prisma.sql`SELECT "id", "taxonomy" FROM "Term" WHERE "id" IN (${Prisma.join([...new Set(touched)])}) ORDER BY "id"${lock}`);
+  const taxonomies = new Map(rows.map((row) => [Number(row.id), row.taxonomy]));
   for (const [param, taxonomy] of [["categories", "category"], ["tags", "tag"]] as const) {
-    await check(param, changes[param], async () => changes[param]!.filter((id) => locked.get(id) === taxonomy));
-  }
-  if (parent) {
-    const found = parent === event?.id ? [] : await lockRows(db, tx, "Event", [parent], "key share");
-    if (found.length === 0) problems.add("post_parent", "rest_linked_item_not_found", NO_SUCH_ITEM, "notFound");
+    const wanted = changes[param];
+    if (wanted && wanted.some((id) => taxonomies.get(id) !== taxonomy)) PROBLEM_OF_PARAM(problems, param);
   }
 }
 
@@ -161,17 +175,8 @@ async function writeLinks(tx: Tx, eventId: number, changes: Partial<Record<LinkK
   }
 }
 
-/**
- * The hash of the password a write sets (undefined: unchanged; null: removed). Computed before
- * the transaction opens: a password hash takes tens of milliseconds.
- */
-async function passwordHashOf(input: EventWrite): Promise<string | null | undefined> {
-  if (input.password === undefined) return undefined;
-  return input.password ? hashSecret(input.password) : null;
-}
-
 /** The columns of the event itself (shared by every language) that the input gives. */
-function eventColumns(input: EventWrite, passwordHash: string | null | undefined): Prisma.EventUncheckedUpdateInput {
+function eventColumns(input: EventWrite, passwordHash: PasswordWrite): Prisma.EventUncheckedUpdateInput {
   const data: Prisma.EventUncheckedUpdateInput = {};
   if (passwordHash !== undefined) data.passwordHash = passwordHash;
   if (input.image !== undefined) data.image = noneIfEmpty(input.image);
@@ -240,8 +245,13 @@ async function writeTexts(db: Database, tx: Tx, eventId: number, sourceLanguage:
   if (searchChanged) await writeEventSearch(db.provider, tx, eventId, all.map((row) => row.searchText));
 }
 
-export async function createEvent(db: Database, ctx: PostWriteContext, input: Schemas["CreateEventRequest"]): Promise<EventRecord> {
-  const passwordHash = await passwordHashOf(input);
+/**
+ * The stored password of a write (see auth/event-passwords.ts): undefined, unchanged; null,
+ * removed. Hashed before the transaction opens: a password hash takes tens of milliseconds.
+ */
+export type PasswordWrite = string | null | undefined;
+
+export async function createEvent(db: Database, ctx: PostWriteContext, input: Schemas["CreateEventRequest"], passwordHash: PasswordWrite): Promise<EventRecord> {
   return retryOnSlugClash(() =>
     inTransaction(db, async (tx) => {
       const problems = new ParamProblems();
@@ -249,12 +259,14 @@ export async function createEvent(db: Database, ctx: PostWriteContext, input: Sc
       const times = resolveEventTimes(input, null, ctx.siteTimezone, ctx.now, problems);
       checkSlug(input, problems);
       const links = linkChanges(input, null);
-      await checkLinks(db, tx, links, null, input.post_parent, problems);
+      await checkItemLinks(db, tx, ctx, links, null, input.post_parent, problems);
       problems.throwIfAny();
       const created = await tx.event.create({
         data: { ...(eventColumns(input, passwordHash) as Prisma.EventUncheckedCreateInput), ...fields, ...times!, sourceLanguage: ctx.language, modifiedAt: ctx.now },
         select: { id: true },
       });
+      await checkTermLinks(db, tx, links, null, problems);
+      problems.throwIfAny();
       const change = await textChangeWithSlug(db, tx, ctx, input, null);
       await writeTexts(db, tx, created.id, ctx.language, [], ctx, change);
       await writeLinks(tx, created.id, links);
@@ -269,8 +281,7 @@ export async function createEvent(db: Database, ctx: PostWriteContext, input: Sc
  * values change are written, so the day counts and the search index are rewritten only when
  * what they hold changes.
  */
-export async function updateEvent(db: Database, ctx: PostWriteContext, target: WriteTarget<EventRecord>, input: EventWrite): Promise<EventRecord> {
-  const passwordHash = await passwordHashOf(input);
+export async function updateEvent(db: Database, ctx: PostWriteContext, target: WriteTarget<EventRecord>, input: EventWrite, passwordHash: PasswordWrite): Promise<EventRecord> {
   const id = target.record.id;
   return retryOnSlugClash(() =>
     inTransaction(db, async (tx) => {
@@ -280,10 +291,12 @@ export async function updateEvent(db: Database, ctx: PostWriteContext, target: W
       const times = resolveEventTimes(input, current, ctx.siteTimezone, ctx.now, problems);
       checkSlug(input, problems);
       const links = linkChanges(input, current);
-      await checkLinks(db, tx, links, current, input.post_parent, problems);
+      await checkItemLinks(db, tx, ctx, links, current, input.post_parent, problems);
       problems.throwIfAny();
       const columns = changedColumns(current, { ...eventColumns(input, passwordHash), ...fields, ...times! });
       await tx.event.update({ where: { id }, data: { ...columns, modifiedAt: ctx.now, version: { increment: 1 } } });
+      await checkTermLinks(db, tx, links, current, problems);
+      problems.throwIfAny();
       await writeTexts(db, tx, id, current.sourceLanguage, current.texts, ctx, await textChangeWithSlug(db, tx, ctx, input, current));
       await writeLinks(tx, id, links);
       return (await readEvent(db.provider, tx, id))!;

@@ -39,16 +39,22 @@ export async function lockTarget<R extends Versioned>(db: Database, tx: Tx, tabl
 export type LinkLock = "share" | "key share";
 
 /**
- * The ids among `ids` of the rows of `table` that exist (and meet `condition`), locked until the
- * write's transaction ends, in id order (so that writers locking the same rows queue instead of
- * deadlocking). SQLite's single writer needs no lock.
+ * The rows of `table` among `ids` that exist (and meet `condition`), their `id`, `status` and
+ * `authorId`, locked until the write's transaction ends, in id order (so that writers locking the
+ * same rows queue instead of deadlocking). SQLite's single writer needs no lock.
  */
-export async function lockRows(db: Database, tx: Tx, table: ItemTable, ids: number[], mode: LinkLock, condition?: Prisma.Sql): Promise<number[]> {
+export async function lockRows(db: Database, tx: Tx, table: "Venue" | "Organizer" | "Event", ids: number[], mode: LinkLock, condition?: Prisma.Sql): Promise<OwnedRow[]> {
   if (ids.length === 0) return [];
   const lock = db.provider === "postgresql" ? Prisma.raw(` FOR ${mode.toUpperCase()}`) : Prisma.empty;
   const extra = condition ? Prisma.sql` AND ${condition}` : Prisma.empty;
-  const rows = await tx.$queryRaw<Array<{ id: number | bigint }>>(
-    Prisma.sql`SELECT "id" FROM ${Prisma.raw(`"${table}"`)} WHERE "id" IN (${Prisma.join([...new Set(ids)])})${extra} ORDER BY "id"${lock}`,
+  const rows = await tx.$queryRaw<Array<{ id: number | bigint; status: string; authorId: number | bigint }>>(
+    Prisma.sql`SELECT "id", "status", "authorId" FROM ${Prisma.raw(`"${table}"`)} WHERE "id" IN (${Prisma.join([...new Set(ids)])})${extra} ORDER BY "id"${lock}`,
   );
-  return rows.map((row) => Number(row.id));
+  return rows.map((row) => ({ id: Number(row.id), status: row.status, authorId: Number(row.authorId) }));
+}
+
+export interface OwnedRow {
+  id: number;
+  status: string;
+  authorId: number;
 }

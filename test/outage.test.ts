@@ -1,0 +1,173 @@
+// A database that cannot be reached (refused connections, a restart, a write lock held too long)
+// is `503 rest_service_unavailable` with Retry-After, on any operation, and one log line per
+// request, not a stack trace; the service serves again as soon as the database is back. And a
+// start-up that cannot succeed (no database, a port taken, a bad setting) says why in one line.
+import { spawn } from "node:child_process";
+import { createServer, connect, type Server, type Socket } from "node:net";
+import { resolve } from "node:path";
+import BetterSqlite3 from "better-sqlite3";
+import { sqlitePath } from "../src/db/database";
+import { freePort } from "./support/service-process";
+import { testDatabaseProvider } from "./support/test-database";
+import { ADMIN_HEADERS, startTestServer, type TestServer } from "./support/test-server";
+
+jest.setTimeout(60_000);
+
+const root = "/calendar/events/v1";
+
+function expectUnavailable(response: { status: number; body: any; headers: Headers }) {
+  expect(response.status).toBe(503);
+  expect(response.headers.get("retry-after")).toBe("5");
+  expect(response.body).toEqual({
+    code: "rest_service_unavailable",
+    message: "The service cannot reach its database just now; try again after the number of seconds in Retry-After.",
+    data: { status: 503 },
+  });
+}
+
+/** A TCP proxy to PostgreSQL that can refuse and drop every connection, as an outage does. */
+class Outage {
+  private readonly sockets = new Set<Socket>();
+  private down = false;
+  readonly server: Server;
+
+  constructor(target: { host: string; port: number }) {
+    this.server = createServer((client) => {
+      if (this.down) {
+        client.destroy();
+        return;
+      }
+      const upstream = connect(target.port, target.host);
+      for (const socket of [client, upstream]) {
+        this.sockets.add(socket);
+        socket.on("error", () => socket.destroy());
+        socket.on("close", () => this.sockets.delete(socket));
+      }
+      client.pipe(upstream).pipe(client);
+    });
+  }
+
+  begin(): void {
+    this.down = true;
+    for (const socket of this.sockets) socket.destroy();
+  }
+
+  end(): void {
+    this.down = false;
+  }
+}
+
+const onPostgres = testDatabaseProvider() === "postgresql" ? describe : describe.skip;
+const onSqlite = testDatabaseProvider() === "sqlite" ? describe : describe.skip;
+
+onPostgres("PostgreSQL refusing and dropping connections", () => {
+  let outage: Outage;
+  let server: TestServer;
+  const logLines: string[] = [];
+  beforeAll(async () => {
+    const port = await freePort();
+    let target = { host: "127.0.0.1", port: 5432 };
+    server = await startTestServer({}, {
+      logLines,
+      connectThrough: (url) => {
+        const parsed = new URL(url);
+        target = { host: parsed.hostname, port: Number(parsed.port || 5432) };
+        parsed.host = `127.0.0.1:${port}`;
+        return parsed.toString();
+      },
+    });
+    outage = new Outage(target);
+    await new Promise<void>((listening) => outage.server.listen(port, "127.0.0.1", listening));
+    // The service connected while the proxy was not up yet; it reconnects through it now.
+  });
+  afterAll(async () => {
+    await server.close();
+    outage.server.close();
+  });
+
+  it("answers reads and writes with 503 and Retry-After while the database is away, and serves again after", async () => {
+    expect((await server.raw("GET", `${root}/events`)).status).toBe(200);
+    outage.begin();
+    try {
+      expectUnavailable(await server.raw("GET", `${root}/events`));
+      expectUnavailable(await server.raw("GET", `${root}/events/1`));
+      expectUnavailable(await server.raw("POST", `${root}/tags`, { body: { name: "Lost" }, headers: ADMIN_HEADERS }));
+      expect((await server.raw("GET", "/readyz")).status).toBe(503);
+    } finally {
+      outage.end();
+    }
+    expect((await server.raw("POST", `${root}/tags`, { body: { name: "Back" }, headers: ADMIN_HEADERS })).status).toBe(201);
+    const failures = logLines.map((line) => JSON.parse(line)).filter((line) => line.level === "warn" || line.level === "error");
+    expect(failures.length).toBeGreaterThan(0);
+    expect(failures.every((line) => line.msg === "database unavailable" && line.err === undefined)).toBe(true);
+  });
+});
+
+onSqlite("SQLite with its write lock held past the busy timeout", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  it("answers a write with 503 and Retry-After, and still answers reads", async () => {
+    const holder = new BetterSqlite3(sqlitePath(server.config.databaseUrl));
+    holder.exec("BEGIN EXCLUSIVE");
+    try {
+      expectUnavailable(await server.raw("POST", `${root}/tags`, { body: { name: "Waiting" }, headers: ADMIN_HEADERS }));
+      expect((await server.raw("GET", `${root}/tags`)).status).toBe(200);
+    } finally {
+      holder.exec("ROLLBACK");
+      holder.close();
+    }
+    expect((await server.raw("POST", `${root}/tags`, { body: { name: "Written" }, headers: ADMIN_HEADERS })).status).toBe(201);
+  });
+});
+
+describe("a start-up that cannot succeed", () => {
+  /** Starts the service as `npm start` would; resolves with its exit code and its output. */
+  function start(env: Record<string, string>): Promise<{ code: number | null; lines: string[] }> {
+    return new Promise((done) => {
+      const child = spawn(process.execPath, ["--import", "tsx", resolve(__dirname, "../src/server.ts")], {
+        cwd: resolve(__dirname, ".."),
+        env: { ...process.env, HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let output = "";
+      child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+      child.on("exit", (code) => done({ code, lines: output.trim().split("\n") }));
+    });
+  }
+
+  it.each([
+    ["a bad LOG_LEVEL", { LOG_LEVEL: "loud", DATABASE_URL: "file::memory:" }, /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not "loud"$/],
+    ["an unreachable database", { DATABASE_URL: "postgresql://calendar:secret@127.0.0.1:1/calendar" }, /^DATABASE_URL: cannot reach the database server of postgresql:\/\/calendar:\*\*\*@127\.0\.0\.1:1\/calendar/],
+    ["a missing database", { DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/calendar_does_not_exist" }, /^DATABASE_URL: the database of .* does not exist/],
+    ["an SQLite file under a file", { DATABASE_URL: `file:${__filename}/calendar.db` }, /^DATABASE_URL: cannot open or create the SQLite database/],
+  ])("says so in one line naming the setting: %s", async (_name, env, message) => {
+    const { code, lines } = await start({ PORT: String(await freePort()), ...env });
+    expect(code).toBe(1);
+    expect(lines).toHaveLength(1);
+    const line = JSON.parse(lines[0]);
+    expect(line).toMatchObject({ level: "fatal" });
+    expect(line.msg).toMatch(message);
+    expect(lines[0]).not.toContain("stack");
+  });
+
+  it("finds a port in use before it migrates anything", async () => {
+    const taken = createServer();
+    const port = await freePort();
+    await new Promise<void>((listening) => taken.listen(port, "127.0.0.1", listening));
+    try {
+      const database = resolve(__dirname, "../data", `never-made-${port}.db`);
+      const { code, lines } = await start({ PORT: String(port), DATABASE_URL: `file:${database}` });
+      expect(code).toBe(1);
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0]).msg).toBe(`PORT: 127.0.0.1:${port} is already in use by another program; choose another PORT or stop that program`);
+      expect(require("node:fs").existsSync(database)).toBe(false);
+    } finally {
+      taken.close();
+    }
+  });
+});
