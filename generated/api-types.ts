@@ -125,9 +125,10 @@ export interface paths {
         post: operations["updateEvent"];
         /**
          * Trash or delete an event
-         * @description Moves the event to the trash (`status` becomes `trash`) and answers with it. An event already
-         *     in the trash is `410 event-is-in-trash`. With `force=true` (administrators only) the event is
-         *     deleted permanently, trashed or not. **Departure**: the original ignores `force`.
+         * @description Moves the event to the trash (`status` becomes `trash`) and answers with it, whoever sends
+         *     `force=true` (the original ignores it). An event already in the trash is `410
+         *     event-is-in-trash`, unless an administrator sends `force=true`: that deletes it for good.
+         *     **Departure**: the original never deletes for good.
          */
         delete: operations["deleteEvent"];
         options?: never;
@@ -175,9 +176,10 @@ export interface paths {
         post: operations["updateEventBySlug"];
         /**
          * Trash or delete an event by its slug
-         * @description Moves the event to the trash (`status` becomes `trash`) and answers with it. An event already
-         *     in the trash is `410 event-is-in-trash`. With `force=true` (administrators only) the event is
-         *     deleted permanently, trashed or not. **Departure**: the original ignores `force`.
+         * @description Moves the event to the trash (`status` becomes `trash`) and answers with it, whoever sends
+         *     `force=true` (the original ignores it). An event already in the trash is `410
+         *     event-is-in-trash`, unless an administrator sends `force=true`: that deletes it for good.
+         *     **Departure**: the original never deletes for good.
          */
         delete: operations["deleteEventBySlug"];
         options?: never;
@@ -255,9 +257,10 @@ export interface paths {
         post: operations["updateVenue"];
         /**
          * Trash or delete a venue
-         * @description Moves the venue to the trash (`status` becomes `trash`) and answers with it; the venue is
-         *     unlinked from every event. A venue already in the trash is `410 venue-is-in-trash`.
-         *     With `force=true` (administrators only) the venue is deleted permanently, trashed or not.
+         * @description Moves the venue to the trash (`status` becomes `trash`) and answers with it, whoever sends
+         *     `force=true` (the original ignores it); the venue is unlinked from every event. A venue
+         *     already in the trash is `410 venue-is-in-trash`, unless an administrator sends `force=true`:
+         *     that deletes it for good. **Departure**: the original never deletes for good.
          */
         delete: operations["deleteVenue"];
         options?: never;
@@ -303,9 +306,10 @@ export interface paths {
         post: operations["updateVenueBySlug"];
         /**
          * Trash or delete a venue by its slug
-         * @description Moves the venue to the trash (`status` becomes `trash`) and answers with it; the venue is
-         *     unlinked from every event. A venue already in the trash is `410 venue-is-in-trash`.
-         *     With `force=true` (administrators only) the venue is deleted permanently, trashed or not.
+         * @description Moves the venue to the trash (`status` becomes `trash`) and answers with it, whoever sends
+         *     `force=true` (the original ignores it); the venue is unlinked from every event. A venue
+         *     already in the trash is `410 venue-is-in-trash`, unless an administrator sends `force=true`:
+         *     that deletes it for good. **Departure**: the original never deletes for good.
          */
         delete: operations["deleteVenueBySlug"];
         options?: never;
@@ -382,9 +386,10 @@ export interface paths {
         post: operations["updateOrganizer"];
         /**
          * Trash or delete an organizer
-         * @description Moves the organizer to the trash (`status` becomes `trash`) and answers with it; the organizer is
-         *     unlinked from every event. An organizer already in the trash is `410 organizer-is-in-trash`.
-         *     With `force=true` (administrators only) the organizer is deleted permanently, trashed or not.
+         * @description Moves the organizer to the trash (`status` becomes `trash`) and answers with it, whoever sends
+         *     `force=true` (the original ignores it); the organizer is unlinked from every event. An organizer
+         *     already in the trash is `410 organizer-is-in-trash`, unless an administrator sends `force=true`:
+         *     that deletes it for good. **Departure**: the original never deletes for good.
          */
         delete: operations["deleteOrganizer"];
         options?: never;
@@ -430,9 +435,10 @@ export interface paths {
         post: operations["updateOrganizerBySlug"];
         /**
          * Trash or delete an organizer by its slug
-         * @description Moves the organizer to the trash (`status` becomes `trash`) and answers with it; the organizer is
-         *     unlinked from every event. An organizer already in the trash is `410 organizer-is-in-trash`.
-         *     With `force=true` (administrators only) the organizer is deleted permanently, trashed or not.
+         * @description Moves the organizer to the trash (`status` becomes `trash`) and answers with it, whoever sends
+         *     `force=true` (the original ignores it); the organizer is unlinked from every event. An organizer
+         *     already in the trash is `410 organizer-is-in-trash`, unless an administrator sends `force=true`:
+         *     that deletes it for good. **Departure**: the original never deletes for good.
          */
         delete: operations["deleteOrganizerBySlug"];
         options?: never;
@@ -1438,6 +1444,12 @@ export interface components {
          */
         WriteSlug: string;
         /**
+         * @description `true` or `false`; as WordPress reads booleans, also the strings `"true"`, `"false"`, `"1"` and
+         *     `"0"` (in any case) and the numbers `1` and `0`. Anything else is `400`.
+         * @example true
+         */
+        WriteFlag: boolean | string | (0 | 1);
+        /**
          * @description The absolute http(s) URL of an image; `null` or `""` removes it.
          * @example https://images.example.org/blue-note.jpg
          */
@@ -1448,122 +1460,34 @@ export interface components {
          */
         WriteUrl: string | null;
         /**
-         * @description true or false.
-         * @example true
-         */
-        WriteFlag: boolean;
-        /**
          * @example [
          *       4,
          *       5
          *     ]
          */
         WriteIds: number[];
-        EventFields: {
-            author?: components["schemas"]["WriteItemAuthor"];
-            date?: components["schemas"]["WriteDate"];
-            date_utc?: components["schemas"]["WriteDate"];
-            /**
-             * @description The title, in the request language; not blank.
-             * @example Jazz at the Blue Note
-             */
-            title?: string;
-            description?: components["schemas"]["WriteDescription"];
-            /**
-             * @description A short summary (HTML allowed), in the request language; `null` or `""` removes it.
-             * @example An evening of jazz.
-             */
-            excerpt?: string | null;
-            slug?: components["schemas"]["WriteSlug"];
-            status?: components["schemas"]["PostStatus"];
-            /**
-             * @description The event's IANA time zone (`America/New_York`, `UTC`...). Default, on creation, the site time zone.
-             * @example America/New_York
-             */
-            timezone?: string;
-            /**
-             * @description `true`: the event takes whole days; its start moves to 00:00:00 of its day and its end to 23:59:59 of its day. `false` or `null`: it has times.
-             * @example false
-             */
-            all_day?: boolean | null;
-            start_date?: components["schemas"]["WriteDate"];
-            end_date?: components["schemas"]["WriteDate"];
-            image?: components["schemas"]["WriteImage"];
-            /**
-             * @description The cost, free text (`$23`, `20€`, `10 - 20`, `Free`) or a list of such texts.
-             * @example $23
-             */
-            cost?: (string | null) | string[];
-            website?: components["schemas"]["WriteUrl"];
-            show_map?: components["schemas"]["WriteFlag"];
-            show_map_link?: components["schemas"]["WriteFlag"];
-            hide_from_listings?: components["schemas"]["WriteFlag"];
-            sticky?: components["schemas"]["WriteFlag"];
-            featured?: components["schemas"]["WriteFlag"];
-            ticketed?: components["schemas"]["WriteFlag"];
-            /**
-             * @description Protects the event with a password (see the `password` parameter); `null` or `""` removes it. It is never returned.
-             * @example letmein
-             */
-            password?: string | null;
-            /**
-             * Format: int32
-             * @description The parent event's id; `0` or `null` for none. Must be an existing event other than this one.
-             * @example 31
-             */
-            post_parent?: number | null;
-            categories?: components["schemas"]["WriteIds"];
-            tags?: components["schemas"]["WriteIds"];
-            venue?: components["schemas"]["WriteIds"];
-            organizer?: components["schemas"]["WriteIds"];
+        /**
+         * @description Categories or tags. Canonical: a list of their ids, kept in order (`[]` removes them all). As the
+         *     original accepts: a list of ids, slugs or names, or such items comma-separated in one string
+         *     (`""` removes them all). A slug or name is looked up in the request language, then the default
+         *     one; a name that matches no term creates one, for writers who may manage the taxonomy
+         *     (`403 rest_forbidden` for the others). An id must be of an existing term of the taxonomy.
+         * @example [
+         *       4,
+         *       5
+         *     ]
+         */
+        WriteTermRefs: components["schemas"]["WriteIds"] | (number | string)[] | string;
+        /**
+         * @description An existing item, by its id.
+         * @example {
+         *       "id": 3
+         *     }
+         */
+        LinkedItemId: {
+            /** Format: int32 */
+            id: number;
         };
-        /**
-         * @description A new event. `title`, `start_date` and `end_date` are required. Dates without an offset are
-         *     read in `timezone` (or the site time zone). `categories`, `tags`, `venue` and `organizer` are
-         *     lists of ids of existing items, kept in the order given; venues, organizers and the parent
-         *     (`post_parent`) must be ones the writer may see (a contributor cannot link another's draft).
-         *     Unknown and read-only fields are ignored.
-         * @example {
-         *       "title": "Jazz at the Blue Note",
-         *       "start_date": "2026-12-05 20:00:00",
-         *       "end_date": "2026-12-05 23:00:00",
-         *       "timezone": "America/New_York",
-         *       "cost": "$23",
-         *       "categories": [
-         *         4
-         *       ],
-         *       "venue": [
-         *         3
-         *       ],
-         *       "organizer": [
-         *         7
-         *       ]
-         *     }
-         */
-        CreateEventRequest: WithRequired<components["schemas"]["EventFields"], "title" | "start_date" | "end_date">;
-        /**
-         * @description The fields to change; the others keep their values (**Departure**: flags, `website` and
-         *     organizers left out are kept, not reset). `[]` removes all categories, tags, venues or
-         *     organizers. Dates are read in the event's (new) time zone; changing only `timezone` keeps the
-         *     wall-clock times. Unknown and read-only fields are ignored.
-         * @example {
-         *       "featured": true,
-         *       "tags": []
-         *     }
-         */
-        UpdateEventRequest: components["schemas"]["EventFields"];
-        /**
-         * @description A page of venues, newest first.
-         * @example {
-         *       "venues": [],
-         *       "rest_url": "http://localhost:8080/calendar/events/v1/venues?page=1&per_page=10",
-         *       "total": 0,
-         *       "total_pages": 0
-         *     }
-         */
-        VenueCollection: {
-            venues: components["schemas"]["Venue"][];
-        } & components["schemas"]["CollectionTotals"];
         /**
          * @description The name, in the request language; not blank.
          * @example Blue Note
@@ -1622,24 +1546,16 @@ export interface components {
          */
         CreateVenueRequest: WithRequired<components["schemas"]["VenueFields"], "venue">;
         /**
-         * @description The fields to change; the others keep their values. Unknown and read-only fields are ignored.
-         * @example {
-         *       "phone": "+1 212-475-8592"
-         *     }
+         * @description The event's venue. Canonical: a list of venue ids (`[]` for none). As the original accepts: a
+         *     venue's id (a number, or digits in a string; `0` or `""` for none), an object with the `id` of a
+         *     venue, or the data of a venue to create (an object with at least its name, `venue`): it is
+         *     created as `POST /venues` creates one, unless a venue with that name (and that description, when
+         *     one is given) exists and the writer may see it, which is then linked, as it is.
+         * @example [
+         *       3
+         *     ]
          */
-        UpdateVenueRequest: components["schemas"]["VenueFields"];
-        /**
-         * @description A page of organizers, newest first.
-         * @example {
-         *       "organizers": [],
-         *       "rest_url": "http://localhost:8080/calendar/events/v1/organizers?page=1&per_page=10",
-         *       "total": 0,
-         *       "total_pages": 0
-         *     }
-         */
-        OrganizerCollection: {
-            organizers: components["schemas"]["Organizer"][];
-        } & components["schemas"]["CollectionTotals"];
+        WriteVenueRef: components["schemas"]["WriteIds"] | number | string | components["schemas"]["LinkedItemId"] | components["schemas"]["CreateVenueRequest"];
         OrganizerFields: {
             author?: components["schemas"]["WriteItemAuthor"];
             date?: components["schemas"]["WriteDate"];
@@ -1667,6 +1583,150 @@ export interface components {
          *     }
          */
         CreateOrganizerRequest: WithRequired<components["schemas"]["OrganizerFields"], "organizer">;
+        /**
+         * @description An id written as text (what form bodies send); `""` or `"0"` for none.
+         * @example 3
+         */
+        DigitsId: string;
+        /**
+         * @description The event's organizers, in order. Canonical: a list of organizer ids (`[]` for none). As the
+         *     original accepts: an id, ids comma-separated in a string (`""` for none), an object with the `id`
+         *     of an organizer, the data of an organizer to create (an object with at least its name,
+         *     `organizer`), or a list of any of those. Organizers to create are created as `POST /organizers`
+         *     creates them, unless one with that name (and that description, when one is given) exists and the
+         *     writer may see it, which is then linked, as it is.
+         * @example [
+         *       7,
+         *       8
+         *     ]
+         */
+        WriteOrganizerRefs: components["schemas"]["WriteIds"] | number | string | components["schemas"]["LinkedItemId"] | components["schemas"]["CreateOrganizerRequest"] | (number | components["schemas"]["DigitsId"] | components["schemas"]["LinkedItemId"] | components["schemas"]["CreateOrganizerRequest"])[];
+        EventFields: {
+            author?: components["schemas"]["WriteItemAuthor"];
+            date?: components["schemas"]["WriteDate"];
+            date_utc?: components["schemas"]["WriteDate"];
+            /**
+             * @description The title, in the request language; not blank.
+             * @example Jazz at the Blue Note
+             */
+            title?: string;
+            description?: components["schemas"]["WriteDescription"];
+            /**
+             * @description A short summary (HTML allowed), in the request language; `null` or `""` removes it.
+             * @example An evening of jazz.
+             */
+            excerpt?: string | null;
+            slug?: components["schemas"]["WriteSlug"];
+            status?: components["schemas"]["PostStatus"];
+            /**
+             * @description The event's IANA time zone (`America/New_York`, `UTC`...). Default, on creation, the site time zone.
+             * @example America/New_York
+             */
+            timezone?: string;
+            /**
+             * @description `true`: the event takes whole days; its start moves to 00:00:00 of its day and its end to 23:59:59 of its day. `false` or `null`: it has times. The other forms of `WriteFlag` are accepted too.
+             * @example false
+             */
+            all_day?: components["schemas"]["WriteFlag"] | null;
+            start_date?: components["schemas"]["WriteDate"];
+            end_date?: components["schemas"]["WriteDate"];
+            image?: components["schemas"]["WriteImage"];
+            /**
+             * @description The cost, free text (`$23`, `20€`, `10 - 20`, `Free`) or a list of such texts.
+             * @example $23
+             */
+            cost?: (string | null) | string[];
+            website?: components["schemas"]["WriteUrl"];
+            show_map?: components["schemas"]["WriteFlag"];
+            show_map_link?: components["schemas"]["WriteFlag"];
+            hide_from_listings?: components["schemas"]["WriteFlag"];
+            sticky?: components["schemas"]["WriteFlag"];
+            featured?: components["schemas"]["WriteFlag"];
+            ticketed?: components["schemas"]["WriteFlag"];
+            /**
+             * @description Protects the event with a password (see the `password` parameter); `null` or `""` removes it. It is never returned.
+             * @example letmein
+             */
+            password?: string | null;
+            /**
+             * Format: int32
+             * @description The parent event's id; `0` or `null` for none. Must be an existing event other than this one.
+             * @example 31
+             */
+            post_parent?: number | null;
+            categories?: components["schemas"]["WriteTermRefs"];
+            tags?: components["schemas"]["WriteTermRefs"];
+            venue?: components["schemas"]["WriteVenueRef"];
+            organizer?: components["schemas"]["WriteOrganizerRefs"];
+        };
+        /**
+         * @description A new event. `title`, `start_date` and `end_date` are required. Dates without an offset are
+         *     read in `timezone` (or the site time zone). `categories`, `tags`, `venue` and `organizer` are, in
+         *     their canonical form, lists of ids of existing items, kept in the order given (see each for the
+         *     other forms the original accepts, inline creation included); venues, organizers and the parent
+         *     (`post_parent`) must be ones the writer may see (a contributor cannot link another's draft).
+         *     Unknown and read-only fields are ignored. The body may be JSON or form-encoded
+         *     (`application/x-www-form-urlencoded`, with `key[]=` for lists and `key[field]=` for objects).
+         * @example {
+         *       "title": "Jazz at the Blue Note",
+         *       "start_date": "2026-12-05 20:00:00",
+         *       "end_date": "2026-12-05 23:00:00",
+         *       "timezone": "America/New_York",
+         *       "cost": "$23",
+         *       "categories": [
+         *         4
+         *       ],
+         *       "venue": [
+         *         3
+         *       ],
+         *       "organizer": [
+         *         7
+         *       ]
+         *     }
+         */
+        CreateEventRequest: WithRequired<components["schemas"]["EventFields"], "title" | "start_date" | "end_date">;
+        /**
+         * @description The fields to change; the others keep their values (**Departure**: flags, `website` and
+         *     organizers left out are kept, not reset). `[]` removes all categories, tags, venues or
+         *     organizers. Dates are read in the event's (new) time zone; changing only `timezone` keeps the
+         *     wall-clock times. Unknown and read-only fields are ignored.
+         * @example {
+         *       "featured": true,
+         *       "tags": []
+         *     }
+         */
+        UpdateEventRequest: components["schemas"]["EventFields"];
+        /**
+         * @description A page of venues, newest first.
+         * @example {
+         *       "venues": [],
+         *       "rest_url": "http://localhost:8080/calendar/events/v1/venues?page=1&per_page=10",
+         *       "total": 0,
+         *       "total_pages": 0
+         *     }
+         */
+        VenueCollection: {
+            venues: components["schemas"]["Venue"][];
+        } & components["schemas"]["CollectionTotals"];
+        /**
+         * @description The fields to change; the others keep their values. Unknown and read-only fields are ignored.
+         * @example {
+         *       "phone": "+1 212-475-8592"
+         *     }
+         */
+        UpdateVenueRequest: components["schemas"]["VenueFields"];
+        /**
+         * @description A page of organizers, newest first.
+         * @example {
+         *       "organizers": [],
+         *       "rest_url": "http://localhost:8080/calendar/events/v1/organizers?page=1&per_page=10",
+         *       "total": 0,
+         *       "total_pages": 0
+         *     }
+         */
+        OrganizerCollection: {
+            organizers: components["schemas"]["Organizer"][];
+        } & components["schemas"]["CollectionTotals"];
         /**
          * @description The fields to change; the others keep their values. Unknown and read-only fields are ignored.
          * @example {
@@ -2089,7 +2149,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The body is not JSON (`rest_unsupported_media_type`). */
+        /** @description The body is neither JSON nor form-encoded (`rest_unsupported_media_type`). */
         UnsupportedMediaType: {
             headers: {
                 "Content-Language": components["headers"]["ContentLanguage"];
@@ -2099,7 +2159,7 @@ export interface components {
                 /**
                  * @example {
                  *       "code": "rest_unsupported_media_type",
-                 *       "message": "The request body must be JSON (Content-Type application/json).",
+                 *       "message": "The request body must be JSON (Content-Type application/json) or form-encoded (application/x-www-form-urlencoded).",
                  *       "data": {
                  *         "status": 415
                  *       }
@@ -2563,7 +2623,9 @@ export interface components {
          */
         IfMatch: string;
         /**
-         * @description `true`: delete permanently instead of moving to the trash (administrators only).
+         * @description Ignored on a live item, as in the original: it is moved to the trash whoever sends `force`. On
+         *     an item already in the trash, an administrator's `force=true` deletes it for good (others get
+         *     `410`, as without `force`).
          * @example true
          */
         Force: boolean;
@@ -2671,36 +2733,43 @@ export interface components {
         UpdateEvent: {
             content: {
                 "application/json": components["schemas"]["UpdateEventRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["UpdateEventRequest"];
             };
         };
         UpdateVenue: {
             content: {
                 "application/json": components["schemas"]["UpdateVenueRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["UpdateVenueRequest"];
             };
         };
         UpdateOrganizer: {
             content: {
                 "application/json": components["schemas"]["UpdateOrganizerRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["UpdateOrganizerRequest"];
             };
         };
         CreateCategory: {
             content: {
                 "application/json": components["schemas"]["CreateCategoryRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["CreateCategoryRequest"];
             };
         };
         UpdateCategory: {
             content: {
                 "application/json": components["schemas"]["UpdateCategoryRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["UpdateCategoryRequest"];
             };
         };
         CreateTag: {
             content: {
                 "application/json": components["schemas"]["CreateTagRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["CreateTagRequest"];
             };
         };
         UpdateTag: {
             content: {
                 "application/json": components["schemas"]["UpdateTagRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["UpdateTagRequest"];
             };
         };
     };
@@ -3072,6 +3141,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CreateEventRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["CreateEventRequest"];
             };
         };
         responses: {
@@ -3289,7 +3359,9 @@ export interface operations {
                  */
                 password?: components["parameters"]["EventPassword"];
                 /**
-                 * @description `true`: delete permanently instead of moving to the trash (administrators only).
+                 * @description Ignored on a live item, as in the original: it is moved to the trash whoever sends `force`. On
+                 *     an item already in the trash, an administrator's `force=true` deletes it for good (others get
+                 *     `410`, as without `force`).
                  * @example true
                  */
                 force?: components["parameters"]["Force"];
@@ -3598,7 +3670,9 @@ export interface operations {
                  */
                 password?: components["parameters"]["EventPassword"];
                 /**
-                 * @description `true`: delete permanently instead of moving to the trash (administrators only).
+                 * @description Ignored on a live item, as in the original: it is moved to the trash whoever sends `force`. On
+                 *     an item already in the trash, an administrator's `force=true` deletes it for good (others get
+                 *     `410`, as without `force`).
                  * @example true
                  */
                 force?: components["parameters"]["Force"];
@@ -3826,6 +3900,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CreateVenueRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["CreateVenueRequest"];
             };
         };
         responses: {
@@ -4015,7 +4090,9 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description `true`: delete permanently instead of moving to the trash (administrators only).
+                 * @description Ignored on a live item, as in the original: it is moved to the trash whoever sends `force`. On
+                 *     an item already in the trash, an administrator's `force=true` deletes it for good (others get
+                 *     `410`, as without `force`).
                  * @example true
                  */
                 force?: components["parameters"]["Force"];
@@ -4289,7 +4366,9 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description `true`: delete permanently instead of moving to the trash (administrators only).
+                 * @description Ignored on a live item, as in the original: it is moved to the trash whoever sends `force`. On
+                 *     an item already in the trash, an administrator's `force=true` deletes it for good (others get
+                 *     `410`, as without `force`).
                  * @example true
                  */
                 force?: components["parameters"]["Force"];
@@ -4510,6 +4589,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CreateOrganizerRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["CreateOrganizerRequest"];
             };
         };
         responses: {
@@ -4699,7 +4779,9 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description `true`: delete permanently instead of moving to the trash (administrators only).
+                 * @description Ignored on a live item, as in the original: it is moved to the trash whoever sends `force`. On
+                 *     an item already in the trash, an administrator's `force=true` deletes it for good (others get
+                 *     `410`, as without `force`).
                  * @example true
                  */
                 force?: components["parameters"]["Force"];
@@ -4973,7 +5055,9 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description `true`: delete permanently instead of moving to the trash (administrators only).
+                 * @description Ignored on a live item, as in the original: it is moved to the trash whoever sends `force`. On
+                 *     an item already in the trash, an administrator's `force=true` deletes it for good (others get
+                 *     `410`, as without `force`).
                  * @example true
                  */
                 force?: components["parameters"]["Force"];

@@ -8,7 +8,8 @@ import { cors } from "./http/cors";
 import { createErrorHandler } from "./http/error-handler";
 import type { AllOperations } from "./http/operation-types";
 import { checkWriteTargets } from "./auth/write-targets";
-import { headAsGet, jsonBody, languagePrefix, namespaceRootSlash, noRoute, resolveContext } from "./http/request-pipeline";
+import { headAsGet, languagePrefix, namespaceRootSlash, noRoute, resolveContext, writeBody } from "./http/request-pipeline";
+import { responseShaping } from "./http/response-shaping";
 import { LANGUAGES, type Language } from "./i18n/languages";
 import type { Logger } from "./logging/logger";
 import { rateLimit } from "./http/rate-limit";
@@ -76,11 +77,12 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppO
   // Outside the namespace: no language prefix, no rate limit (see the spec's Health section).
   mountOperations(app, originOperations, handlers, "");
   app.use(languagePrefix);
+  app.use(responseShaping);
   app.use(rateLimit(config.rateLimitPerMinute));
   app.use(rejectNulInPath);
   app.use(namespaceRootSlash(namespaceBasePath(config)));
   app.use(headAsGet);
-  app.use(jsonBody(config.bodyLimitBytes));
+  app.use(writeBody(config.bodyLimitBytes));
   app.use(authenticate(new CredentialVerifier(db, config)));
   app.use(specValidation(spec, operations, { validateResponses: config.validateResponses, authorization: [checkWriteTargets(handlers)] }));
   app.use(resolveContext(config));

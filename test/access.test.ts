@@ -5,7 +5,7 @@
 import { createUser as createUserWithCredentials, revokeKeys, type CreatedUser } from "../src/auth/user-admin";
 import { publishDueItems } from "../src/resources/post-kernel/scheduled-publishing";
 import { createEventVia, fixedClock, ids, utcWall } from "./support/events";
-import { createLinkedVia, createTermVia } from "./support/fixtures";
+import { clearContent, createLinkedVia, createTermVia } from "./support/fixtures";
 import { ADMIN_HEADERS, startTestServer, type TestServer } from "./support/test-server";
 
 let server: TestServer;
@@ -21,12 +21,7 @@ beforeAll(async () => {
   users.otherContributor = await createUserWithCredentials(server.db, { login: "another-contributor", role: "contributor" });
 });
 afterAll(() => server.close());
-afterEach(async () => {
-  await server.db.write.event.deleteMany({});
-  await server.db.write.venue.deleteMany({});
-  await server.db.write.organizer.deleteMany({});
-  await server.db.write.term.deleteMany({});
-});
+afterEach(() => clearContent(server));
 
 const root = "/calendar/events/v1";
 const bearer = (who: string) => ({ Authorization: `Bearer ${users[who].api_key}` });
@@ -171,12 +166,15 @@ describe("AuthorizationCest", () => {
     expect((await as("contributor", "DELETE", `/events/${draft.id}`)).status).toBe(200);
   });
 
-  it("lets an editor edit and delete an administrator's event, but not delete it for good", async () => {
+  it("lets an editor edit and delete (trash, force or not) an administrator's event, but not delete it for good", async () => {
     const admins = await createEventVia(server, event);
     expect((await as("editor", "PUT", `/events/${admins.id}`, { title: "By the editor" })).status).toBe(200);
-    expect((await as("editor", "DELETE", `/events/${admins.id}?force=true`)).status).toBe(403);
-    expect((await as("editor", "DELETE", `/events/${admins.id}`)).status).toBe(200);
+    const trashed = await as("editor", "DELETE", `/events/${admins.id}?force=true`);
+    expect(trashed.status).toBe(200);
+    expect(trashed.body.status).toBe("trash");
+    expect((await as("editor", "DELETE", `/events/${admins.id}?force=true`)).status).toBe(410);
     expect((await as("administrator", "DELETE", `/events/${admins.id}?force=true`)).status).toBe(200);
+    expect((await as("administrator", "GET", `/events/${admins.id}`)).status).toBe(404);
   });
 
   it("forbids a contributor to edit or delete an administrator's venue or organizer", async () => {

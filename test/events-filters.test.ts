@@ -1,6 +1,6 @@
 // GET /events filters: the "Event filters" table of tec-rest-v1.md §12 (categories, tags,
 // featured, organizer, venue, post_parent, include), plus ticketed and geoloc.
-import { createTermVia, createLinkedVia } from "./support/fixtures";
+import { clearContent, createLinkedVia, createTermVia } from "./support/fixtures";
 import { createEvents, fixedClock, ids, type EventJson } from "./support/events";
 import { ADMIN_HEADERS, startTestServer, type TestServer } from "./support/test-server";
 
@@ -9,12 +9,7 @@ beforeAll(async () => {
   server = await startTestServer({}, { clock: fixedClock });
 });
 afterAll(() => server.close());
-afterEach(async () => {
-  await server.db.write.event.deleteMany({});
-  await server.db.write.term.deleteMany({});
-  await server.db.write.venue.deleteMany({});
-  await server.db.write.organizer.deleteMany({});
-});
+afterEach(() => clearContent(server));
 
 const events = (query = "", headers: Record<string, string> = {}) => server.raw("GET", `/calendar/events/v1/events${query}`, { headers });
 

@@ -120,6 +120,8 @@ describe("list totals from the day counts", () => {
         expect((await admin("DELETE", id)).status).toBe(200);
         shape.status = "trash";
       } else {
+        // Deleting for good takes a trashed event (force is ignored on a live one).
+        if (shape.status !== "trash") expect((await admin("DELETE", id)).status).toBe(200);
         expect((await admin("DELETE", id, undefined, "?force=true")).status).toBe(200);
         shapes.delete(id);
       }
@@ -189,7 +191,7 @@ describe("the search index", () => {
     expect(await search("ribereno", "en")).toEqual([]);
     expect(await search("riverside", "es")).toEqual([]);
     expect(await search("riverside", "pt-br")).toEqual([concert.id]);
-    await server.raw("DELETE", `/calendar/events/v1/events/${concert.id}?force=true`, { headers: ADMIN_HEADERS });
+    for (const query of ["", "?force=true"]) await server.raw("DELETE", `/calendar/events/v1/events/${concert.id}${query}`, { headers: ADMIN_HEADERS });
     const [documents] = await server.db.read.$queryRawUnsafe<Array<{ n: number | bigint }>>(`SELECT COUNT(*) AS "n" FROM "EventSearch"`);
     expect(Number(documents.n)).toBe(0);
   });

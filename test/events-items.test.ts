@@ -1,6 +1,6 @@
 // Single events, creation, update and deletion: SingleEventCest, EventInsertionCest,
 // EventUpdateCest and EventDeletionCest of tec-rest-v1.md §12, with our departures (404 for
-// unknown slugs, flags/website/organizers kept when omitted on update, force=true deletes).
+// unknown slugs, flags/website/organizers kept when omitted on update, force=true deletes a trashed event).
 import { createLinkedVia, createTermVia, createUser } from "./support/fixtures";
 import { createEventVia, fixedClock } from "./support/events";
 import { ADMIN_HEADERS, startTestServer, type TestServer } from "./support/test-server";
@@ -378,8 +378,12 @@ describe("DELETE /events/{id}", () => {
     expect(again.body.code).toBe("event-is-in-trash");
   });
 
-  it("deletes permanently with force=true", async () => {
+  it("ignores force=true on a live event (trash, as the original), and deletes a trashed one for good with it", async () => {
     const event = await createEventVia(server, basic);
+    const trashed = await server.raw("DELETE", `${root}/events/${event.id}?force=true`, { headers: ADMIN_HEADERS });
+    expect(trashed.status).toBe(200);
+    expect(trashed.body.status).toBe("trash");
+    expect((await server.raw("GET", `${root}/events/${event.id}`, { headers: ADMIN_HEADERS })).status).toBe(403);
     const response = await server.raw("DELETE", `${root}/events/${event.id}?force=true`, { headers: ADMIN_HEADERS });
     expect(response.status).toBe(200);
     expect((await server.raw("GET", `${root}/events/${event.id}`, { headers: ADMIN_HEADERS })).status).toBe(404);

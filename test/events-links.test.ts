@@ -1,6 +1,6 @@
 // The filters of venues, organizers and terms that need events (VenueByEvent/ByEmpty/ByUpcoming
 // and the term post/event rows of tec-rest-v1.md §12), term counts, and unlinking on trash.
-import { createLinkedVia, createTermVia, type LinkedCollection } from "./support/fixtures";
+import { clearContent, createLinkedVia, createTermVia, type LinkedCollection } from "./support/fixtures";
 import { createEventVia, createEvents, fixedClock, utcWall } from "./support/events";
 import { ADMIN_HEADERS, startTestServer, type TestServer } from "./support/test-server";
 
@@ -9,12 +9,7 @@ beforeAll(async () => {
   server = await startTestServer({}, { clock: fixedClock });
 });
 afterAll(() => server.close());
-afterEach(async () => {
-  await server.db.write.event.deleteMany({});
-  await server.db.write.venue.deleteMany({});
-  await server.db.write.organizer.deleteMany({});
-  await server.db.write.term.deleteMany({});
-});
+afterEach(() => clearContent(server));
 
 const root = "/calendar/events/v1";
 

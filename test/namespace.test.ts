@@ -41,9 +41,10 @@ describe("GET /calendar/events/v1 (the namespace index)", () => {
   it("answers at the root without a trailing slash, validated like any route", async () => {
     expect((await server.raw("GET", "/calendar/events/v1")).status).toBe(200);
     expect((await server.raw("GET", "/calendar/events/v1/")).status).toBe(200);
-    const bad = await server.raw("GET", "/calendar/events/v1?foo=1");
+    expect((await server.raw("GET", "/calendar/events/v1?foo=1")).status).toBe(200);
+    const bad = await server.raw("GET", "/calendar/events/v1?i18n_language=xx");
     expect(bad.status).toBe(400);
-    expect(bad.body.data.params).toEqual({ foo: "Unknown parameter." });
+    expect(Object.keys(bad.body.data.params)).toEqual(["i18n_language"]);
   });
 
   it("groups the methods that share arguments into one endpoint, with each argument's schema", async () => {

@@ -342,15 +342,16 @@ describe.each<[LinkedCollection, string, string]>([
       expect((await server.raw("GET", `${root}/${collection}/${created.id}`)).status).toBe(403);
     });
 
-    it("deletes permanently with force=true, trashed or not", async () => {
+    it("moves a live item to the trash even with force=true, and deletes a trashed one for good with it", async () => {
       const [live, trashed] = await createNamedVia(server, collection, ["Live", "Trashed"]);
       await server.raw("DELETE", `${root}/${collection}/${trashed.id}`, { headers: ADMIN_HEADERS });
-      for (const item of [live, trashed]) {
-        const response = await server.raw("DELETE", `${root}/${collection}/${item.id}?force=true`, { headers: ADMIN_HEADERS });
-        expect(response.status).toBe(200);
-        expect(response.body.id).toBe(item.id);
-        expect((await server.raw("GET", `${root}/${collection}/${item.id}`, { headers: ADMIN_HEADERS })).status).toBe(404);
-      }
+      const moved = await server.raw("DELETE", `${root}/${collection}/${live.id}?force=true`, { headers: ADMIN_HEADERS });
+      expect(moved.status).toBe(200);
+      expect(moved.body).toMatchObject({ id: live.id, status: "trash" });
+      const response = await server.raw("DELETE", `${root}/${collection}/${trashed.id}?force=true`, { headers: ADMIN_HEADERS });
+      expect(response.status).toBe(200);
+      expect(response.body.id).toBe(trashed.id);
+      expect((await server.raw("GET", `${root}/${collection}/${trashed.id}`, { headers: ADMIN_HEADERS })).status).toBe(404);
     });
 
     it(`answers an unknown id with 404 rest-${noun}-not-found`, async () => {

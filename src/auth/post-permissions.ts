@@ -92,13 +92,9 @@ export function editableCondition(principal: Principal | null, type: PostType): 
   return { authorId: principal.userId, unpublishedOnly: !can(principal.role, `edit_published_${type}`) };
 }
 
-/**
- * Whether the caller may make a write to an item: edit it, or delete it (`force`: for good, which
- * only those who may delete for good may ask for).
- */
-export function mayWriteItem(principal: Principal, type: PostType, item: OwnedItem, action: "edit" | "delete", force = false): boolean {
-  if (action === "edit") return canEditItem(principal, type, item);
-  return canDeleteItem(principal, type, item) && (!force || can(principal.role, "force_delete"));
+/** Whether the caller may make a write to an item: edit it, or delete it (move it to the trash). */
+export function mayWriteItem(principal: Principal, type: PostType, item: OwnedItem, action: "edit" | "delete"): boolean {
+  return action === "edit" ? canEditItem(principal, type, item) : canDeleteItem(principal, type, item);
 }
 
 /**

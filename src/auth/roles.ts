@@ -35,6 +35,8 @@ const EDITOR = [
   ]),
   "manage_categories",
   "manage_tags",
+  // Their titles and descriptions are stored as sent; others' are filtered (text/kses.ts).
+  "unfiltered_html",
 ];
 
 const CAPABILITIES: Record<Role, ReadonlySet<string>> = {

@@ -6,6 +6,7 @@ import { ApiError, ERRORS, InvalidParamsError, PARAM_MESSAGES, type ErrorCode, t
 import { requestLanguage } from "./request-context";
 import { describeValidationMessage } from "./validation-messages";
 import { isDatabaseUnavailable } from "../db/availability";
+import { NESTING_PROBLEM } from "../openapi/input-guard";
 
 interface Envelope {
   status: number;
@@ -90,14 +91,17 @@ function fromValidatorBadRequest(err: ValidatorError, language: Language): Envel
   for (const issue of issues) {
     const message = issue.message ?? "invalid";
     const required = message.match(/must have required property '([^']+)'/);
-    if (required) {
+    const path = issue.path ?? "/body";
+    // A field missing from the body or the query is a missing parameter; one missing inside a
+    // field's value (`venue` given as an object without its name) makes that field invalid.
+    if (required && path.split("/").filter(Boolean).length <= 2) {
       if (!missing.includes(required[1])) missing.push(required[1]);
       continue;
     }
-    const name = paramName(issue.path ?? "/body");
+    const name = paramName(path);
     if (name in problems) continue;
     const { code, detail } = describeValidationMessage(message);
-    problems[name] = { message: code === "rest_unknown_param" ? "unknown" : "invalid", detailCode: code, detail };
+    problems[name] = { message: "invalid", detailCode: code, detail };
   }
   if (missing.length > 0) return envelope("rest_missing_callback_param", language, { params: missing.join(", ") }, { params: missing });
   return invalidParamsEnvelope(problems, language);
@@ -108,7 +112,11 @@ function fromBodyParser(err: BodyParserError, language: Language): Envelope {
     case "entity.parse.failed":
       return envelope("rest_invalid_json", language, {}, { json_error_message: err.message ?? "" });
     case "entity.too.large":
+    case "parameters.too.many":
       return envelope("rest_payload_too_large", language);
+    case "querystring.parse.rangeError":
+      // A form body nested deeper than any field is (`a[b][c]...`), as the input guard says of JSON.
+      return invalidParamsEnvelope({ body: NESTING_PROBLEM }, language);
     case "encoding.unsupported":
     case "charset.unsupported":
       return envelope("rest_unsupported_media_type", language);

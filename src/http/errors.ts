@@ -56,9 +56,9 @@ export const ERRORS = {
   rest_unsupported_media_type: {
     status: 415,
     message: {
-      en: "The request body must be JSON (Content-Type application/json).",
-      "pt-br": "O corpo da requisição deve ser JSON (Content-Type application/json).",
-      es: "El cuerpo de la solicitud debe ser JSON (Content-Type application/json).",
+      en: "The request body must be JSON (Content-Type application/json) or form-encoded (application/x-www-form-urlencoded).",
+      "pt-br": "O corpo da requisição deve ser JSON (Content-Type application/json) ou um formulário codificado (application/x-www-form-urlencoded).",
+      es: "El cuerpo de la solicitud debe ser JSON (Content-Type application/json) o un formulario codificado (application/x-www-form-urlencoded).",
     },
   },
   rest_too_many_requests: {
@@ -244,11 +244,6 @@ export const PARAM_MESSAGES = {
     "pt-br": "Parâmetro inválido.",
     es: "Parámetro no válido.",
   },
-  unknown: {
-    en: "Unknown parameter.",
-    "pt-br": "Parâmetro desconhecido.",
-    es: "Parámetro desconocido.",
-  },
   notFound: {
     en: "No such item.",
     "pt-br": "Item inexistente.",
@@ -298,10 +293,22 @@ export class InvalidParamsError extends Error {
 
 /** Collects the problems of several parameters, to report them all in one 400. */
 export class ParamProblems {
-  private readonly problems: Record<string, ParamProblem> = {};
+  constructor(
+    private readonly problems: Record<string, ParamProblem> = {},
+    private readonly field?: string,
+  ) {}
 
   add(param: string, detailCode: string, detail: Localized, message: ParamProblem["message"] = "invalid"): void {
-    this.problems[param] ??= { message, detailCode, detail };
+    this.problems[this.field === undefined ? param : `${this.field}[${param}]`] ??= { message, detailCode, detail };
+  }
+
+  any(): boolean {
+    return Object.keys(this.problems).length > 0;
+  }
+
+  /** The problems of the data in a field (a venue to create, in an event's `venue`), named as a form names them: `venue[date]`. */
+  within(field: string): ParamProblems {
+    return new ParamProblems(this.problems, this.field === undefined ? field : `${this.field}[${field}]`);
   }
 
   throwIfAny(): void {

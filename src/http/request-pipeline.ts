@@ -42,17 +42,26 @@ export const headAsGet: RequestHandler = (req, _res, next) => {
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
 
 /**
- * Parses JSON bodies. A body that cannot be parsed is not reported here but after the
- * credentials are checked (see specValidation), so that an anonymous write always gets 401.
+ * Parses write bodies: JSON, or form-encoded as PHP's `wp_remote_post` sends an array
+ * (`key[]=` lists, `key[field]=` objects; nested more than 32 deep, a 400). A body that cannot be
+ * parsed is not reported here but after the credentials are checked (see specValidation), so
+ * that an anonymous write always gets 401.
  */
-export function jsonBody(limitBytes: number): RequestHandler {
-  const parse = express.json({ limit: limitBytes, strict: true });
+export function writeBody(limitBytes: number): RequestHandler {
+  const parseJson = express.json({ limit: limitBytes, strict: true });
+  const parseForm = express.urlencoded({ extended: true, limit: limitBytes, parameterLimit: 1000 });
   return (req, res, next) => {
     // Only writes take a body; whatever a GET or DELETE carries is not read.
     if (!BODY_METHODS.has(req.method)) return next();
-    parse(req, res, (err?: unknown) => {
-      if (err) req.deferredBodyError = err;
-      next();
+    parseJson(req, res, (jsonError?: unknown) => {
+      if (jsonError) {
+        req.deferredBodyError = jsonError;
+        return next();
+      }
+      parseForm(req, res, (formError?: unknown) => {
+        if (formError) req.deferredBodyError = formError;
+        next();
+      });
     });
   };
 }

@@ -123,12 +123,12 @@ const RULES: Rule[] = [
     message: () => ({ en: "Has an invalid value.", "pt-br": "Tem um valor inválido.", es: "Tiene un valor no válido." }),
   },
   {
-    pattern: /^Unknown query parameter/,
-    code: "rest_unknown_param",
-    message: () => ({
-      en: "This parameter does not exist for this route.",
-      "pt-br": "Este parâmetro não existe nesta rota.",
-      es: "Este parámetro no existe en esta ruta.",
+    pattern: /^must have required property '([^']+)'$/,
+    code: "rest_missing_field",
+    message: (m) => ({
+      en: `Must have the field ${m[1]}.`,
+      "pt-br": `Deve ter o campo ${m[1]}.`,
+      es: `Debe tener el campo ${m[1]}.`,
     }),
   },
   {

@@ -33,7 +33,7 @@ const SURROGATE_PROBLEM: ParamProblem = {
   },
 };
 
-const NESTING_PROBLEM: ParamProblem = {
+export const NESTING_PROBLEM: ParamProblem = {
   message: "invalid",
   detailCode: "rest_too_deep",
   detail: {

@@ -1,6 +1,7 @@
 import type { RequestHandler } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
 import { requireScopes } from "../auth/authenticate";
+import { formBodyReader } from "./form-body";
 import { guardInput } from "./input-guard";
 import { queryNormalizer } from "./query-normalizer";
 import type { JsonObject, SpecOperation } from "./spec";
@@ -20,14 +21,16 @@ const raiseDeferredBodyError: RequestHandler = (req, _res, next) => {
 /**
  * express-openapi-validator's middleware, with steps of ours put between its own:
  *   path params → route metadata → [query normalizer] → security (scopes)
- *   → [authorization] → [deferred body error] → [input guard: NUL, lone surrogates, nesting] → request validation → response validation.
- * The normalizer needs the matched operation, and must run before validation; a malformed body
- * must only be reported after an anonymous or unauthorized caller has been turned away.
+ *   → [authorization] → [deferred body error] → [input guard: NUL, lone surrogates, nesting]
+ *   → [form body reader] → request validation → response validation.
+ * The normalizer and the form body reader need the matched operation, and must run before
+ * validation; a malformed body must only be reported after an anonymous or unauthorized caller
+ * has been turned away. Unknown query parameters are let through (and ignored), as WordPress does.
  */
 export function specValidation(spec: JsonObject, operations: SpecOperation[], options: ValidationOptions): RequestHandler[] {
   const middleware = OpenApiValidator.middleware({
     apiSpec: structuredClone(spec) as never,
-    validateRequests: { allErrors: true, allowUnknownQueryParameters: false, coerceTypes: false },
+    validateRequests: { allErrors: true, allowUnknownQueryParameters: true, coerceTypes: false },
     validateResponses: options.validateResponses ? { removeAdditional: false } : false,
     validateSecurity: {
       handlers: {
@@ -47,5 +50,5 @@ export function specValidation(spec: JsonObject, operations: SpecOperation[], op
     throw new Error(`express-openapi-validator's middleware changed: expected ${expected.join(", ")}, got ${names.join(", ")}`);
   }
   const [pathParams, metadata, security, request, ...response] = middleware;
-  return [pathParams, metadata, queryNormalizer(operations), security, ...options.authorization, raiseDeferredBodyError, guardInput, request, ...response];
+  return [pathParams, metadata, queryNormalizer(operations), security, ...options.authorization, raiseDeferredBodyError, guardInput, formBodyReader(operations), request, ...response];
 }

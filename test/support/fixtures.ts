@@ -53,3 +53,11 @@ export async function createNamedVia(server: TestServer, collection: LinkedColle
 export async function createUser(server: TestServer, login: string, role: string): Promise<{ id: number }> {
   return server.db.write.user.create({ data: { login, displayName: login, role }, select: { id: true } });
 }
+
+/** Removes every event, venue, organizer and term (what a test wrote), keeping the users. */
+export async function clearContent(server: TestServer): Promise<void> {
+  await server.db.write.event.deleteMany({});
+  await server.db.write.venue.deleteMany({});
+  await server.db.write.organizer.deleteMany({});
+  await server.db.write.term.deleteMany({});
+}

@@ -3,6 +3,7 @@ import { formatWallClock, instantOfWallClock, isValidZone, parseDateInput, zoneA
 import type { ParamProblems } from "../../http/errors";
 import type { Schemas } from "../../http/operation-types";
 import { NOT_A_DATE } from "../post-kernel/post-fields";
+import { flagOf } from "../post-kernel/write-flags";
 
 /** When an event happens: wall clocks in its zone (the canonical form) and the instants they are. */
 export interface EventTimes {
@@ -52,7 +53,7 @@ export function resolveEventTimes(input: EventTimesInput, current: Omit<EventTim
   let endLocal = wallClock("end_date", current?.endLocal);
   if (startLocal === null || endLocal === null) return null;
   // `null` is given as "not all day" (see the spec); absent keeps what the event has.
-  const allDay = input.all_day === undefined ? (current?.allDay ?? false) : input.all_day === true;
+  const allDay = input.all_day === undefined ? (current?.allDay ?? false) : input.all_day !== null && flagOf(input.all_day);
   if (allDay) {
     startLocal = `${dayOf(startLocal)} 00:00:00`;
     endLocal = `${dayOf(endLocal)} 23:59:59`;

@@ -10,11 +10,11 @@ import { ApiError } from "../../http/errors";
 import { bindOperations, bodyOf, itemRefOf, queryOf, type Operation, type OperationHandler } from "../../http/operation-types";
 import { context } from "../../http/request-context";
 import type { Services } from "../../services";
-import { forceOf, postTargetRules, postWriteContext, readTagOf, refText, sendWritten, type ItemForms } from "../post-kernel/item-operations";
+import { destroysOf, postTargetRules, postWriteContext, readTagOf, refText, sendWritten, type ItemForms } from "../post-kernel/item-operations";
 import { eventFiltersOf, type EventOrderBy } from "./event-query";
 import type { EventRecord } from "./event-record";
 import { serializeEvent } from "./event-serializer";
-import { createEvent, destroyEvent, listEvents, resolveEvent, trashEvent, updateEvent } from "./event-store";
+import { createEvent, listEvents, removeEvent, resolveEvent, updateEvent } from "./event-store";
 
 /** A single GET shows the event with its schema.org data; writes answer without it. */
 const FORMS: ItemForms<EventRecord> = {
@@ -92,10 +92,8 @@ export function eventOperations(services: Services) {
   const remove: Operation = {
     target: rules.remove,
     run: async (req, res) => {
-      const target = targetOf(req, rules.remove);
-      const force = forceOf(req);
-      const event = force ? await destroyEvent(db, target) : await trashEvent(db, services.clock(), target);
-      sendWritten(req, res, event, FORMS, { deleted: force });
+      const { event, deleted } = await removeEvent(db, services.clock(), targetOf(req, rules.remove), destroysOf(req));
+      sendWritten(req, res, event, FORMS, { deleted });
     },
   };
 

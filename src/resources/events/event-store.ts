@@ -2,22 +2,24 @@ import { Prisma } from "../../../generated/prisma/sqlite/client";
 import type { Database } from "../../db/database";
 import { inTransaction, type Tx } from "../../db/transaction";
 import { canEditItem } from "../../auth/post-permissions";
-import type { PostType } from "../../auth/roles";
 import { canReadItem } from "../../auth/visibility";
 import { ApiError, invalidParam, ParamProblems } from "../../http/errors";
 import { isItemId, type ItemRef, type Schemas, type WriteTarget } from "../../http/operation-types";
 import type { RequestContext } from "../../http/request-context";
 import { noneIfEmpty } from "../../i18n/localized-rows";
 import type { Language } from "../../i18n/languages";
+import { markupFilterOf, type MarkupFilter } from "../../text/kses";
 import { slugify } from "../../text/slug";
 import { changedColumns } from "../post-kernel/item-columns";
-import { lockRows, lockTarget, type OwnedRow } from "../post-kernel/item-lock";
+import { lockTarget } from "../post-kernel/item-lock";
 import { nameForNewSlug, textRowsToWrite } from "../post-kernel/item-texts";
 import { resolvePostFields, type PostWriteContext } from "../post-kernel/post-fields";
 import { itemBySlugSql } from "../post-kernel/slug-lookup";
 import { freeSlug, retryOnSlugClash, slugBase } from "../post-kernel/unique-slug";
+import { flagOf } from "../post-kernel/write-flags";
 import { storedCost } from "./event-cost";
 import { countEvents, countSql, dayCountSql } from "./event-counts";
+import { checkItemLinks, checkTermLinks, linkChanges, linkIdsOf, writeLinks } from "./event-links";
 import { resolveEventTimes } from "./event-dates";
 import { eventListSql, eventOrderSql, type EventFilters, type EventOrderBy } from "./event-query";
 import { EVENT_TEXT, readEvent, readEventNamed, readEventPage, type EventRecord, type EventTextField } from "./event-record";
@@ -79,102 +81,6 @@ export async function listEvents(db: Database, page: EventPage): Promise<{ items
   return { items: records, total: total ?? (page.offset === 0 ? 0 : await countEvents(db, countSql(list))) };
 }
 
-const NO_SUCH_ITEM = {
-  en: "Every id must be of an existing item of this kind that you may see (not in the trash).",
-  "pt-br": "Cada id deve ser de um item existente deste tipo que você possa ver (fora da lixeira).",
-  es: "Cada id debe ser de un elemento existente de este tipo que puedas ver (fuera de la papelera).",
-};
-
-const ids = (links: Array<{ id: number }>) => links.map((link) => link.id);
-
-/** The ids an event links to now, per kind. */
-function currentLinks(event: EventRecord | null) {
-  const terms = event?.terms.map((link) => link.term) ?? [];
-  return {
-    venue: ids(event?.venues.map((link) => link.venue) ?? []),
-    organizer: ids(event?.organizers.map((link) => link.organizer) ?? []),
-    categories: ids(terms.filter((term) => term.taxonomy === "category")),
-    tags: ids(terms.filter((term) => term.taxonomy === "tag")),
-  };
-}
-
-type LinkKind = keyof ReturnType<typeof currentLinks>;
-
-const sameList = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((id, i) => id === b[i]);
-
-/** The link lists a write replaces: those it gives that differ from the current ones. */
-function linkChanges(input: EventWrite, event: EventRecord | null): Partial<Record<LinkKind, number[]>> {
-  const current = currentLinks(event);
-  const changes: Partial<Record<LinkKind, number[]>> = {};
-  for (const kind of ["venue", "organizer", "categories", "tags"] as const) {
-    const wanted = input[kind];
-    if (wanted !== undefined && !sameList(wanted, current[kind])) changes[kind] = wanted;
-  }
-  return changes;
-}
-
-const PROBLEM_OF_PARAM = (problems: ParamProblems, param: string) => problems.add(param, "rest_linked_item_not_found", NO_SUCH_ITEM, "notFound");
-
-/**
- * Checks that the venues, organizers and parent a write links to exist and that the writer may see
- * them (venues and organizers outside the trash), each unknown or hidden one a problem of its
- * parameter (a contributor cannot link another's draft venue), and holds them until the write
- * commits, so that none can go meanwhile: a venue being trashed or deleted makes the link a 400,
- * not a broken link or a foreign-key failure. Done before the event's row is written, which
- * references the parent.
- */
-async function checkItemLinks(db: Database, tx: Tx, ctx: PostWriteContext, changes: Partial<Record<LinkKind, number[]>>, event: EventRecord | null, parent: number | null | undefined, problems: ParamProblems): Promise<void> {
-  const readable = (type: PostType, rows: OwnedRow[]) => new Set(rows.filter((row) => canReadItem(ctx.principal, type, row)).map((row) => row.id));
-  const live = Prisma.sql`"status" <> 'trash'`;
-  for (const [param, table, type] of [["venue", "Venue", "venues"], ["organizer", "Organizer", "organizers"]] as const) {
-    const wanted = changes[param];
-    if (wanted && readable(type, await lockRows(db, tx, table, wanted, "share", live)).size !== new Set(wanted).size) PROBLEM_OF_PARAM(problems, param);
-  }
-  if (parent && parent !== event?.parentId) {
-    const found = parent === event?.id ? new Set() : readable("events", await lockRows(db, tx, "Event", [parent], "key share"));
-    if (found.size === 0) PROBLEM_OF_PARAM(problems, "post_parent");
-  }
-}
-
-/**
- * Checks that the terms a write links exist in their taxonomy, and locks, in id order, every term
- * whose count the write may change (those it links and those it unlinks), as the count triggers
- * would take them, so that writers relinking the same terms queue instead of deadlocking. Done
- * after the event's row is written: its triggers take the day counts first, then the terms, and
- * every write must take them in that order.
- */
-async function checkTermLinks(db: Database, tx: Tx, changes: Partial<Record<LinkKind, number[]>>, event: EventRecord | null, problems: ParamProblems): Promise<void> {
-  const current = currentLinks(event);
-  const touched = [...(changes.categories ?? []), ...(changes.tags ?? []), ...(changes.categories ? current.categories : []), ...(changes.tags ? current.tags : [])];
-  if (touched.length === 0) return;
-  const lock = db.provider === "postgresql" ? Prisma.sql` FOR NO KEY UPDATE` : Prisma.empty;
-  const rows = await tx.$queryRaw<Array<{ id: number; taxonomy: string }>>(Prisma.sql`SELECT "id", "taxonomy" FROM "Term" WHERE "id" IN (${Prisma.join([...new Set(touched)])}) ORDER BY "id"${lock}`);
-  const taxonomies = new Map(rows.map((row) => [Number(row.id), row.taxonomy]));
-  for (const [param, taxonomy] of [["categories", "category"], ["tags", "tag"]] as const) {
-    const wanted = changes[param];
-    if (wanted && wanted.some((id) => taxonomies.get(id) !== taxonomy)) PROBLEM_OF_PARAM(problems, param);
-  }
-}
-
-/** Replaces the links that changed, keeping the order given. */
-async function writeLinks(tx: Tx, eventId: number, changes: Partial<Record<LinkKind, number[]>>): Promise<void> {
-  if (changes.venue) {
-    await tx.eventVenue.deleteMany({ where: { eventId } });
-    await tx.eventVenue.createMany({ data: changes.venue.map((venueId, position) => ({ eventId, venueId, position })) });
-  }
-  if (changes.organizer) {
-    await tx.eventOrganizer.deleteMany({ where: { eventId } });
-    await tx.eventOrganizer.createMany({ data: changes.organizer.map((organizerId, position) => ({ eventId, organizerId, position })) });
-  }
-  for (const [taxonomy, termIds] of [["category", changes.categories], ["tag", changes.tags]] as const) {
-    if (!termIds) continue;
-    await tx.eventTerm.deleteMany({ where: { eventId, term: { taxonomy } } });
-    // In term order, the order checkLinks locked them in (the count triggers update each term).
-    const links = termIds.map((termId, position) => ({ eventId, termId, position }));
-    await tx.eventTerm.createMany({ data: links.sort((a, b) => a.termId - b.termId) });
-  }
-}
-
 /** The columns of the event itself (shared by every language) that the input gives. */
 function eventColumns(input: EventWrite, passwordHash: PasswordWrite): Prisma.EventUncheckedUpdateInput {
   const data: Prisma.EventUncheckedUpdateInput = {};
@@ -182,21 +88,20 @@ function eventColumns(input: EventWrite, passwordHash: PasswordWrite): Prisma.Ev
   if (input.image !== undefined) data.image = noneIfEmpty(input.image);
   if (input.website !== undefined) data.website = noneIfEmpty(input.website);
   if (input.cost !== undefined) data.cost = storedCost(input.cost);
-  if (input.show_map !== undefined) data.showMap = input.show_map;
-  if (input.show_map_link !== undefined) data.showMapLink = input.show_map_link;
-  if (input.hide_from_listings !== undefined) data.hideFromListings = input.hide_from_listings;
-  if (input.sticky !== undefined) data.sticky = input.sticky;
-  if (input.featured !== undefined) data.featured = input.featured;
-  if (input.ticketed !== undefined) data.ticketed = input.ticketed;
+  const flags = { showMap: input.show_map, showMapLink: input.show_map_link, hideFromListings: input.hide_from_listings, sticky: input.sticky, featured: input.featured, ticketed: input.ticketed };
+  for (const [column, flag] of Object.entries(flags)) {
+    if (flag !== undefined) data[column as keyof typeof flags] = flagOf(flag);
+  }
   if (input.post_parent !== undefined) data.parentId = input.post_parent || null;
   return data;
 }
 
-function textChange(input: EventWrite): Partial<Record<EventTextField, string | null>> {
+/** The text a write gives, its markup filtered as the writer's role requires. */
+function textChange(input: EventWrite, markup: MarkupFilter): Partial<Record<EventTextField, string | null>> {
   const change: Partial<Record<EventTextField, string | null>> = {};
-  if (input.title !== undefined) change.title = input.title.trim();
-  if (input.description !== undefined) change.description = noneIfEmpty(input.description);
-  if (input.excerpt !== undefined) change.excerpt = noneIfEmpty(input.excerpt);
+  if (input.title !== undefined) change.title = markup.title(input.title).trim();
+  if (input.description !== undefined) change.description = noneIfEmpty(input.description && markup.html(input.description));
+  if (input.excerpt !== undefined) change.excerpt = noneIfEmpty(input.excerpt && markup.html(input.excerpt));
   return change;
 }
 
@@ -223,7 +128,7 @@ function checkSlug(input: EventWrite, problems: ParamProblems): void {
  * unique), or, for a language that has no slug of its own yet, one made from the title.
  */
 async function textChangeWithSlug(db: Database, tx: Tx, ctx: PostWriteContext, input: EventWrite, event: EventRecord | null) {
-  const change = textChange(input);
+  const change = textChange(input, markupFilterOf(ctx.principal));
   const wanted = input.slug ?? nameForNewSlug(EVENT_TEXT, event?.texts ?? [], ctx.language, change);
   if (wanted !== undefined) {
     change.slug = await freeSlug(db, tx, `event:${ctx.language}`, slugBase(wanted, "event"), (candidates) => takenSlugs(tx, ctx.language, candidates, event?.id ?? null));
@@ -255,10 +160,10 @@ export async function createEvent(db: Database, ctx: PostWriteContext, input: Sc
   return retryOnSlugClash(() =>
     inTransaction(db, async (tx) => {
       const problems = new ParamProblems();
+      const links = linkChanges(await linkIdsOf(db, tx, ctx, input, problems), null);
       const fields = await resolvePostFields(tx, input, ctx, problems);
       const times = resolveEventTimes(input, null, ctx.siteTimezone, ctx.now, problems);
       checkSlug(input, problems);
-      const links = linkChanges(input, null);
       await checkItemLinks(db, tx, ctx, links, null, input.post_parent, problems);
       problems.throwIfAny();
       const created = await tx.event.create({
@@ -285,12 +190,13 @@ export async function updateEvent(db: Database, ctx: PostWriteContext, target: W
   const id = target.record.id;
   return retryOnSlugClash(() =>
     inTransaction(db, async (tx) => {
-      const current = await lockTarget(db, tx, "Event", target, () => readEvent(db.provider, tx, id));
       const problems = new ParamProblems();
+      const wantedLinks = await linkIdsOf(db, tx, ctx, input, problems);
+      const current = await lockTarget(db, tx, "Event", target, () => readEvent(db.provider, tx, id));
       const fields = await resolvePostFields(tx, input, ctx, problems, current);
       const times = resolveEventTimes(input, current, ctx.siteTimezone, ctx.now, problems);
       checkSlug(input, problems);
-      const links = linkChanges(input, current);
+      const links = linkChanges(wantedLinks, current);
       await checkItemLinks(db, tx, ctx, links, current, input.post_parent, problems);
       problems.throwIfAny();
       const columns = changedColumns(current, { ...eventColumns(input, passwordHash), ...fields, ...times! });
@@ -304,23 +210,20 @@ export async function updateEvent(db: Database, ctx: PostWriteContext, target: W
   );
 }
 
-/** Moves the event to the trash (410 when it is there already). */
-export function trashEvent(db: Database, now: Date, target: WriteTarget<EventRecord>): Promise<EventRecord> {
+/**
+ * Moves the event to the trash; one already there is `410`, or, when `destroys`, is deleted for
+ * good. Answers with the event as it is now, or as it was when deleted (`deleted`).
+ */
+export function removeEvent(db: Database, now: Date, target: WriteTarget<EventRecord>, destroys: boolean): Promise<{ event: EventRecord; deleted: boolean }> {
   const id = target.record.id;
   return inTransaction(db, async (tx) => {
     const current = await lockTarget(db, tx, "Event", target, () => readEvent(db.provider, tx, id));
-    if (current.status === "trash") throw new ApiError("event-is-in-trash");
+    if (current.status === "trash") {
+      if (!destroys) throw new ApiError("event-is-in-trash");
+      await tx.event.delete({ where: { id } });
+      return { event: current, deleted: true };
+    }
     await tx.event.update({ where: { id }, data: { status: "trash", modifiedAt: now, version: { increment: 1 } } });
-    return (await readEvent(db.provider, tx, id))!;
-  });
-}
-
-/** Deletes the event for good; answers with it as it was. */
-export function destroyEvent(db: Database, target: WriteTarget<EventRecord>): Promise<EventRecord> {
-  const id = target.record.id;
-  return inTransaction(db, async (tx) => {
-    const current = await lockTarget(db, tx, "Event", target, () => readEvent(db.provider, tx, id));
-    await tx.event.delete({ where: { id } });
-    return current;
+    return { event: (await readEvent(db.provider, tx, id))!, deleted: false };
   });
 }

@@ -1,6 +1,6 @@
 import type { Request, Response } from "express";
 import { mayWriteItem } from "../../auth/post-permissions";
-import type { PostType } from "../../auth/roles";
+import { can, type PostType } from "../../auth/roles";
 import type { OwnedItem } from "../../auth/visibility";
 import { entityTagOf, sendRepresentation } from "../../http/conditional";
 import { ApiError, type ErrorCode } from "../../http/errors";
@@ -40,7 +40,7 @@ export function postWriteContext(req: Request, type: PostType, now: Date): PostW
 
 /**
  * The write rules of a post type: the item named by the request, found by the resource's resolver;
- * its 404; and whether the caller may edit it, or delete it (and delete it for good with `force`).
+ * its 404; and whether the caller may edit it, or delete it (`force` or not: see destroysOf).
  */
 export function postTargetRules<R extends OwnedItem & Versioned>(
   type: PostType,
@@ -54,14 +54,17 @@ export function postTargetRules<R extends OwnedItem & Versioned>(
   };
   return {
     edit: { ...base, allows: (req, item) => mayWriteItem(req.principal!, type, item, "edit") },
-    remove: { ...base, allows: (req, item) => mayWriteItem(req.principal!, type, item, "delete", forceOf(req)) },
+    remove: { ...base, allows: (req, item) => mayWriteItem(req.principal!, type, item, "delete") },
   };
 }
 
-/** Whether a DELETE asks for deletion for good. */
-export function forceOf(req: Request): boolean {
-  // Before validation the query holds strings (booleans normalized to "true"/"false"); after, booleans.
-  return String((req.query as { force?: unknown }).force) === "true";
+/**
+ * Whether a DELETE deletes for good an item it finds in the trash: when an administrator (who may
+ * `force_delete`) asks for it with `force`. Otherwise `force` is ignored, as the original ignores
+ * it: a live item goes to the trash, a trashed one is `410`.
+ */
+export function destroysOf(req: Request): boolean {
+  return (req.query as { force?: boolean }).force === true && can(req.principal!.role, "force_delete");
 }
 
 /** The two forms of an item: as a GET of it gives it, and as write responses give it. */

@@ -11,7 +11,7 @@ import { context, type RequestContext } from "../../http/request-context";
 import type { Services } from "../../services";
 import { searchWords } from "../../text/search-text";
 import { eventFilterOf } from "../events/event-store";
-import { forceOf, postTargetRules, postWriteContext, readTagOf, refText, sendWritten, type ItemForms } from "./item-operations";
+import { destroysOf, postTargetRules, postWriteContext, readTagOf, refText, sendWritten, type ItemForms } from "./item-operations";
 import type { LinkedPostFilters } from "./linked-post-query";
 import type { LinkedPostRecord, LinkedPostStore } from "./linked-post-store";
 
@@ -106,10 +106,8 @@ export function linkedPostOperations<R extends LinkedPostRecord, I>(
     },
 
     async remove(req: Request, res: Response): Promise<void> {
-      const target = targetOf(req, rules.remove);
-      const force = forceOf(req);
-      const record = force ? await store.destroy(db, target) : await store.trash(db, services.clock(), target, codes.inTrash);
-      sendWritten(req, res, record, forms, { deleted: force });
+      const { record, deleted } = await store.remove(db, services.clock(), targetOf(req, rules.remove), codes.inTrash, destroysOf(req));
+      sendWritten(req, res, record, forms, { deleted });
     },
   };
 

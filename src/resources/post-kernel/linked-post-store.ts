@@ -1,10 +1,13 @@
 import { Prisma } from "../../../generated/prisma/sqlite/client";
 import type { Database, Db } from "../../db/database";
-import { inTransaction, type Tx } from "../../db/transaction";
+import { canReadItem } from "../../auth/visibility";
+import { inTransaction, lockFor, type Tx } from "../../db/transaction";
 import { ApiError, ParamProblems, type ErrorCode } from "../../http/errors";
 import { isItemId, type ItemRef, type WriteTarget } from "../../http/operation-types";
 import { noneIfEmpty, type LocalizedRow } from "../../i18n/localized-rows";
 import type { OwnText } from "../../i18n/localized-text";
+import { markupFilterOf } from "../../text/kses";
+import { normalizeForSearch, sortKeyOf } from "../../text/search-text";
 import { slugify } from "../../text/slug";
 import { changedColumns } from "./item-columns";
 import { lockTarget } from "./item-lock";
@@ -110,10 +113,18 @@ export interface LinkedPostStore<R extends LinkedPostRecord, I> {
   list(db: Database, filters: LinkedPostFilters, offset: number, limit: number): Promise<{ items: R[]; total: number }>;
   create(db: Database, ctx: PostWriteContext, input: I): Promise<R>;
   update(db: Database, ctx: PostWriteContext, target: WriteTarget<R>, input: I): Promise<R>;
-  /** Moves to the trash (`inTrash` when it is there already) and unlinks from every event. */
-  trash(db: Database, now: Date, target: WriteTarget<R>, inTrash: ErrorCode): Promise<R>;
-  /** Deletes for good; answers with the item as it was. */
-  destroy(db: Database, target: WriteTarget<R>): Promise<R>;
+  /**
+   * For an event write that gives a venue's or organizer's data instead of an id (as the original
+   * accepts): the id of an item of that name (ignoring case and accents), and of that description
+   * when the data has one, that the writer may see, outside the trash, as it is; else of one made
+   * from the data as `create` makes one. In the event write's transaction.
+   */
+  reuseOrCreate(db: Database, tx: Tx, ctx: PostWriteContext, input: I, problems: ParamProblems): Promise<number | null>;
+  /**
+   * Moves to the trash and unlinks from every event; one already there is `inTrash`, or, when
+   * `destroys`, is deleted for good. Answers with the item as it is now, or as it was when deleted.
+   */
+  remove(db: Database, now: Date, target: WriteTarget<R>, inTrash: ErrorCode, destroys: boolean): Promise<{ record: R; deleted: boolean }>;
 }
 
 const INVALID_SLUG = {
@@ -124,12 +135,17 @@ const INVALID_SLUG = {
 
 type TextChange = Partial<Record<LinkedPostTextField, string | null>>;
 
+/** How many items of the same name an inline venue or organizer is compared with (the writer may see none of the first ones). */
+const SAME_NAMED_CANDIDATES = 20;
+
 export function createLinkedPostStore<R extends LinkedPostRecord, I extends PostFieldsInput & LinkedPostTextInput, C extends object>(model: LinkedPostModel<R, I, C>): LinkedPostStore<R, I> {
-  function textChange(input: I): TextChange {
+  /** The text a write gives, its markup filtered as the writer's role requires. */
+  function textChange(input: I, ctx: PostWriteContext): TextChange {
+    const markup = markupFilterOf(ctx.principal);
     const change: TextChange = {};
     const name = model.nameOf(input);
-    if (name !== undefined) change.name = name.trim();
-    if (input.description !== undefined) change.description = noneIfEmpty(input.description);
+    if (name !== undefined) change.name = markup.title(name).trim();
+    if (input.description !== undefined) change.description = noneIfEmpty(input.description && markup.html(input.description));
     return change;
   }
 
@@ -157,6 +173,36 @@ export function createLinkedPostStore<R extends LinkedPostRecord, I extends Post
     if (input.slug !== undefined && slugify(input.slug) === "") problems.add("slug", "rest_invalid_slug", INVALID_SLUG);
   }
 
+  /** Creates an item from `input` in `tx`; its id, or null with the input's problems added to `problems`. */
+  async function insert(db: Database, tx: Tx, ctx: PostWriteContext, input: I, problems: ParamProblems): Promise<number | null> {
+    const fields = await resolvePostFields(tx, input, ctx, problems);
+    checkSlug(input, problems);
+    if (problems.any()) return null;
+    const change = textChange(input, ctx);
+    const slug = (await slugOf(db, tx, ctx, input, null, change))!;
+    const columns = model.columns(input);
+    const { id } = await model.insert(tx, columns, { ...fields, sourceLanguage: ctx.language, slug, modifiedAt: ctx.now });
+    await writeTexts(tx, id, null, ctx, { ...change, slug }, { before: [], after: model.sharedSearchText(columns) });
+    return id;
+  }
+
+  /** The oldest item named `name` in some language (and described so, when a description is given) that the writer may see, outside the trash. */
+  async function sameNamed(tx: Tx, ctx: PostWriteContext, name: string, description: string | null | undefined): Promise<number | null> {
+    const key = Prisma.raw(`"${model.tables.key}"`);
+    const rows = await tx.$queryRaw<Array<{ id: number | bigint }>>(
+      Prisma.sql`SELECT DISTINCT "t".${key} AS "id" FROM ${Prisma.raw(`"${model.tables.textTable}"`)} "t" JOIN ${Prisma.raw(`"${model.tables.table}"`)} "i" ON "i"."id" = "t".${key}
+        WHERE "t"."sortKey" = ${sortKeyOf(name)} AND "i"."status" <> 'trash' ORDER BY "t".${key} LIMIT ${SAME_NAMED_CANDIDATES}`,
+    );
+    const wantedDescription = description ? normalizeForSearch(description) : null;
+    for (const row of rows) {
+      const candidate = (await model.find(tx, Number(row.id)))!;
+      if (!canReadItem(ctx.principal, ctx.type, candidate)) continue;
+      if (wantedDescription !== null && !candidate.texts.some((text) => text.description !== null && normalizeForSearch(text.description) === wantedDescription)) continue;
+      return candidate.id;
+    }
+    return null;
+  }
+
   return {
     async resolve(db, ref, order) {
       const id = "slug" in ref ? await itemIdBySlug(db.read, model.tables.textTable, ref.slug, order.language, order.defaultLanguage) : ref.id;
@@ -173,17 +219,19 @@ export function createLinkedPostStore<R extends LinkedPostRecord, I extends Post
       return retryOnSlugClash(() =>
         inTransaction(db, async (tx) => {
           const problems = new ParamProblems();
-          const fields = await resolvePostFields(tx, input, ctx, problems);
-          checkSlug(input, problems);
+          const id = await insert(db, tx, ctx, input, problems);
           problems.throwIfAny();
-          const change = textChange(input);
-          const slug = (await slugOf(db, tx, ctx, input, null, change))!;
-          const columns = model.columns(input);
-          const { id } = await model.insert(tx, columns, { ...fields, sourceLanguage: ctx.language, slug, modifiedAt: ctx.now });
-          await writeTexts(tx, id, null, ctx, { ...change, slug }, { before: [], after: model.sharedSearchText(columns) });
-          return (await model.find(tx, id))!;
+          return (await model.find(tx, id!))!;
         }),
       );
+    },
+
+    async reuseOrCreate(db, tx, ctx, input, problems) {
+      const name = model.nameOf(input)!;
+      // Two writes giving the same new venue take turns: the second finds the first's.
+      await lockFor(db, tx, `inline:${model.tables.table}:${sortKeyOf(name)}`);
+      const existing = await sameNamed(tx, ctx, name, input.description);
+      return existing ?? insert(db, tx, ctx, input, problems);
     },
 
     update(db, ctx, target, input) {
@@ -198,7 +246,7 @@ export function createLinkedPostStore<R extends LinkedPostRecord, I extends Post
           // Trashing through a status change unlinks the item from its events, as DELETE does.
           if (fields.status === "trash" && current.status !== "trash") await unlinkEvents(tx, model.tables, id);
           const columns = changedColumns(current, { ...model.columns(input), ...fields });
-          const change = textChange(input);
+          const change = textChange(input, ctx);
           const slug = await slugOf(db, tx, ctx, input, current, change);
           if (slug !== undefined) change.slug = slug;
           // The kept slug follows the source language's.
@@ -211,24 +259,19 @@ export function createLinkedPostStore<R extends LinkedPostRecord, I extends Post
       );
     },
 
-    trash(db, now, target, inTrash) {
+    remove(db, now, target, inTrash, destroys) {
       const id = target.record.id;
       return inTransaction(db, async (tx) => {
         const current = await lockTarget(db, tx, model.tables.table, target, () => model.find(tx, id));
-        if (current.status === "trash") throw new ApiError(inTrash);
+        if (current.status === "trash") {
+          if (!destroys) throw new ApiError(inTrash);
+          await unlinkEvents(tx, model.tables, id);
+          await tx.$executeRaw`DELETE FROM ${Prisma.raw(`"${model.tables.table}"`)} WHERE "id" = ${id}`;
+          return { record: current, deleted: true };
+        }
         await unlinkEvents(tx, model.tables, id);
         await model.save(tx, id, { status: "trash", modifiedAt: now });
-        return (await model.find(tx, id))!;
-      });
-    },
-
-    destroy(db, target) {
-      const id = target.record.id;
-      return inTransaction(db, async (tx) => {
-        const current = await lockTarget(db, tx, model.tables.table, target, () => model.find(tx, id));
-        await unlinkEvents(tx, model.tables, id);
-        await tx.$executeRaw`DELETE FROM ${Prisma.raw(`"${model.tables.table}"`)} WHERE "id" = ${id}`;
-        return current;
+        return { record: (await model.find(tx, id))!, deleted: false };
       });
     },
   };

@@ -6,6 +6,7 @@ import { ApiError } from "../../http/errors";
 import { bindOperations, bodyOf, itemRefOf, queryOf, type ItemOperationSet, type Operation, type OperationHandler, type TargetRule } from "../../http/operation-types";
 import { context, type RequestContext } from "../../http/request-context";
 import type { Services } from "../../services";
+import { markupFilterOf } from "../../text/kses";
 import { readTagOf, sendWritten, type ItemForms } from "../post-kernel/item-operations";
 import { CATEGORIES, TAGS, type TaxonomyConfig } from "./taxonomies";
 import { termListQueryOf } from "./term-query";
@@ -36,7 +37,10 @@ function termHandlers(config: TaxonomyConfig, services: Services): ItemOperation
     notFound: (req) => new ApiError(config.notFound, { id: termIdOf(req) }),
     allows: () => true,
   };
-  const writeContext = (req: Request) => ({ config, language: context(req).language, defaultLanguage: context(req).defaultLanguage });
+  const writeContext = (req: Request) => {
+    const ctx = context(req);
+    return { config, language: ctx.language, defaultLanguage: ctx.defaultLanguage, markup: markupFilterOf(ctx.principal!) };
+  };
   const targetOf = (req: Request) => writeTargetOf(req, rule, readTagOf(forms, context(req)));
 
   const list: OperationHandler = async (req, res) => {

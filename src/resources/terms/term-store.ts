@@ -1,10 +1,11 @@
 import type { Prisma } from "../../../generated/prisma/sqlite/client";
 import type { Database, Db } from "../../db/database";
 import { inTransaction, lockFor, type Tx } from "../../db/transaction";
-import { ApiError, invalidParam } from "../../http/errors";
+import { ApiError, invalidParam, type ParamProblems } from "../../http/errors";
 import { isItemId, type Schemas, type WriteTarget } from "../../http/operation-types";
 import { effectiveText } from "../../i18n/localized-text";
 import type { Language } from "../../i18n/languages";
+import type { MarkupFilter } from "../../text/kses";
 import { sortKeyOf } from "../../text/search-text";
 import { firstFreeSlug, slugify } from "../../text/slug";
 import { lockTarget } from "../post-kernel/item-lock";
@@ -116,14 +117,25 @@ export async function resolveTermRefs(
   return { ids: [...new Set(ids)], unknown };
 }
 
-interface WriteContext {
+export interface TermWriteContext {
   config: TaxonomyConfig;
   language: Language;
   defaultLanguage: Language;
+  /** How the writer's names and descriptions are stored (filtered, unless they may post unfiltered HTML). */
+  markup: MarkupFilter;
+}
+
+/** A term write's name and description, their markup filtered as the writer's role requires. */
+function filtered<T extends { name?: string; description?: string | null }>(input: T, markup: MarkupFilter): T {
+  return {
+    ...input,
+    ...(input.name !== undefined ? { name: markup.title(input.name) } : {}),
+    ...(typeof input.description === "string" ? { description: markup.html(input.description) } : {}),
+  };
 }
 
 /** Stores the text rows of a term that a write of `change` in `language` changes. */
-async function writeTexts(tx: Tx, term: { id: number; taxonomy: string; sourceLanguage: string; texts: TermRecord["texts"] }, ctx: WriteContext, change: Partial<Record<TermTextField, string | null>>): Promise<void> {
+async function writeTexts(tx: Tx, term: { id: number; taxonomy: string; sourceLanguage: string; texts: TermRecord["texts"] }, ctx: TermWriteContext, change: Partial<Record<TermTextField, string | null>>): Promise<void> {
   const { rows } = textRowsToWrite(TERM_TEXT, term.texts, ctx.language, change, { defaultLanguage: ctx.defaultLanguage, sourceLanguage: term.sourceLanguage });
   for (const row of rows) {
     const data = { taxonomy: term.taxonomy, ...row.own, searchText: row.searchText, sortKey: row.sortKey, slugKey: row.shown.slug ?? "" };
@@ -154,7 +166,7 @@ async function checkParent(tx: Tx, termId: number | null, parent: number): Promi
   }
 }
 
-async function checkNameFree(tx: Tx, ctx: WriteContext, name: string, parentId: number | null, termId: number | null): Promise<void> {
+async function checkNameFree(tx: Tx, ctx: TermWriteContext, name: string, parentId: number | null, termId: number | null): Promise<void> {
   const clash = await tx.termText.findFirst({
     where: {
       language: ctx.language,
@@ -167,7 +179,7 @@ async function checkNameFree(tx: Tx, ctx: WriteContext, name: string, parentId: 
 }
 
 /** A slug free in the write's language, made from `wanted` (term writes of a taxonomy take turns: see lockFor below). */
-async function uniqueSlug(tx: Tx, ctx: WriteContext, wanted: string, termId: number | null): Promise<string> {
+async function uniqueSlug(tx: Tx, ctx: TermWriteContext, wanted: string, termId: number | null): Promise<string> {
   const base = slugify(wanted) || ctx.config.fallbackSlug;
   return firstFreeSlug(base, async (candidates) => {
     const taken = await tx.termText.findMany({
@@ -195,26 +207,95 @@ function checkSlugHasLetters(slug: string | undefined): void {
  */
 const takeTurns = (db: Database, tx: Tx, config: TaxonomyConfig) => lockFor(db, tx, `term-names:${config.taxonomy}`);
 
-export async function createTerm(db: Database, ctx: WriteContext, input: Schemas["CreateCategoryRequest"]): Promise<TermRecord> {
+/** Creates a term, in a transaction that has taken the taxonomy's turn (see takeTurns); its id. */
+async function insertTerm(tx: Tx, ctx: TermWriteContext, given: Schemas["CreateCategoryRequest"]): Promise<number> {
+  const input = filtered(given, ctx.markup);
+  const parentId = ctx.config.hierarchical && input.parent ? input.parent : null;
+  if (ctx.config.hierarchical && input.parent !== undefined) await checkParent(tx, null, input.parent);
+  await checkNameFree(tx, ctx, input.name, parentId, null);
+  const slug = await uniqueSlug(tx, ctx, input.slug ?? input.name, null);
+  const term = await tx.term.create({
+    data: { taxonomy: ctx.config.taxonomy, parentId, sourceLanguage: ctx.language },
+    select: { id: true, taxonomy: true, sourceLanguage: true },
+  });
+  await writeTexts(tx, { ...term, texts: [] }, ctx, { name: input.name, description: input.description ?? null, slug });
+  return term.id;
+}
+
+export async function createTerm(db: Database, ctx: TermWriteContext, input: Schemas["CreateCategoryRequest"]): Promise<TermRecord> {
   checkSlugHasLetters(input.slug);
   return inTransaction(db, async (tx) => {
     await takeTurns(db, tx, ctx.config);
-    const parentId = ctx.config.hierarchical && input.parent ? input.parent : null;
-    if (ctx.config.hierarchical && input.parent !== undefined) await checkParent(tx, null, input.parent);
-    await checkNameFree(tx, ctx, input.name, parentId, null);
-    const slug = await uniqueSlug(tx, ctx, input.slug ?? input.name, null);
-    const term = await tx.term.create({
-      data: { taxonomy: ctx.config.taxonomy, parentId, sourceLanguage: ctx.language },
-      select: { id: true, taxonomy: true, sourceLanguage: true },
-    });
-    await writeTexts(tx, { ...term, texts: [] }, ctx, { name: input.name, description: input.description ?? null, slug });
-    return (await findTerm(tx, ctx.config.taxonomy, term.id))!;
+    const id = await insertTerm(tx, ctx, input);
+    return (await findTerm(tx, ctx.config.taxonomy, id))!;
   });
 }
 
+/**
+ * The terms of the taxonomy named by `texts`, each a slug or a name (ignoring case and accents),
+ * in any language: the request language's first, then the default language's; a slug before a name.
+ */
+async function termsNamed(tx: Tx, ctx: TermWriteContext, texts: string[]): Promise<Map<string, number>> {
+  const found = new Map<string, number>();
+  if (texts.length === 0) return found;
+  const rows = await tx.termText.findMany({
+    where: { taxonomy: ctx.config.taxonomy, OR: [{ slug: { in: texts } }, { sortKey: { in: texts.map(sortKeyOf) } }] },
+    select: { termId: true, slug: true, sortKey: true, language: true },
+    orderBy: { termId: "asc" },
+  });
+  const rank = (language: string) => (language === ctx.language ? 0 : language === ctx.defaultLanguage ? 1 : 2);
+  const best = (matches: typeof rows) => [...matches].sort((a, b) => rank(a.language) - rank(b.language))[0];
+  for (const text of texts) {
+    const match = best(rows.filter((row) => row.slug === text)) ?? best(rows.filter((row) => row.sortKey === sortKeyOf(text)));
+    if (match) found.set(text, match.termId);
+  }
+  return found;
+}
+
+/** How an event write names a term: by id (a number), or by slug or name. */
+export type TermRef = number | string;
+
+const NAME_TOO_LONG = {
+  en: "A term's name must be at most 200 characters long.",
+  "pt-br": "O nome de um termo deve ter no máximo 200 caracteres.",
+  es: "El nombre de un término debe tener como máximo 200 caracteres.",
+};
+
+/**
+ * The ids of the terms an event write names in `param` (tec-rest-v1.md §7.1), in its order and
+ * once each, in the write's transaction: ids as given (the event store checks they are of the
+ * taxonomy), slugs and names looked up, and names that match no term made into new terms of the
+ * request language, when the writer may manage the taxonomy (`mayCreate`; else 403).
+ */
+export async function termIdsOf(db: Database, tx: Tx, ctx: TermWriteContext & { mayCreate: boolean }, param: string, refs: TermRef[], problems: ParamProblems): Promise<number[]> {
+  const texts = [...new Set(refs.filter((ref): ref is string => typeof ref === "string"))];
+  let found = await termsNamed(tx, ctx, texts);
+  const missing = texts.filter((text) => !found.has(text));
+  if (missing.length > 0) {
+    if (!ctx.mayCreate) throw new ApiError("rest_forbidden");
+    if (missing.some((name) => name.length > 200)) {
+      problems.add(param, "rest_invalid_term_name", NAME_TOO_LONG);
+      return [];
+    }
+    await takeTurns(db, tx, ctx.config);
+    // Made meanwhile by a write that had the turn before this one.
+    found = new Map([...found, ...(await termsNamed(tx, ctx, missing))]);
+    const madeByKey = new Map<string, number>();
+    for (const name of missing) {
+      if (found.has(name)) continue;
+      const key = sortKeyOf(name);
+      const id = madeByKey.get(key) ?? (await insertTerm(tx, ctx, { name }));
+      madeByKey.set(key, id);
+      found.set(name, id);
+    }
+  }
+  return [...new Set(refs.map((ref) => (typeof ref === "number" ? ref : found.get(ref)!)))];
+}
+
 /** Changes what the input gives, and only that, under the term's lock. */
-export async function updateTerm(db: Database, ctx: WriteContext, target: WriteTarget<TermRecord>, input: TermWrite): Promise<TermRecord> {
-  checkSlugHasLetters(input.slug);
+export async function updateTerm(db: Database, ctx: TermWriteContext, target: WriteTarget<TermRecord>, given: TermWrite): Promise<TermRecord> {
+  checkSlugHasLetters(given.slug);
+  const input = filtered(given, ctx.markup);
   const id = target.record.id;
   return inTransaction(db, async (tx) => {
     await takeTurns(db, tx, ctx.config);

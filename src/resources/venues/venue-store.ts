@@ -2,6 +2,7 @@ import type { Prisma } from "../../../generated/prisma/sqlite/client";
 import type { Schemas } from "../../http/operation-types";
 import { noneIfEmpty } from "../../i18n/localized-rows";
 import { LINKED_POST_ORDER } from "../post-kernel/linked-post-query";
+import { flagOf } from "../post-kernel/write-flags";
 import { createLinkedPostStore, type LinkedPostModel } from "../post-kernel/linked-post-store";
 import { VENUE_PLAIN_COLUMNS, venueSelect, type VenueRecord } from "./venue-record";
 
@@ -14,8 +15,8 @@ function venueColumns(input: VenueWrite) {
   for (const field of VENUE_PLAIN_COLUMNS) {
     if (input[field] !== undefined) data[field] = noneIfEmpty(input[field]);
   }
-  if (input.show_map !== undefined) data.showMap = input.show_map;
-  if (input.show_map_link !== undefined) data.showMapLink = input.show_map_link;
+  if (input.show_map !== undefined) data.showMap = flagOf(input.show_map);
+  if (input.show_map_link !== undefined) data.showMapLink = flagOf(input.show_map_link);
   if (input.geo_lat !== undefined) data.geoLat = input.geo_lat;
   if (input.geo_lng !== undefined) data.geoLng = input.geo_lng;
   return data;

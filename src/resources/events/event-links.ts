@@ -1,0 +1,196 @@
+import { Prisma } from "../../../generated/prisma/sqlite/client";
+import { can, type PostType } from "../../auth/roles";
+import { canReadItem } from "../../auth/visibility";
+import type { Database } from "../../db/database";
+import type { Tx } from "../../db/transaction";
+import type { ParamProblems } from "../../http/errors";
+import type { Schemas } from "../../http/operation-types";
+import { markupFilterOf } from "../../text/kses";
+import { lockRows, type OwnedRow } from "../post-kernel/item-lock";
+import type { LinkedPostRecord, LinkedPostStore } from "../post-kernel/linked-post-store";
+import type { PostWriteContext } from "../post-kernel/post-fields";
+import { organizerStore } from "../organizers/organizer-store";
+import { CATEGORIES, TAGS } from "../terms/taxonomies";
+import { termIdsOf, type TermRef } from "../terms/term-store";
+import { venueStore } from "../venues/venue-store";
+import type { EventRecord } from "./event-record";
+
+/**
+ * What an event links to (its venue, organizers, categories and tags): the forms a write may name
+ * them in, read into ids; the checks that they exist and may be linked; the link rows.
+ */
+
+export type LinkKind = "venue" | "organizer" | "categories" | "tags";
+
+/** Ids per kind of link, in order; a kind a write leaves out is absent. */
+export type LinkIds = Partial<Record<LinkKind, number[]>>;
+
+type EventLinksInput = Pick<Schemas["EventFields"], LinkKind>;
+
+/** A venue or organizer as a write names it: an existing one's id, or the data of one to find or create. */
+type LinkedRef<D> = { id: number } | { data: D };
+
+const DIGITS = /^\d+$/;
+
+function isIdObject(value: object): value is { id: number } {
+  return typeof (value as { id?: unknown }).id === "number";
+}
+
+/** `8`, `"8"`, `{id: 8}` or `{venue: "New place", ...}`; `0`, `"0"` and `""` stand for none. */
+function linkedRef<D extends object>(value: number | string | D | { id: number }): LinkedRef<D>[] {
+  if (typeof value === "number") return value === 0 ? [] : [{ id: value }];
+  if (typeof value === "string") return DIGITS.test(value) && Number(value) !== 0 ? [{ id: Number(value) }] : [];
+  return isIdObject(value) ? [{ id: value.id }] : [{ data: value }];
+}
+
+function venueRefs(value: Schemas["WriteVenueRef"]): LinkedRef<Schemas["CreateVenueRequest"]>[] {
+  return Array.isArray(value) ? value.map((id) => ({ id })) : linkedRef(value);
+}
+
+/** A list of any of the forms, or ids comma-separated in one string (`"1,2"`). */
+function organizerRefs(value: Schemas["WriteOrganizerRefs"]): LinkedRef<Schemas["CreateOrganizerRequest"]>[] {
+  if (Array.isArray(value)) return value.flatMap((item) => linkedRef(item));
+  if (typeof value === "string") return value.split(",").flatMap((part) => linkedRef<Schemas["CreateOrganizerRequest"]>(part.trim()));
+  return linkedRef(value);
+}
+
+/** Ids as numbers, slugs and names as text: from a list, or from one comma-separated string. */
+function termRefs(value: Schemas["WriteTermRefs"]): TermRef[] {
+  const items: Array<number | string> = typeof value === "string" ? value.split(",") : value;
+  return items
+    .map((item) => (typeof item === "string" ? item.trim() : item))
+    .filter((item) => item !== "")
+    .map((item) => (typeof item === "string" && DIGITS.test(item) ? Number(item) : item));
+}
+
+/** The ids of linked items, finding or creating those given as data, in order, once each. */
+async function linkedIds<R extends LinkedPostRecord, D>(
+  db: Database,
+  tx: Tx,
+  ctx: PostWriteContext,
+  store: LinkedPostStore<R, D>,
+  refs: LinkedRef<D>[],
+  problems: ParamProblems,
+): Promise<number[]> {
+  const ids: number[] = [];
+  for (const [position, ref] of refs.entries()) {
+    const id = "id" in ref ? ref.id : await store.reuseOrCreate(db, tx, ctx, ref.data, refs.length > 1 ? problems.within(String(position)) : problems);
+    if (id !== null) ids.push(id);
+  }
+  return [...new Set(ids)];
+}
+
+/**
+ * The ids a write links to, per kind it gives, in its transaction: venues and organizers given as
+ * data found or created (as the writer's own, by the rules of their create), terms given by slug or
+ * name found or created. Before the event is locked: creating terms takes their taxonomy's turn,
+ * which term writes take before they lock events.
+ */
+export async function linkIdsOf(db: Database, tx: Tx, ctx: PostWriteContext, input: EventLinksInput, problems: ParamProblems): Promise<LinkIds> {
+  const ids: LinkIds = {};
+  const as = (type: PostType): PostWriteContext => ({ ...ctx, type });
+  if (input.venue !== undefined) ids.venue = await linkedIds(db, tx, as("venues"), venueStore, venueRefs(input.venue), problems.within("venue"));
+  if (input.organizer !== undefined) ids.organizer = await linkedIds(db, tx, as("organizers"), organizerStore, organizerRefs(input.organizer), problems.within("organizer"));
+  for (const [param, config] of [["categories", CATEGORIES], ["tags", TAGS]] as const) {
+    const value = input[param];
+    if (value === undefined) continue;
+    const mayCreate = can(ctx.principal.role, `manage_${config.collectionKey}`);
+    const termCtx = { config, language: ctx.language, defaultLanguage: ctx.defaultLanguage, markup: markupFilterOf(ctx.principal), mayCreate };
+    ids[param] = await termIdsOf(db, tx, termCtx, param, termRefs(value), problems);
+  }
+  return ids;
+}
+
+const NO_SUCH_ITEM = {
+  en: "Every id must be of an existing item of this kind that you may see (not in the trash).",
+  "pt-br": "Cada id deve ser de um item existente deste tipo que você possa ver (fora da lixeira).",
+  es: "Cada id debe ser de un elemento existente de este tipo que puedas ver (fuera de la papelera).",
+};
+
+const ids = (links: Array<{ id: number }>) => links.map((link) => link.id);
+
+/** The ids an event links to now, per kind. */
+function currentLinks(event: EventRecord | null): Record<LinkKind, number[]> {
+  const terms = event?.terms.map((link) => link.term) ?? [];
+  return {
+    venue: ids(event?.venues.map((link) => link.venue) ?? []),
+    organizer: ids(event?.organizers.map((link) => link.organizer) ?? []),
+    categories: ids(terms.filter((term) => term.taxonomy === "category")),
+    tags: ids(terms.filter((term) => term.taxonomy === "tag")),
+  };
+}
+
+const sameList = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((id, i) => id === b[i]);
+
+/** The link lists a write replaces: those it gives that differ from the current ones. */
+export function linkChanges(wanted: LinkIds, event: EventRecord | null): LinkIds {
+  const current = currentLinks(event);
+  const changes: LinkIds = {};
+  for (const kind of ["venue", "organizer", "categories", "tags"] as const) {
+    const list = wanted[kind];
+    if (list !== undefined && !sameList(list, current[kind])) changes[kind] = list;
+  }
+  return changes;
+}
+
+const PROBLEM_OF_PARAM = (problems: ParamProblems, param: string) => problems.add(param, "rest_linked_item_not_found", NO_SUCH_ITEM, "notFound");
+
+/**
+ * Checks that the venues, organizers and parent a write links to exist and that the writer may see
+ * them (venues and organizers outside the trash), each unknown or hidden one a problem of its
+ * parameter (a contributor cannot link another's draft venue), and holds them until the write
+ * commits, so that none can go meanwhile: a venue being trashed or deleted makes the link a 400,
+ * not a broken link or a foreign-key failure. Done before the event's row is written, which
+ * references the parent.
+ */
+export async function checkItemLinks(db: Database, tx: Tx, ctx: PostWriteContext, changes: LinkIds, event: EventRecord | null, parent: number | null | undefined, problems: ParamProblems): Promise<void> {
+  const readable = (type: PostType, rows: OwnedRow[]) => new Set(rows.filter((row) => canReadItem(ctx.principal, type, row)).map((row) => row.id));
+  const live = Prisma.sql`"status" <> 'trash'`;
+  for (const [param, table, type] of [["venue", "Venue", "venues"], ["organizer", "Organizer", "organizers"]] as const) {
+    const wanted = changes[param];
+    if (wanted && readable(type, await lockRows(db, tx, table, wanted, "share", live)).size !== new Set(wanted).size) PROBLEM_OF_PARAM(problems, param);
+  }
+  if (parent && parent !== event?.parentId) {
+    const found = parent === event?.id ? new Set() : readable("events", await lockRows(db, tx, "Event", [parent], "key share"));
+    if (found.size === 0) PROBLEM_OF_PARAM(problems, "post_parent");
+  }
+}
+
+/**
+ * Checks that the terms a write links exist in their taxonomy, and locks, in id order, every term
+ * whose count the write may change (those it links and those it unlinks), as the count triggers
+ * would take them, so that writers relinking the same terms queue instead of deadlocking. Done
+ * after the event's row is written: its triggers take the day counts first, then the terms, and
+ * every write must take them in that order.
+ */
+export async function checkTermLinks(db: Database, tx: Tx, changes: LinkIds, event: EventRecord | null, problems: ParamProblems): Promise<void> {
+  const current = currentLinks(event);
+  const touched = [...(changes.categories ?? []), ...(changes.tags ?? []), ...(changes.categories ? current.categories : []), ...(changes.tags ? current.tags : [])];
+  if (touched.length === 0) return;
+  const lock = db.provider === "postgresql" ? Prisma.sql` FOR NO KEY UPDATE` : Prisma.empty;
+  const rows = await tx.$queryRaw<Array<{ id: number; taxonomy: string }>>(Prisma.sql`SELECT "id", "taxonomy" FROM "Term" WHERE "id" IN (${Prisma.join([...new Set(touched)])}) ORDER BY "id"${lock}`);
+  const taxonomies = new Map(rows.map((row) => [Number(row.id), row.taxonomy]));
+  for (const [param, taxonomy] of [["categories", "category"], ["tags", "tag"]] as const) {
+    const wanted = changes[param];
+    if (wanted && wanted.some((id) => taxonomies.get(id) !== taxonomy)) PROBLEM_OF_PARAM(problems, param);
+  }
+}
+
+/** Replaces the links that changed, keeping the order given. */
+export async function writeLinks(tx: Tx, eventId: number, changes: LinkIds): Promise<void> {
+  if (changes.venue) {
+    await tx.eventVenue.deleteMany({ where: { eventId } });
+    await tx.eventVenue.createMany({ data: changes.venue.map((venueId, position) => ({ eventId, venueId, position })) });
+  }
+  if (changes.organizer) {
+    await tx.eventOrganizer.deleteMany({ where: { eventId } });
+    await tx.eventOrganizer.createMany({ data: changes.organizer.map((organizerId, position) => ({ eventId, organizerId, position })) });
+  }
+  for (const [taxonomy, termIds] of [["category", changes.categories], ["tag", changes.tags]] as const) {
+    if (!termIds) continue;
+    await tx.eventTerm.deleteMany({ where: { eventId, term: { taxonomy } } });
+    // In term order, the order checkTermLinks locked them in (the count triggers update each term).
+    const links = termIds.map((termId, position) => ({ eventId, termId, position }));
+    await tx.eventTerm.createMany({ data: links.sort((a, b) => a.termId - b.termId) });
+  }
+}
