@@ -1,12 +1,15 @@
 // npm run bench -- [--db sqlite|postgresql|sqlite,postgresql] [--events 10000[,1000000]] [--duration 10]
-//                  [--scenarios a,b] [--connections 10]
-// Seeds (once, then reuses) a database of N events, starts the service in production mode
-// (response validation off, logging at info) and the raw baseline (bench/baseline-server.ts)
-// on it, drives each scenario with autocannon on 127.0.0.1, and reports req/s, p50, p99, errors,
-// RSS and the ratio to the baseline measured in the same run. Results: a table on stdout,
+//                  [--scenarios a,b] [--connections 10] [--fresh]
+// Seeds (once, then reuses; with --fresh, again, as a new user's first run does) a database of N
+// events, its events spread around the seeding date, starts the service in production mode
+// (response validation off, logging at info), the raw baseline (bench/baseline-server.ts) on it
+// and the framework anchor (bench/framework-server.ts: Express answering the scenario's own
+// response, made before), drives each scenario with autocannon on 127.0.0.1, and reports req/s,
+// p50, p99, errors, RSS, the ratios to the baseline and to the framework measured in the same
+// run, and each performance target with its figure. Results: a table on stdout,
 // bench/results/latest.md and bench/results/latest.json.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
@@ -28,6 +31,7 @@ const { values } = parseArgs({
     duration: { type: "string", default: "10" },
     scenarios: { type: "string" },
     connections: { type: "string", default: "10" },
+    fresh: { type: "boolean", default: false },
   },
 });
 type Provider = "sqlite" | "postgresql";
@@ -56,6 +60,8 @@ interface Fixtures {
   categoryId: number;
   venueId: number;
   searchWords: string;
+  /** When the database was seeded: its events are spread around that date, the default window moves on. */
+  seededAt: Date;
 }
 
 const SCENARIOS: Scenario[] = [
@@ -88,14 +94,18 @@ function cycle(paths: string[]): () => string {
   return () => paths[i++ % paths.length];
 }
 
-async function databaseFor(provider: Provider, events: number): Promise<string> {
+/** The database of this size, created if need be; with `fresh`, emptied first, to be seeded again. */
+async function databaseFor(provider: Provider, events: number, fresh: boolean): Promise<string> {
   if (provider === "sqlite") {
     mkdirSync(resolve(ROOT, "bench/data"), { recursive: true });
-    return `file:${resolve(ROOT, `bench/data/sqlite-${events}-v${SEED_VERSION}.db`)}`;
+    const file = resolve(ROOT, `bench/data/sqlite-${events}-v${SEED_VERSION}.db`);
+    if (fresh) for (const suffix of ["", "-wal", "-shm"]) rmSync(`${file}${suffix}`, { force: true });
+    return `file:${file}`;
   }
   const name = `calendar_bench_${events}_v${SEED_VERSION}`;
   const admin = new Client({ connectionString: PG_URL });
   await admin.connect();
+  if (fresh) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
   const exists = (await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [name])).rowCount;
   if (!exists) await admin.query(`CREATE DATABASE "${name}"`);
   await admin.end();
@@ -148,6 +158,8 @@ async function fixtures(url: string, events: number): Promise<Fixtures> {
       select: { venueId: true, event: { select: { terms: { where: { term: { taxonomy: "category" } } , select: { termId: true } } } } },
     });
     const patched = await db.read.event.findUniqueOrThrow({ where: { id: published[0].id }, select: { id: true, sticky: true, cost: true, modifiedAt: true } });
+    // The seed dates every row's modification at its start (the patch scenario's is put back after a run).
+    const seededAt = (await db.read.event.findFirstOrThrow({ where: { id: events }, select: { modifiedAt: true } })).modifiedAt;
     return {
       eventIds: published.map((event) => event.id),
       // The seed numbers its events 1 to N.
@@ -157,6 +169,7 @@ async function fixtures(url: string, events: number): Promise<Fixtures> {
       categoryId: linked?.event.terms[0]?.termId ?? 1,
       venueId: linked?.venueId ?? 1,
       searchWords: "candlelight recital",
+      seededAt,
     };
   } finally {
     await db.close();
@@ -252,23 +265,51 @@ interface ScenarioResult {
   p99_ms: number;
   errors: number;
   rss_mb: number;
+  /** The size of the service's answer, which the framework anchor answers too. */
+  response_bytes: number;
   ratio_to_baseline: number | null;
   baseline_rps: number | null;
+  ratio_to_framework: number;
+  framework_rps: number;
 }
+
+interface Startup {
+  db: string;
+  events: number;
+  start_to_first_answer_ms: number;
+  /** Hours between the seeding and the run: a database seeded days before has its events off-centre of the default window. */
+  seed_age_hours: number;
+}
+
+/** The service's answer to one request of a scenario: what the framework anchor answers for it. */
+async function sampleOf(target: Running, base: string, scenario: Scenario, data: Fixtures): Promise<{ status: number; body: string }> {
+  const request = scenario.request(data);
+  const path = typeof request.path === "string" ? request.path : request.path();
+  const response = await fetch(`${target.origin}${base}${path}`, { method: request.method ?? "GET", headers: request.headers, body: request.body });
+  return { status: response.status, body: await response.text() };
+}
+
+async function answerWith(anchor: Running, sample: { status: number; body: string }): Promise<void> {
+  const response = await fetch(`${anchor.origin}/__body?status=${sample.status}`, { method: "PUT", body: sample.body, headers: { "Content-Type": "text/plain" } });
+  if (!response.ok) throw new Error(`the framework anchor refused its body: ${response.status}`);
+}
+
+const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
 
 async function main(): Promise<void> {
   // The service runs as in production: built, with plain node.
   execFileSync(process.execPath, ["--import", "tsx", resolve(ROOT, "scripts/build.ts")], { cwd: ROOT, stdio: "inherit" });
   const chosen = values.scenarios ? SCENARIOS.filter((s) => values.scenarios!.split(",").includes(s.name)) : SCENARIOS;
   const results: ScenarioResult[] = [];
-  const startups: Array<{ db: string; events: number; start_to_first_answer_ms: number }> = [];
+  const startups: Startup[] = [];
+  const anchor = await start("bench/framework-server.ts", {}, "/");
   for (const provider of providers) {
     for (const events of sizes) {
-      const url = await databaseFor(provider, events);
+      const url = await databaseFor(provider, events, values.fresh!);
       await ensureSeeded(provider, url, events);
       const data = await fixtures(url, events);
       const service = await start("dist/server.js", { DATABASE_URL: url, CALENDAR_ADMIN_TOKEN: TOKEN, LOG_LEVEL: "info", VALIDATE_RESPONSES: "false", MIGRATE_ON_START: "false", WORKERS: "1", RATE_LIMIT_PER_MINUTE: "0" }, `/calendar/events/v1/events/${data.eventIds[0]}`);
-      startups.push({ db: provider, events, start_to_first_answer_ms: service.startMs });
+      startups.push({ db: provider, events, start_to_first_answer_ms: service.startMs, seed_age_hours: Math.round((Date.now() - data.seededAt.getTime()) / 360_000) / 10 });
       const baseline = await start("bench/baseline-server.ts", { DATABASE_URL: url }, `/calendar/events/v1/events/${data.eventIds[0]}`);
       try {
         for (const scenario of chosen) {
@@ -280,6 +321,10 @@ async function main(): Promise<void> {
             await load(baseline, "/calendar/events/v1", scenario, data, 1);
             baselineRps = (await load(baseline, "/calendar/events/v1", scenario, data, duration)).rps;
           }
+          const sample = await sampleOf(service, "/calendar/events/v1", scenario, data);
+          await answerWith(anchor, sample);
+          await load(anchor, "/calendar/events/v1", scenario, data, 1);
+          const frameworkRps = (await load(anchor, "/calendar/events/v1", scenario, data, duration)).rps;
           const result: ScenarioResult = {
             name: scenario.name,
             db: provider,
@@ -289,11 +334,17 @@ async function main(): Promise<void> {
             p99_ms: measured.p99,
             errors: measured.errors,
             rss_mb: measured.rssMb,
-            ratio_to_baseline: baselineRps ? Math.round((measured.rps / baselineRps) * 100) / 100 : null,
+            response_bytes: Buffer.byteLength(sample.body),
+            ratio_to_baseline: baselineRps ? ratio(measured.rps, baselineRps) : null,
             baseline_rps: baselineRps,
+            ratio_to_framework: ratio(measured.rps, frameworkRps),
+            framework_rps: frameworkRps,
           };
           results.push(result);
-          console.log(`${provider} ${events} ${scenario.name}: ${result.rps} req/s, p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms, ${result.errors} errors, ${result.rss_mb} MB${baselineRps ? `, baseline ${baselineRps} req/s (ratio ${result.ratio_to_baseline})` : ""}`);
+          console.log(
+            `${provider} ${events} ${scenario.name}: ${result.rps} req/s, p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms, ${result.errors} errors, ${result.rss_mb} MB, ` +
+              `framework ${frameworkRps} req/s (ratio ${result.ratio_to_framework})${baselineRps ? `, baseline ${baselineRps} req/s (ratio ${result.ratio_to_baseline})` : ""}`,
+          );
         }
       } finally {
         service.child.kill("SIGTERM");
@@ -303,21 +354,86 @@ async function main(): Promise<void> {
       }
     }
   }
+  anchor.child.kill("SIGTERM");
   report(results, startups);
 }
 
-function report(results: ScenarioResult[], startups: Array<{ db: string; events: number; start_to_first_answer_ms: number }>): void {
-  const header = "| scenario | db | events | req/s | p50 ms | p99 ms | errors | RSS MB | baseline req/s | ratio |\n|---|---|---|---|---|---|---|---|---|---|";
-  const rows = results.map((r) => `| ${r.name} | ${r.db} | ${r.events} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${r.errors} | ${r.rss_mb} | ${r.baseline_rps ?? "–"} | ${r.ratio_to_baseline ?? "–"} |`);
-  const startLines = startups.map((s) => `- ${s.db}, ${s.events} events: first answer ${s.start_to_first_answer_ms} ms after start`);
-  const markdown = `# Benchmark results\n\n${new Date().toISOString()}, ${duration} s per scenario, ${connections} connections.\n\n${header}\n${rows.join("\n")}\n\n${startLines.join("\n")}\n`;
+interface TargetCheck {
+  target: string;
+  db: string;
+  events: number | string;
+  figure: string;
+  /** null: not measured by this run (its scenario or size was not run). */
+  holds: boolean | null;
+}
+
+/**
+ * The performance targets (issue 16 in the README's Performance section), each with its figure
+ * from this run: ratios to the framework anchor and the baseline, absolute rates and latencies,
+ * memory, start-up, and how the list's cost grows from the smallest size run to the largest.
+ */
+function targetChecks(results: ScenarioResult[], startups: Startup[]): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  const find = (db: string, events: number, name: string) => results.find((r) => r.db === db && r.events === events && r.name === name);
+  const runs = [...new Set(results.map((r) => `${r.db}:${r.events}`))].map((key) => ({ db: key.split(":")[0], events: Number(key.split(":")[1]) }));
+  for (const { db, events } of runs) {
+    const check = (target: string, name: string, figure: (r: ScenarioResult) => string, holds: (r: ScenarioResult) => boolean, onlyOn?: string) => {
+      if (onlyOn && db !== onlyOn) return;
+      const result = find(db, events, name);
+      checks.push({ target, db, events, figure: result ? figure(result) : "not run", holds: result ? holds(result) : null });
+    };
+    for (const name of ["event-by-id", "event-by-slug"]) check(`${name} ≥ 0.25 of the framework`, name, (r) => `${r.ratio_to_framework}`, (r) => r.ratio_to_framework >= 0.25);
+    for (const [name, framework] of [["list-10", 0.08], ["list-50", 0.03]] as const) {
+      check(`${name} ≥ ${framework} of the framework`, name, (r) => `${r.ratio_to_framework}`, (r) => r.ratio_to_framework >= framework);
+      check(`${name} ≥ 0.5 of the baseline`, name, (r) => `${r.ratio_to_baseline}`, (r) => (r.ratio_to_baseline ?? 0) >= 0.5);
+    }
+    check("search p99 < 50 ms", "search", (r) => `${r.p99_ms} ms`, (r) => r.p99_ms < 50);
+    check("search-broad answers, no timeout", "search-broad", (r) => `${r.errors} errors, p99 ${r.p99_ms} ms`, (r) => r.errors === 0);
+    check("create-event ≥ 300/s", "create-event", (r) => `${r.rps}/s`, (r) => r.rps >= 300, "sqlite");
+    check("patch-event ≥ 500/s", "patch-event", (r) => `${r.rps}/s`, (r) => r.rps >= 500, "sqlite");
+    const here = results.filter((r) => r.db === db && r.events === events);
+    const peak = Math.max(...here.map((r) => r.rss_mb));
+    checks.push({ target: "RSS < 200 MB in every scenario", db, events, figure: `${peak} MB`, holds: peak < 200 });
+  }
+  for (const db of [...new Set(results.map((r) => r.db))]) {
+    const sizes = [...new Set(results.filter((r) => r.db === db && r.name === "list-10").map((r) => r.events))].sort((a, b) => a - b);
+    const [smallest, largest] = [sizes[0], sizes[sizes.length - 1]];
+    const target = "list-10 page cost, smallest size to largest ≤ 1.5×";
+    if (sizes.length < 2) {
+      checks.push({ target, db, events: sizes.join(",") || "–", figure: "needs two sizes (--events 10000,1000000)", holds: null });
+      continue;
+    }
+    const growth = ratio(find(db, smallest, "list-10")!.rps, find(db, largest, "list-10")!.rps);
+    checks.push({ target, db, events: `${smallest} → ${largest}`, figure: `${growth}×`, holds: growth <= 1.5 });
+  }
+  for (const startup of startups) {
+    checks.push({ target: "first answer < 2 s after start", db: startup.db, events: startup.events, figure: `${startup.start_to_first_answer_ms} ms`, holds: startup.start_to_first_answer_ms < 2000 });
+  }
+  return checks;
+}
+
+function report(results: ScenarioResult[], startups: Startup[]): void {
+  const header =
+    "| scenario | db | events | req/s | p50 ms | p99 ms | errors | RSS MB | bytes | framework req/s | ratio to framework | baseline req/s | ratio to baseline |\n" +
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|";
+  const rows = results.map(
+    (r) =>
+      `| ${r.name} | ${r.db} | ${r.events} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${r.errors} | ${r.rss_mb} | ${r.response_bytes} | ${r.framework_rps} | ${r.ratio_to_framework} | ${r.baseline_rps ?? "–"} | ${r.ratio_to_baseline ?? "–"} |`,
+  );
+  const checks = targetChecks(results, startups);
+  const verdict = (holds: boolean | null) => (holds === null ? "not measured" : holds ? "holds" : "**missed**");
+  const targetRows = checks.map((c) => `| ${c.target} | ${c.db} | ${c.events} | ${c.figure} | ${verdict(c.holds)} |`);
+  const startLines = startups.map((s) => `- ${s.db}, ${s.events} events (seeded ${s.seed_age_hours} h before the run): first answer ${s.start_to_first_answer_ms} ms after start`);
+  const markdown =
+    `# Benchmark results\n\n${new Date().toISOString()}, ${duration} s per scenario, ${connections} connections.\n\n${header}\n${rows.join("\n")}\n\n` +
+    `## Targets\n\n| target | db | events | figure | verdict |\n|---|---|---|---|---|\n${targetRows.join("\n")}\n\n${startLines.join("\n")}\n`;
   console.log(`\n${markdown}`);
   const folder = resolve(ROOT, "bench/results");
   mkdirSync(folder, { recursive: true });
   writeFileSync(resolve(folder, "latest.md"), markdown);
   writeFileSync(
     resolve(folder, "latest.json"),
-    JSON.stringify({ date: new Date().toISOString(), duration_s: duration, connections, startup: startups, scenarios: results.map(({ baseline_rps: _unused, ...rest }) => rest) }, null, 2),
+    JSON.stringify({ date: new Date().toISOString(), duration_s: duration, connections, startup: startups, scenarios: results, targets: checks }, null, 2),
   );
 }
 

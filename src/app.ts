@@ -37,7 +37,7 @@ export interface AppOptions {
 }
 
 /** Every operation of the spec, from each resource's module. */
-function resourceOperations(services: Services, documentation: Documentation, indexRoutes: Map<Language, Map<string, IndexRoute>>): AllOperations {
+function resourceOperations(services: Services, documentation: Documentation, indexRoutes: (language: Language) => Map<string, IndexRoute>): AllOperations {
   return {
     ...healthOperations(services),
     ...namespaceOperations(services, indexRoutes, documentation),
@@ -60,7 +60,14 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppO
   const operations = allOperations.filter((operation) => !operation.atOrigin);
   const originOperations = allOperations.filter((operation) => operation.atOrigin);
   const documentation = new Documentation(documents);
-  const indexRoutes = new Map(LANGUAGES.map((language) => [language, buildIndexRoutes(operationsOf(namespaces.get(language)!))]));
+  // Each language's namespace index is built when it is first asked for: building all three took
+  // a tenth of every start-up.
+  const builtIndexes = new Map<Language, Map<string, IndexRoute>>();
+  const indexRoutes = (language: Language) => {
+    let routes = builtIndexes.get(language);
+    if (!routes) builtIndexes.set(language, (routes = buildIndexRoutes(operationsOf(namespaces.get(language)!))));
+    return routes;
+  };
   const services: Services = { config, db, logger, clock, eventPasswords: new EventPasswords(db) };
   const handlers = resourceOperations(services, documentation, indexRoutes);
   checkHandlers([...originOperations, ...operations], handlers);

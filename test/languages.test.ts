@@ -92,6 +92,37 @@ describe("an item created in another language than the default", () => {
     expect(english.body).toMatchObject({ title: "Fiesta de verano", slug: "fiesta-de-verano" });
     expect(Object.keys(english.body.translations)).toEqual(["es"]);
   });
+
+  it("lists every item as a read of it shows it, in every language, whatever language each part was written in", async () => {
+    // Lists read only the texts a language can show (its own, the default's, the item's source
+    // language's): a part written in Spanish alone must still show in Portuguese.
+    const category = await write("es", "POST", "/categories", { name: "Danza" });
+    const venue = await write("es", "POST", "/venues", { venue: "Sala pequeña", description: "Junto al río." });
+    const organizer = await write("pt-br", "POST", "/organizers", { organizer: "Coletivo", description: "Grupo de dança." });
+    await write("en", "PATCH", `/organizers/${organizer.body.id}`, { organizer: "Collective" });
+    const event = await write("pt-br", "POST", "/events", {
+      title: "Noite de dança",
+      description: "Uma noite inteira.",
+      start_date: utcWall(200),
+      end_date: utcWall(201),
+      categories: [category.body.id],
+      venue: venue.body.id,
+      organizer: [organizer.body.id],
+    });
+    expect(event.status).toBe(201);
+    const window = `start_date=${encodeURIComponent(utcWall(199))}&end_date=${encodeURIComponent(utcWall(202))}`;
+    for (const language of ["en", "pt-br", "es"]) {
+      const listed = (await read(language, `/events?${window}`)).body.events.find((entry: { id: number }) => entry.id === event.body.id);
+      const { json_ld: _jsonLd, translations: _translations, venue: readVenue, organizer: readOrganizers, ...single } = (await read(language, `/events/${event.body.id}`)).body;
+      const { json_ld: _venueJsonLd, ...venueShown } = readVenue;
+      const organizersShown = readOrganizers.map(({ json_ld: _organizerJsonLd, ...rest }: Record<string, unknown>) => rest);
+      expect(listed).toEqual({ ...single, venue: venueShown, organizer: organizersShown });
+    }
+    const spanishOnly = (await read("pt-br", `/events?${window}`)).body.events[0];
+    expect(spanishOnly).toMatchObject({ title: "Noite de dança", venue: { venue: "Sala pequeña" }, organizer: [{ organizer: "Coletivo" }], categories: [{ name: "Danza" }] });
+    expect((await read("es", `/events?${window}`)).body.events[0]).toMatchObject({ title: "Noite de dança", organizer: [{ organizer: "Collective" }] });
+    expect((await read("en", `/events?${window}`)).body.events[0].organizer[0].description).toBe("<p>Grupo de dança.</p>");
+  });
 });
 
 describe("venues, organizers, categories and tags in several languages", () => {

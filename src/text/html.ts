@@ -4,12 +4,16 @@
  * makes one of the first 55 words of its content. This is the part of that behaviour clients see.
  */
 
+import { rememberedText } from "./text-memo";
+
 const BLOCK_TAG = /<(p|div|ul|ol|li|h[1-6]|table|blockquote|pre|figure|section|article|header|footer|hr|dl|address)[\s>/]/i;
 const EXCERPT_WORDS = 55;
 const EXCERPT_MORE = " [&hellip;]";
 
 /** Text as HTML paragraphs: blank lines separate paragraphs, single newlines become `<br />`. */
-export function autop(text: string): string {
+export const autop = rememberedText(paragraphsOf);
+
+function paragraphsOf(text: string): string {
   const trimmed = text.trim();
   if (trimmed === "" || BLOCK_TAG.test(trimmed)) return trimmed;
   return trimmed
@@ -29,9 +33,14 @@ export function plainText(html: string): string {
     .trim();
 }
 
+const rememberedExcerpt = rememberedText(excerptOfText);
+
 /** An excerpt made from a description, as wp_trim_excerpt makes one; null when there is nothing. */
 export function excerptOf(description: string | null): string | null {
-  if (description === null) return null;
+  return description === null ? null : rememberedExcerpt(description);
+}
+
+function excerptOfText(description: string): string | null {
   const words = plainText(description).split(" ").filter((word) => word.length > 0);
   if (words.length === 0) return null;
   const text = words.length > EXCERPT_WORDS ? words.slice(0, EXCERPT_WORDS).join(" ") + EXCERPT_MORE : words.join(" ");

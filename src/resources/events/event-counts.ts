@@ -52,8 +52,8 @@ export function dayCountSql(provider: Provider, filters: EventFilters): Prisma.S
     (SELECT COALESCE(SUM("count"), 0) FROM "EventDayCount" WHERE "day" > ${firstDay} AND "day" < ${lastDay} AND "status" IN (${statuses}) AND "hidden" = ${false})
     + (SELECT COUNT(*) FROM "Event" WHERE ${listed} AND "startsAt" >= ${from} AND "startsAt" < ${firstDayEnd})
     + (SELECT COUNT(*) FROM "Event" WHERE ${listed} AND "startsAt" >= ${lastDayStart} AND "startsAt" <= ${until})
-    - (SELECT COUNT(*) FROM "Event" WHERE ${listed} AND "startsAt" >= ${from} AND "startsAt" <= ${until}
-        AND "startsAt" >= ${longestBefore(provider, until)} AND "endsAt" > ${until}) AS "total"`;
+    - (SELECT COUNT(*) FROM "Event" WHERE ${listed} AND "startsAt" >= ${laterOf(provider, from, longestBefore(provider, until))} AND "startsAt" <= ${until}
+        AND "endsAt" > ${until}) AS "total"`;
 }
 
 /** The instant the longest event would have started to end at `instant`, as the dialect stores instants. */
@@ -62,4 +62,13 @@ function longestBefore(provider: Provider, instant: Date): Prisma.Sql {
   if (provider === "postgresql") return Prisma.sql`(${instant}::timestamp - make_interval(secs => ${longest}))`;
   // SQLite keeps instants as ISO text in Prisma's format; strftime writes the same.
   return Prisma.sql`strftime('%Y-%m-%dT%H:%M:%f+00:00', ${instant.getTime() / 1000} - ${longest}, 'unixepoch')`;
+}
+
+/**
+ * The later of two instants, as one expression: the range's only lower bound. Given as two
+ * conditions on the column, SQLite bounds its index scan by the first and tests the second on every
+ * entry: the whole window (40,000 entries at 100,000 events, 35 ms) instead of the last 3 days.
+ */
+function laterOf(provider: Provider, instant: Date, other: Prisma.Sql): Prisma.Sql {
+  return provider === "postgresql" ? Prisma.sql`GREATEST(${instant}::timestamp, ${other})` : Prisma.sql`max(${instant}, ${other})`;
 }

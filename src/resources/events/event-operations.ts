@@ -42,6 +42,7 @@ export function eventOperations(services: Services) {
     const key = await eventPasswords.keyOf(query.password, clientOf(req));
     const filters = await eventFiltersOf(db, query, ctx, services.clock(), key.hash);
     const { items, total } = await listEvents(db, {
+      shownIn: ctx,
       filters,
       orderBy: (query.orderby ?? "start_date") as EventOrderBy,
       order: (query.order ?? "asc").toLowerCase() as "asc" | "desc",

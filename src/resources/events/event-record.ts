@@ -3,6 +3,7 @@ import type { Database, Db, Provider } from "../../db/database";
 import { columns, jsonSql, revive } from "../../db/sql-json";
 import type { Tx } from "../../db/transaction";
 import type { RowsSpec } from "../../i18n/localized-rows";
+import type { FallbackOrder } from "../../i18n/localized-text";
 import { ORGANIZER_COLUMNS, organizerSelect } from "../organizers/organizer-record";
 import { POST_COLUMNS } from "../post-kernel/post-record";
 import { TERM_COLUMNS, termSelect } from "../terms/term-record";
@@ -64,15 +65,27 @@ const BOOLEANS = new Set(["allDay", "showMap", "showMapLink", "hideFromListings"
 
 const names = (select: object) => Object.keys(select);
 
-const recordSql = new Map<Provider, string>();
+const recordSql = new Map<string, string>();
 
-/** The JSON expression of the record of the event aliased "e". */
-function eventRecordSql(provider: Provider): string {
-  let sql = recordSql.get(provider);
+/**
+ * The JSON expression of the record of the event aliased "e". With `shownIn`, each text list holds
+ * only the rows a representation in that language can show (its own, the default language's, the
+ * item's source language's: localized-text.ts's fallback order); a list's items need no more, and
+ * the other languages' rows were most of what a page built, parsed and revived.
+ */
+function eventRecordSql(provider: Provider, shownIn?: FallbackLanguages): string {
+  const cacheKey = shownIn ? `${provider}:${shownIn.language}:${shownIn.defaultLanguage}` : provider;
+  let sql = recordSql.get(cacheKey);
   if (sql) return sql;
   const json = jsonSql(provider);
+  // The languages are the closed set of LANGUAGES (never request text), quoted as SQL literals.
+  const languages = shownIn ? [...new Set([shownIn.language, shownIn.defaultLanguage])].map((language) => `'${language}'`).join(", ") : "";
   const texts = (table: string, key: string, alias: string, fields: string[]) =>
-    json.array(json.object(columns("t", fields)), `"${table}" "t" WHERE "t"."${key}" = "${alias}"."id"`, `"t"."language"`);
+    json.array(
+      json.object(columns("t", fields)),
+      `"${table}" "t" WHERE "t"."${key}" = "${alias}"."id"${shownIn ? ` AND ("t"."language" IN (${languages}) OR "t"."language" = "${alias}"."sourceLanguage")` : ""}`,
+      `"t"."language"`,
+    );
   const linked = (link: string, key: string, table: string, name: string, cols: string[], textTable: string, textKey: string, textFields: string[]) =>
     json.array(
       json.object({ [name]: json.object({ ...columns("i", cols), texts: texts(textTable, textKey, "i", textFields) }) }),
@@ -86,9 +99,12 @@ function eventRecordSql(provider: Provider): string {
     organizers: linked("EventOrganizer", "organizerId", "Organizer", "organizer", names(ORGANIZER_COLUMNS), "OrganizerText", "organizerId", names(organizerSelect.texts.select)),
     terms: linked("EventTerm", "termId", "Term", "term", names(TERM_COLUMNS), "TermText", "termId", names(termSelect.texts.select)),
   });
-  recordSql.set(provider, sql);
+  recordSql.set(cacheKey, sql);
   return sql;
 }
+
+/** The languages a representation falls back through, but the item's own source language. */
+type FallbackLanguages = Omit<FallbackOrder, "sourceLanguage">;
 
 type Client = Db | Tx;
 
@@ -123,6 +139,8 @@ export interface EventOrderSql {
 }
 
 export interface EventPageSql {
+  /** The language the page is shown in: its records hold the texts that language shows only. */
+  shownIn: FallbackLanguages;
   from: Prisma.Sql;
   where: Prisma.Sql;
   order: EventOrderSql;
@@ -142,7 +160,7 @@ export async function readEventPage(db: Database, parts: EventPageSql, limit: nu
   const page = Prisma.sql`SELECT "e"."id" AS "id", ${Prisma.raw(key)} AS "k"${total} FROM ${parts.from} ${join} ${parts.where}
     ORDER BY ${Prisma.raw(`${key} ${direction}, "e"."id" ${direction}`)} LIMIT ${limit} OFFSET ${offset}`;
   const totalColumn = countAll ? Prisma.sql`, "p"."total" AS "total"` : Prisma.empty;
-  const rows = await db.read.$queryRaw<Array<{ record: unknown; total?: number | bigint }>>`SELECT ${Prisma.raw(eventRecordSql(db.provider))} AS "record"${totalColumn}
+  const rows = await db.read.$queryRaw<Array<{ record: unknown; total?: number | bigint }>>`SELECT ${Prisma.raw(eventRecordSql(db.provider, parts.shownIn))} AS "record"${totalColumn}
     FROM (${page}) "p" JOIN "Event" "e" ON "e"."id" = "p"."id" ORDER BY ${Prisma.raw(`"p"."k" ${direction}, "p"."id" ${direction}`)}`;
   return {
     records: rows.map((row) => reviveRecord(row.record)),

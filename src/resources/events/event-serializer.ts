@@ -1,4 +1,3 @@
-import { DateTime } from "luxon";
 import { canReadItem } from "../../auth/visibility";
 import { dateDetails, formatWallClock } from "../../dates/date-input";
 import type { Schemas } from "../../http/operation-types";
@@ -36,8 +35,16 @@ function embeddedTerm(term: TermRecord, ctx: RequestContext): Schemas["EmbeddedT
   };
 }
 
-function isoOf(wall: string, zone: string): string {
-  return DateTime.fromFormat(wall, "yyyy-MM-dd HH:mm:ss", { zone }).toISO({ suppressMilliseconds: true })!;
+/**
+ * A wall clock as ISO 8601 with the offset its zone had at `instant` (the instant it is): `Z` in
+ * the zone UTC. The offset is the distance between the two, without a time zone lookup.
+ */
+function isoOf(wall: string, instant: Date, zone: string): string {
+  const local = wall.replace(" ", "T");
+  if (zone === "UTC") return `${local}Z`;
+  const offset = Math.round((Date.parse(`${local}Z`) - instant.getTime()) / 60_000);
+  const minutes = Math.abs(offset);
+  return `${local}${offset < 0 ? "-" : "+"}${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
 }
 
 function eventJsonLd(event: EventRecord, json: Schemas["Event"], venues: Schemas["Venue"][], organizers: Schemas["Organizer"][]): Schemas["JsonLd"] {
@@ -52,8 +59,8 @@ function eventJsonLd(event: EventRecord, json: Schemas["Event"], venues: Schemas
       url: json.url,
       eventAttendanceMode: "https://schema.org/OfflineEventAttendanceMode",
       eventStatus: "https://schema.org/EventScheduled",
-      startDate: isoOf(event.startLocal, event.timezone),
-      endDate: isoOf(event.endLocal, event.timezone),
+      startDate: isoOf(event.startLocal, event.startsAt, event.timezone),
+      endDate: isoOf(event.endLocal, event.endsAt, event.timezone),
       location: venues[0]?.json_ld,
       organizer: organizers.length > 0 ? organizers.map((organizer) => organizer.json_ld) : undefined,
       offers:
@@ -65,7 +72,7 @@ function eventJsonLd(event: EventRecord, json: Schemas["Event"], venues: Schemas
               url: json.url,
               category: "primary",
               availability: "inStock",
-              validFrom: isoOf(json.date_utc, "UTC"),
+              validFrom: isoOf(json.date_utc, event.postDate, "UTC"),
             })
           : undefined,
       performer: "Organization",

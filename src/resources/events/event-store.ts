@@ -57,6 +57,8 @@ export async function eventFilterOf(db: Database, id: number, param: string, ctx
 }
 
 export interface EventPage {
+  /** The language the page is shown in, and the site's default language it falls back to. */
+  shownIn: { language: Language; defaultLanguage: Language };
   filters: EventFilters;
   orderBy: EventOrderBy;
   order: "asc" | "desc";
@@ -70,7 +72,7 @@ export interface EventPage {
  */
 export async function listEvents(db: Database, page: EventPage): Promise<{ items: EventRecord[]; total: number }> {
   const list = eventListSql(page.filters, db.provider);
-  const parts = { ...list, order: eventOrderSql(page.orderBy, page.order, page.filters.language) };
+  const parts = { ...list, shownIn: page.shownIn, order: eventOrderSql(page.orderBy, page.order, page.filters.language) };
   const fromDays = dayCountSql(db.provider, page.filters);
   if (fromDays) {
     const [{ records }, total] = await Promise.all([readEventPage(db, parts, page.limit, page.offset, false), countEvents(db, fromDays)]);

@@ -8,7 +8,7 @@ import { NAMESPACE } from "../../openapi/spec";
 import type { Services } from "../../services";
 
 /** The namespace index and the documentation, both derived from the spec. */
-export function namespaceOperations(services: Services, routes: Map<Language, Map<string, IndexRoute>>, documentation: Documentation): Operations<"getNamespaceIndex" | "getApiDocumentation"> {
+export function namespaceOperations(services: Services, routes: (language: Language) => Map<string, IndexRoute>, documentation: Documentation): Operations<"getNamespaceIndex" | "getApiDocumentation"> {
   // The REST root the client used (language prefix included), where WordPress points `up`.
   const restRootUrl = (apiBase: string) => `${apiBase.slice(0, apiBase.length - NAMESPACE.length - 1)}/`;
 
@@ -16,7 +16,7 @@ export function namespaceOperations(services: Services, routes: Map<Language, Ma
     getNamespaceIndex: {
       run(req, res) {
         const ctx = context(req);
-        sendRepresentation(res, renderIndex(routes.get(ctx.language)!, ctx.apiBase, restRootUrl(ctx.apiBase)));
+        sendRepresentation(res, renderIndex(routes(ctx.language), ctx.apiBase, restRootUrl(ctx.apiBase)));
       },
     },
 

@@ -15,9 +15,19 @@ export type PostKind = "event" | "venue" | "organizer";
 
 const COLLECTION: Record<PostKind, string> = { event: "events", venue: "venues", organizer: "organizers" };
 
+/** The site part of global ids, per site URL (parsed once, not for every item of every answer). */
+const globalIdSites = new Map<string, string>();
+
 export function globalIdOf(ctx: RequestContext, kind: PostKind, id: number): string {
-  const site = new URL(ctx.siteUrl);
-  return `${site.host}${site.pathname.replace(/\/$/, "")}?id=${id}&type=${kind}`;
+  let site = globalIdSites.get(ctx.siteUrl);
+  if (site === undefined) {
+    const url = new URL(ctx.siteUrl);
+    site = `${url.host}${url.pathname.replace(/\/$/, "")}`;
+    // Site URLs come from the configuration and the request's trusted Host: few; bounded anyway.
+    if (globalIdSites.size >= 100) globalIdSites.clear();
+    globalIdSites.set(ctx.siteUrl, site);
+  }
+  return `${site}?id=${id}&type=${kind}`;
 }
 
 export function restUrlOf(ctx: RequestContext, kind: PostKind, id: number): string {
