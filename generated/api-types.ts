@@ -612,7 +612,8 @@ export interface paths {
          * Check that the service answers
          * @description Liveness: the process is up and answering HTTP. It does not touch the database, so a
          *     database outage does not make an orchestrator restart healthy processes (see `/readyz`).
-         *     Not rate limited; takes no parameters.
+         *     Takes no parameters. Orchestrators probe the same answer at the origin of the service,
+         *     `/healthz`, outside the namespace: no language prefix, no rate limit (see "Health").
          */
         get: operations["getHealth"];
         put?: never;
@@ -633,7 +634,9 @@ export interface paths {
         /**
          * Check that the service can serve requests
          * @description Readiness: the process answers and reaches its database. A load balancer should send traffic
-         *     only to instances that answer `200` here. Not rate limited; takes no parameters.
+         *     only to instances that answer `200` here. Takes no parameters. Orchestrators and load
+         *     balancers probe the same answer at the origin of the service, `/readyz`, outside the
+         *     namespace: no language prefix, no rate limit (see "Health").
          */
         get: operations["getReadiness"];
         put?: never;
@@ -742,6 +745,23 @@ export interface components {
             };
         };
         /**
+         * @description A stable, machine-readable error code (never translated). The codes of the original keep its
+         *     spelling (`rest-event-not-found`, `event-is-in-trash`); each operation's responses say which it
+         *     sends. These are all the codes the service sends today; a later version may add one, which a
+         *     client should handle by its HTTP status.
+         * @example rest_invalid_param
+         * @enum {string}
+         */
+        ErrorCode: "rest_no_route" | "rest_invalid_param" | "rest_missing_callback_param" | "rest_invalid_json" | "rest_forbidden" | "rest_payload_too_large" | "rest_unsupported_media_type" | "rest_too_many_requests" | "rest_request_timeout" | "rest_bad_request" | "rest_headers_too_large" | "rest_not_ready" | "rest_service_unavailable" | "rest_internal_error" | "term_exists" | "rest-category-not-found" | "rest-tag-not-found" | "rest-venue-not-found" | "venue-not-accessible" | "venue-is-in-trash" | "venue-archive-page-not-found" | "rest-organizer-not-found" | "organizer-not-accessible" | "organizer-is-in-trash" | "organizer-archive-page-not-found" | "rest-event-not-found" | "event-no-longer-available" | "event-not-accessible" | "event-is-in-trash" | "event-archive-page-not-found" | "rest_precondition_failed" | "event-password-protected";
+        /**
+         * @description What exactly was wrong with one parameter (stable, never translated): a value that does not
+         *     fit the parameter's type, range, length or format, that names an item which does not exist or
+         *     may not be used, or dates that do not fit together. These are all the codes the service sends
+         *     today; a later version may add one, which a client should treat as `rest_invalid_param`.
+         * @enum {string}
+         */
+        ErrorDetailCode: "rest_invalid_type" | "rest_out_of_range" | "rest_too_short" | "rest_too_long" | "rest_too_few_items" | "rest_too_many_items" | "rest_not_in_enum" | "rest_invalid_format" | "rest_invalid_value" | "rest_missing_field" | "rest_empty_value" | "rest_invalid_param" | "rest_invalid_text" | "rest_too_deep" | "rest_invalid_date" | "rest_invalid_timezone" | "rest_end_before_start" | "rest_invalid_slug" | "rest_invalid_term_name" | "rest_invalid_parent" | "rest_missing_callback_param" | "rest_status_forbidden" | "rest_event_not_found" | "rest_venue_not_found" | "rest_organizer_not_found" | "rest_term_not_found" | "rest_user_not_found" | "rest_linked_item_not_found" | "rest_invalid_response";
+        /**
          * @description The error envelope of every error response. `code` is stable and never translated;
          *     `message` is in the request language.
          * @example {
@@ -755,18 +775,14 @@ export interface components {
          *         "details": {
          *           "per_page": {
          *             "code": "rest_invalid_type",
-         *             "message": "must be integer"
+         *             "message": "Must be an integer."
          *           }
          *         }
          *       }
          *     }
          */
-        Error: {
-            /**
-             * @description A stable, machine-readable error code.
-             * @example rest_invalid_param
-             */
-            code: string;
+        ErrorResponse: {
+            code: components["schemas"]["ErrorCode"];
             /**
              * @description A human-readable message in the request language.
              * @example Invalid parameter(s): per_page
@@ -793,13 +809,14 @@ export interface components {
                  * @example {
                  *       "per_page": {
                  *         "code": "rest_invalid_type",
-                 *         "message": "must be integer"
+                 *         "message": "Must be an integer."
                  *       }
                  *     }
                  */
                 details?: {
                     [key: string]: {
-                        code: string;
+                        code: components["schemas"]["ErrorDetailCode"];
+                        /** @description The same, in the request language, with the values involved. */
                         message: string;
                     };
                 };
@@ -1134,7 +1151,7 @@ export interface components {
          * @description The event's venue: an object when it has exactly one, otherwise a list (empty when it has none,
          *     as in the original). Venues the caller may not read are left out.
          */
-        EventVenue: components["schemas"]["Venue"] | unknown[] | components["schemas"]["Venue"][];
+        EventVenue: components["schemas"]["Venue"] | components["schemas"]["Venue"][] | components["schemas"]["Venue"][];
         /**
          * @description A person or organization that organizes events. **Departure**: every field is present (null
          *     when empty), `author` is an integer, and there is a `rest_url`.
@@ -1425,12 +1442,17 @@ export interface components {
         WriteItemAuthor: number;
         /**
          * @description A date: `YYYY-MM-DD`, `YYYY-MM-DD HH:MM[:SS]`, ISO 8601 with an offset, Unix seconds, or a
-         *     relative phrase such as `now`, `tomorrow 9am`, `+5 days`, `next wednesday 4pm` (PHP strtotime
-         *     phrases). Without an offset, it is read in the site time zone (`date`) or in UTC (`date_utc`).
+         *     relative phrase such as `now`, `tomorrow 9am`, `+5 days`, `next wednesday 4pm`,
+         *     `last friday of next month` (PHP strtotime phrases). Without an offset, it is read in the site time zone (`date`) or in UTC (`date_utc`).
          *     Dates from the year 1 to the year 9999 (UTC) are kept; others are `400 rest_invalid_param`.
          * @example 2026-11-21 09:00:00
          */
         WriteDate: string | number;
+        /**
+         * @description The title, in the request language; not blank.
+         * @example Jazz at the Blue Note
+         */
+        WriteEventTitle: string;
         /**
          * @description The description (HTML allowed), in the request language; `null` or `""` removes it.
          * @example <p>A jazz club in Greenwich Village.</p>
@@ -1544,7 +1566,9 @@ export interface components {
          *       "geo_lng": -74.0006
          *     }
          */
-        CreateVenueRequest: WithRequired<components["schemas"]["VenueFields"], "venue">;
+        CreateVenueRequest: components["schemas"]["VenueFields"] & {
+            venue: components["schemas"]["WriteName"];
+        };
         /**
          * @description The event's venue. Canonical: a list of venue ids (`[]` for none). As the original accepts: a
          *     venue's id (a number, or digits in a string; `0` or `""` for none), an object with the `id` of a
@@ -1582,7 +1606,9 @@ export interface components {
          *       "website": "https://jazz.example.org/"
          *     }
          */
-        CreateOrganizerRequest: WithRequired<components["schemas"]["OrganizerFields"], "organizer">;
+        CreateOrganizerRequest: components["schemas"]["OrganizerFields"] & {
+            organizer: components["schemas"]["WriteName"];
+        };
         /**
          * @description An id written as text (what form bodies send); `""` or `"0"` for none.
          * @example 3
@@ -1605,11 +1631,7 @@ export interface components {
             author?: components["schemas"]["WriteItemAuthor"];
             date?: components["schemas"]["WriteDate"];
             date_utc?: components["schemas"]["WriteDate"];
-            /**
-             * @description The title, in the request language; not blank.
-             * @example Jazz at the Blue Note
-             */
-            title?: string;
+            title?: components["schemas"]["WriteEventTitle"];
             description?: components["schemas"]["WriteDescription"];
             /**
              * @description A short summary (HTML allowed), in the request language; `null` or `""` removes it.
@@ -1684,7 +1706,11 @@ export interface components {
          *       ]
          *     }
          */
-        CreateEventRequest: WithRequired<components["schemas"]["EventFields"], "title" | "start_date" | "end_date">;
+        CreateEventRequest: components["schemas"]["EventFields"] & {
+            title: components["schemas"]["WriteEventTitle"];
+            start_date: components["schemas"]["WriteDate"];
+            end_date: components["schemas"]["WriteDate"];
+        };
         /**
          * @description The fields to change; the others keep their values (**Departure**: flags, `website` and
          *     organizers left out are kept, not reset). `[]` removes all categories, tags, venues or
@@ -1985,6 +2011,9 @@ export interface components {
         NotModified: {
             headers: {
                 "Content-Language": components["headers"]["ContentLanguage"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 ETag: components["headers"]["ETag"];
                 [name: string]: unknown;
             };
@@ -1997,16 +2026,22 @@ export interface components {
         BadRequest: {
             headers: {
                 "Content-Language": components["headers"]["ContentLanguage"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description No credential was sent, or it is not valid (`rest_forbidden`). The message never says which part was wrong. */
         Unauthorized: {
             headers: {
                 "Content-Language": components["headers"]["ContentLanguage"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 /**
                  * @description The authentication schemes the API accepts.
                  * @example Bearer realm="calendar"
@@ -2024,7 +2059,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /**
@@ -2034,6 +2069,9 @@ export interface components {
         TooManyRequests: {
             headers: {
                 "Content-Language": components["headers"]["ContentLanguage"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
@@ -2047,13 +2085,16 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description Something failed on the server (`rest_internal_error`). No details are given; the log has them under the request id. */
         InternalError: {
             headers: {
                 "Content-Language": components["headers"]["ContentLanguage"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -2066,7 +2107,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /**
@@ -2076,6 +2117,9 @@ export interface components {
         ServiceUnavailable: {
             headers: {
                 "Content-Language": components["headers"]["ContentLanguage"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
@@ -2089,13 +2133,16 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The page is past the last one (`event-archive-page-not-found`). */
         EventArchivePageNotFound: {
             headers: {
                 "Content-Language": components["headers"]["ContentLanguage"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -2108,13 +2155,16 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The credential is valid, but its user may not do this (`rest_forbidden`). */
         Forbidden: {
             headers: {
                 "Content-Language": components["headers"]["ContentLanguage"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -2127,13 +2177,16 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The body is larger than the limit (`rest_payload_too_large`). */
         PayloadTooLarge: {
             headers: {
                 "Content-Language": components["headers"]["ContentLanguage"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -2146,13 +2199,16 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The body is neither JSON nor form-encoded (`rest_unsupported_media_type`). */
         UnsupportedMediaType: {
             headers: {
                 "Content-Language": components["headers"]["ContentLanguage"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -2165,23 +2221,29 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The caller may not read this event: it is in the trash (`event-no-longer-available`), not published (`event-not-accessible`), or protected by a password the request does not give (`event-password-protected`). */
         EventNotAccessible: {
             headers: {
                 "Content-Language": components["headers"]["ContentLanguage"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description There is no event with this id or slug (`rest-event-not-found`). */
         EventNotFound: {
             headers: {
                 "Content-Language": components["headers"]["ContentLanguage"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -2194,7 +2256,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /**
@@ -2204,6 +2266,9 @@ export interface components {
         PreconditionFailed: {
             headers: {
                 "Content-Language": components["headers"]["ContentLanguage"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -2216,13 +2281,16 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The event is already in the trash (`event-is-in-trash`). */
         EventInTrash: {
             headers: {
                 "Content-Language": components["headers"]["ContentLanguage"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -2235,13 +2303,16 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The page is past the last one (`venue-archive-page-not-found`). */
         VenueArchivePageNotFound: {
             headers: {
                 "Content-Language": components["headers"]["ContentLanguage"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -2254,13 +2325,16 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The caller may not read this venue: it is not published, or it is in the trash (`venue-not-accessible`). */
         VenueNotAccessible: {
             headers: {
                 "Content-Language": components["headers"]["ContentLanguage"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -2273,13 +2347,16 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description There is no venue with this id or slug (`rest-venue-not-found`). */
         VenueNotFound: {
             headers: {
                 "Content-Language": components["headers"]["ContentLanguage"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -2292,13 +2369,16 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The venue is already in the trash (`venue-is-in-trash`). */
         VenueInTrash: {
             headers: {
                 "Content-Language": components["headers"]["ContentLanguage"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -2311,13 +2391,16 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The page is past the last one (`organizer-archive-page-not-found`). */
         OrganizerArchivePageNotFound: {
             headers: {
                 "Content-Language": components["headers"]["ContentLanguage"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -2330,13 +2413,16 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The caller may not read this organizer: it is not published, or it is in the trash (`organizer-not-accessible`). */
         OrganizerNotAccessible: {
             headers: {
                 "Content-Language": components["headers"]["ContentLanguage"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -2349,13 +2435,16 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description There is no organizer with this id or slug (`rest-organizer-not-found`). */
         OrganizerNotFound: {
             headers: {
                 "Content-Language": components["headers"]["ContentLanguage"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -2368,13 +2457,16 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The organizer is already in the trash (`organizer-is-in-trash`). */
         OrganizerInTrash: {
             headers: {
                 "Content-Language": components["headers"]["ContentLanguage"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -2387,13 +2479,16 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description There is no category with this id (`rest-category-not-found`). */
         CategoryNotFound: {
             headers: {
                 "Content-Language": components["headers"]["ContentLanguage"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -2406,13 +2501,16 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description There is no tag with this id (`rest-tag-not-found`). */
         TagNotFound: {
             headers: {
                 "Content-Language": components["headers"]["ContentLanguage"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -2425,7 +2523,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
     };
@@ -2777,6 +2875,27 @@ export interface components {
         /** @description The language of the response (`en`, `pt-br` or `es`). */
         ContentLanguage: components["schemas"]["Language"];
         /**
+         * @description The id of this request in the service's log: the client's own `X-Request-Id` when it sent a
+         *     sane one (1 to 100 letters, digits, `_`, `.`, `:` or `-`), else a new UUID. Quote it when
+         *     reporting a problem.
+         * @example 9b2f6a0e-3c1d-4e5f-8a7b-1c2d3e4f5a6b
+         */
+        XRequestId: string;
+        /**
+         * @description Where the client address stands in the rate limit (IETF httpapi draft
+         *     `draft-ietf-httpapi-ratelimit-headers`): `r`, the requests it may still send now; `t`, the
+         *     seconds until its whole quota is available again. Sent only when a rate limit is configured.
+         * @example "per-address";r=1187;t=1
+         */
+        RateLimit: string;
+        /**
+         * @description The rate limit's policy (same draft): `q` requests per `w` seconds per client address, as a
+         *     token bucket (a burst of `q`, refilled evenly over the window). Sent only when a rate limit is
+         *     configured.
+         * @example "per-address";q=1200;w=60
+         */
+        RateLimitPolicy: string;
+        /**
          * @description The strong entity tag of the representation (RFC 9110), a digest of its bytes: it changes
          *     whenever the representation changes, and only then. Send it back in `If-None-Match` to
          *     revalidate a copy (`304` while it is current) and in `If-Match` to make a write conditional
@@ -2852,6 +2971,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -2894,6 +3016,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -3103,6 +3228,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-TEC-Total": components["headers"]["XTecTotal"];
                     "X-TEC-TotalPages": components["headers"]["XTecTotalPages"];
                     "X-WP-Total": components["headers"]["XWpTotal"];
@@ -3149,6 +3277,9 @@ export interface operations {
             201: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     Location: components["headers"]["Location"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
@@ -3207,6 +3338,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -3267,6 +3401,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -3329,6 +3466,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -3398,6 +3538,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -3459,6 +3602,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -3518,6 +3664,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -3578,6 +3727,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -3640,6 +3792,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -3709,6 +3864,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -3770,6 +3928,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -3862,6 +4023,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-TEC-Total": components["headers"]["XTecTotal"];
                     "X-TEC-TotalPages": components["headers"]["XTecTotalPages"];
                     "X-WP-Total": components["headers"]["XWpTotal"];
@@ -3908,6 +4072,9 @@ export interface operations {
             201: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     Location: components["headers"]["Location"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
@@ -3959,6 +4126,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4012,6 +4182,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4067,6 +4240,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4129,6 +4305,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4183,6 +4362,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4235,6 +4417,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4288,6 +4473,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4343,6 +4531,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4405,6 +4596,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4459,6 +4653,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4551,6 +4748,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-TEC-Total": components["headers"]["XTecTotal"];
                     "X-TEC-TotalPages": components["headers"]["XTecTotalPages"];
                     "X-WP-Total": components["headers"]["XWpTotal"];
@@ -4597,6 +4797,9 @@ export interface operations {
             201: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     Location: components["headers"]["Location"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
@@ -4648,6 +4851,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4701,6 +4907,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4756,6 +4965,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4818,6 +5030,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4872,6 +5087,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4924,6 +5142,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4977,6 +5198,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -5032,6 +5256,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -5094,6 +5321,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -5148,6 +5378,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -5267,6 +5500,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-TEC-Total": components["headers"]["XTecTotal"];
                     "X-TEC-TotalPages": components["headers"]["XTecTotalPages"];
                     "X-WP-Total": components["headers"]["XWpTotal"];
@@ -5307,6 +5543,9 @@ export interface operations {
             201: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     Location: components["headers"]["Location"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
@@ -5358,6 +5597,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -5410,6 +5652,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -5465,6 +5710,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -5520,6 +5768,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -5573,6 +5824,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -5687,6 +5941,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-TEC-Total": components["headers"]["XTecTotal"];
                     "X-TEC-TotalPages": components["headers"]["XTecTotalPages"];
                     "X-WP-Total": components["headers"]["XWpTotal"];
@@ -5727,6 +5984,9 @@ export interface operations {
             201: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     Location: components["headers"]["Location"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
@@ -5778,6 +6038,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -5830,6 +6093,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -5885,6 +6151,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -5940,6 +6209,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -5993,6 +6265,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -6024,6 +6299,9 @@ export interface operations {
             /** @description The process answers. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6049,6 +6327,9 @@ export interface operations {
             /** @description The database is reachable. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6064,6 +6345,9 @@ export interface operations {
             503: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6076,12 +6360,9 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
     };
 }
-type WithRequired<T, K extends keyof T> = T & {
-    [P in K]-?: T[P];
-};

@@ -10,6 +10,28 @@ import { docsHtmlPath, withAddressPlaceholders } from "../src/openapi/documentat
 import { loadBundledSpec } from "../src/openapi/spec";
 
 const redocly = resolve(__dirname, "../node_modules/.bin/redocly");
+
+/**
+ * Redoc draws its attribution badge from Redocly's CDN at run time: every load of the page would
+ * contact another host. The page keeps the attribution, drawn from inline images instead; the
+ * page's CSP (http/security-headers.ts) allows images from data: URLs only.
+ */
+const inlineSvg = (width: number, text: string) =>
+  "data:image/svg+xml," +
+  encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="20"><text x="0" y="15" font-family="sans-serif" font-size="14" font-weight="bold" fill="#0044d4">${text}</text></svg>`);
+const BADGES: Record<string, string> = {
+  "https://cdn.redoc.ly/redoc/logo-mini-full.svg": inlineSvg(64, "Redocly"),
+  "https://cdn.redoc.ly/redoc/logo-mini.svg": inlineSvg(14, "R"),
+};
+
+/** The rendered page without references that a browser would fetch from another host. */
+function selfContained(page: string, output: string): string {
+  let result = page;
+  for (const [remote, inline] of Object.entries(BADGES)) result = result.split(remote).join(inline);
+  const remaining = /(?:src|href)\s*[:=]\s*[`"']https?:\/\/cdn\.[^`"']*/.exec(result);
+  if (remaining) throw new Error(`${output} still loads from another host: ${remaining[0]}`);
+  return result;
+}
 const scratch = mkdtempSync(join(tmpdir(), "calendar-docs-"));
 try {
   for (const language of LANGUAGES) {
@@ -23,7 +45,7 @@ try {
       env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
     });
     // Redoc's page template declares English; say which language the page is in.
-    writeFileSync(output, readFileSync(output, "utf8").replace('<html lang="en">', `<html lang="${language}">`));
+    writeFileSync(output, selfContained(readFileSync(output, "utf8"), output).replace('<html lang="en">', `<html lang="${language}">`));
     console.log(`built ${output}`);
   }
 } finally {

@@ -4,6 +4,7 @@ import { CredentialVerifier } from "./auth/credentials";
 import { EventPasswords } from "./auth/event-passwords";
 import type { Config } from "./config";
 import type { Database } from "./db/database";
+import { responseCompression } from "./http/compression";
 import { cors } from "./http/cors";
 import { createErrorHandler } from "./http/error-handler";
 import type { AllOperations } from "./http/operation-types";
@@ -28,6 +29,8 @@ import { organizerOperations } from "./resources/organizers/organizer-operations
 import { categoryOperations, tagOperations } from "./resources/terms/term-operations";
 import { venueOperations } from "./resources/venues/venue-operations";
 import type { Services } from "./services";
+
+const ORIGIN_PROBES = ["getHealth", "getReadiness"];
 
 export interface AppOptions {
   config: Config;
@@ -56,9 +59,10 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppO
   const documents = new Map(LANGUAGES.map((language) => [language, documentedSpec(loadBundledSpec(language), config)]));
   const namespaces = new Map(LANGUAGES.map((language) => [language, runtimeSpec(documents.get(language)!, config)]));
   const spec = namespaces.get("en")!;
-  const allOperations = operationsOf(documents.get("en")!);
-  const operations = allOperations.filter((operation) => !operation.atOrigin);
-  const originOperations = allOperations.filter((operation) => operation.atOrigin);
+  const operations = operationsOf(documents.get("en")!);
+  // The health probes answer in the namespace, where the document puts them, and at the origin,
+  // where orchestrators probe (no language prefix, no rate limit).
+  const probes = operations.filter((operation) => ORIGIN_PROBES.includes(operation.operationId));
   const documentation = new Documentation(documents);
   // Each language's namespace index is built when it is first asked for: building all three took
   // a tenth of every start-up.
@@ -70,7 +74,7 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppO
   };
   const services: Services = { config, db, logger, clock, eventPasswords: new EventPasswords(db) };
   const handlers = resourceOperations(services, documentation, indexRoutes);
-  checkHandlers([...originOperations, ...operations], handlers);
+  checkHandlers(operations, handlers);
 
   const app = express();
   app.disable("x-powered-by");
@@ -81,8 +85,9 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppO
   app.use(requestLog(logger));
   app.use(securityHeaders);
   app.use(cors(config.corsOrigins));
+  app.use(responseCompression());
   // Outside the namespace: no language prefix, no rate limit (see the spec's Health section).
-  mountOperations(app, originOperations, handlers, "");
+  mountOperations(app, probes, handlers, "");
   app.use(languagePrefix);
   app.use(responseShaping);
   app.use(rateLimit(config.rateLimitPerMinute));

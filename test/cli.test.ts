@@ -3,7 +3,7 @@
 import { execFile } from "node:child_process";
 import { resolve } from "node:path";
 import { promisify } from "node:util";
-import { startTestServer, type TestServer } from "./support/test-server";
+import { ADMIN_HEADERS, startTestServer, type TestServer } from "./support/test-server";
 
 const run = promisify(execFile);
 const CLI = resolve(__dirname, "../src/cli/cli.ts");
@@ -74,5 +74,25 @@ describe("npm run cli", () => {
     expect(refused.err).toContain("--reassign-to");
     expect((await cli("users:delete", "--login", "leaving", "--reassign-to", "heir")).out).toEqual({ deleted: "leaving", reassigned_to: "heir", items_reassigned: 1 });
     expect((await server.raw("GET", `/calendar/events/v1/venues/${venue.body.id}`)).body.author).toBe(heir.id);
+  });
+});
+
+describe("progress of long commands", () => {
+  /** The command under a pseudo-terminal (util-linux `script`), as an operator runs it. */
+  async function onTerminal(...args: string[]): Promise<string> {
+    const command = [process.execPath, "--import", "tsx", CLI, ...args].map((part) => `'${part}'`).join(" ");
+    const { stdout } = await run("script", ["-qec", command, "/dev/null"], { env: { ...process.env, DATABASE_URL: server.config.databaseUrl } });
+    return stdout;
+  }
+
+  it("search:rebuild shows how far it is on a terminal, and keeps stdout one JSON value elsewhere", async () => {
+    for (let i = 0; i < 3; i += 1) await server.raw("POST", "/calendar/events/v1/events", { body: { title: `Progress ${i}`, start_date: "2030-01-01 10:00", end_date: "2030-01-01 11:00" }, headers: ADMIN_HEADERS });
+    const shown = await onTerminal("search:rebuild");
+    expect(shown).toMatch(/search documents 0\/\d+ \(0%\)/);
+    expect(shown).toMatch(/search documents (\d+)\/\1 \(100%\)/);
+    const { code, out, err } = await cli("search:rebuild");
+    expect(code).toBe(0);
+    expect(out).toEqual({ events: expect.any(Number) });
+    expect(err).not.toMatch(/search documents/);
   });
 });

@@ -183,6 +183,19 @@ describe("POST /events", () => {
   });
 
   it.each([
+    // The clock's day is a Saturday: PHP's "next saturday" is the week after, not today.
+    ["next saturday", "next saturday 4pm", "2026-11-28 00:00:00", "2026-11-28 16:00:00"],
+    ["saturday", "this saturday 8pm", "2026-11-21 00:00:00", "2026-11-21 20:00:00"],
+    // What the original's MCP server documents, which locutus alone does not read.
+    ["first thursday of next month", "last friday of march 2027", "2026-12-03 00:00:00", "2027-03-26 00:00:00"],
+    ["second monday of january 2027", "fifth monday of february 2027", "2027-01-11 00:00:00", "2027-03-01 00:00:00"],
+  ])("reads %s and %s as PHP does", async (startPhrase, endPhrase, start, end) => {
+    const response = await post(server, { title: "Weekdays", timezone: "UTC", start_date: startPhrase, end_date: endPhrase });
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({ start_date: start, end_date: end });
+  });
+
+  it.each([
     ["America/New_York", "2026-11-22 09:00:00", "2026-11-22 14:00:00"],
     ["UTC", "2026-11-22 09:00:00", "2026-11-22 09:00:00"],
     ["Asia/Hong_Kong", "2026-11-22 09:00:00", "2026-11-22 01:00:00"],

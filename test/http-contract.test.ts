@@ -1,5 +1,8 @@
 // What holds for every route: language prefixes and i18n_language, the error envelope and its
 // localized messages, unknown routes and methods, and a configurable REST root.
+import bundled from "../generated/openapi.json";
+import { DETAIL_CODES } from "../src/http/detail-codes";
+import { ERRORS } from "../src/http/errors";
 import { startTestServer, type TestServer } from "./support/test-server";
 
 let server: TestServer;
@@ -118,5 +121,23 @@ describe("a configured REST root", () => {
     const prefixed = await wp.raw("GET", "/es/wp-json/calendar/events/v1/doc");
     expect(prefixed.body.servers[0].url).toBe(`${wp.origin}/es/wp-json/calendar/events/v1`);
     expect((await wp.raw("GET", "/calendar/events/v1/tags")).status).toBe(404);
+  });
+});
+
+describe("error codes", () => {
+  it("are declared once, in the registries, and the document lists exactly those", () => {
+    expect([...bundled.components.schemas.ErrorCode.enum].sort()).toEqual(Object.keys(ERRORS).sort());
+    expect([...bundled.components.schemas.ErrorDetailCode.enum].sort()).toEqual(Object.keys(DETAIL_CODES).sort());
+  });
+
+  it("come with a message in the request language, as the document's examples show", async () => {
+    const spanish = await server.raw("GET", "/es/calendar/events/v1/events?per_page=abc");
+    expect(spanish.body).toEqual({
+      code: "rest_invalid_param",
+      message: "Parámetro(s) no válido(s): per_page",
+      data: { status: 400, params: { per_page: expect.any(String) }, details: { per_page: { code: "rest_invalid_type", message: expect.any(String) } } },
+    });
+    const english = await server.raw("GET", "/calendar/events/v1/events?per_page=abc");
+    expect(english.body).toEqual(bundled.components.responses.BadRequest.content["application/json"].examples.invalidParam.value);
   });
 });

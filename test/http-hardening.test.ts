@@ -46,7 +46,7 @@ describe("health probes", () => {
   });
   afterAll(() => server.close());
 
-  it("answer at the origin, outside the namespace and the rate limit", async () => {
+  it("answer at the origin, outside the namespace and the rate limit, for orchestrators", async () => {
     for (let i = 0; i < 5; i += 1) {
       const health = await server.raw("GET", "/healthz");
       expect(health.status).toBe(200);
@@ -57,17 +57,24 @@ describe("health probes", () => {
       expectSpecResponse("/readyz", "200", ready.body);
     }
     expect((await server.raw("GET", "/es/healthz")).status).toBe(404);
-    expect((await server.raw("GET", "/calendar/events/v1/healthz")).status).toBe(404);
   });
 
-  it("are documented at the origin in /doc, and not listed in the namespace index", async () => {
+  it("answer in the namespace too, where the document puts them and generated clients call them", async () => {
     const unlimited = await startTestServer();
     try {
       const doc = await unlimited.raw("GET", "/calendar/events/v1/doc");
-      expect(doc.body.paths["/readyz"].servers).toEqual([{ url: unlimited.origin, description: expect.any(String) }]);
+      expect(doc.body.paths["/readyz"].servers).toBeUndefined();
       expect(doc.body.servers[0].url).toBe(unlimited.base);
+      for (const base of ["/calendar/events/v1", "/es/calendar/events/v1"]) {
+        const health = await unlimited.raw("GET", `${base}/healthz`);
+        expect(health.status).toBe(200);
+        expect(health.body).toEqual({ status: "ok" });
+        const ready = await unlimited.raw("GET", `${base}/readyz`);
+        expect(ready.status).toBe(200);
+        expectSpecResponse("/readyz", "200", ready.body);
+      }
       const index = await unlimited.raw("GET", "/calendar/events/v1");
-      expect(Object.keys(index.body.routes).some((route) => route.includes("healthz"))).toBe(false);
+      expect(Object.keys(index.body.routes)).toEqual(expect.arrayContaining(["/calendar/events/v1/healthz", "/calendar/events/v1/readyz"]));
     } finally {
       await unlimited.close();
     }
@@ -181,8 +188,18 @@ describe("the rate limit", () => {
   it("answers 429 rest_too_many_requests with Retry-After past the burst, per client address", async () => {
     const server = await startTestServer({ RATE_LIMIT_PER_MINUTE: "3" });
     try {
-      for (let i = 0; i < 3; i += 1) expect((await server.raw("GET", "/calendar/events/v1/tags")).status).toBe(200);
+      for (let i = 0; i < 3; i += 1) {
+        const allowed = await server.raw("GET", "/calendar/events/v1/tags");
+        expect(allowed.status).toBe(200);
+        // Where the client stands (IETF httpapi draft): 3 a minute, 2 - i left, full again within a minute.
+        expect(allowed.headers.get("ratelimit-policy")).toBe('"per-address";q=3;w=60');
+        const [, left, seconds] = /^"per-address";r=(\d+);t=(\d+)$/.exec(allowed.headers.get("ratelimit") ?? "") ?? [];
+        expect(Number(left)).toBe(2 - i);
+        expect(Number(seconds)).toBeGreaterThanOrEqual(20 * (i + 1) - 1);
+        expect(Number(seconds)).toBeLessThanOrEqual(60);
+      }
       const limited = await server.raw("GET", "/es/calendar/events/v1/tags");
+      expect(limited.headers.get("ratelimit")).toMatch(/^"per-address";r=0;t=(\d+)$/);
       expect(limited.status).toBe(429);
       expect(limited.body).toMatchObject({ code: "rest_too_many_requests", data: { status: 429 } });
       expect(limited.body.message).toMatch(/Demasiadas solicitudes/);
@@ -192,6 +209,21 @@ describe("the rate limit", () => {
       expect((await server.raw("POST", "/calendar/events/v1/tags", { rawBody: "{not json" })).status).toBe(429);
     } finally {
       await server.close();
+    }
+  });
+
+  it("sends no rate-limit headers when there is no limit, nor at the origin's probes", async () => {
+    const unlimited = await startTestServer();
+    const limited = await startTestServer({ RATE_LIMIT_PER_MINUTE: "100" });
+    try {
+      const free = await unlimited.raw("GET", "/calendar/events/v1/tags");
+      expect(free.headers.get("ratelimit")).toBeNull();
+      expect(free.headers.get("ratelimit-policy")).toBeNull();
+      expect((await limited.raw("GET", "/healthz")).headers.get("ratelimit")).toBeNull();
+      expect((await limited.raw("GET", "/calendar/events/v1/healthz")).headers.get("ratelimit")).toMatch(/^"per-address";r=99;t=1$/);
+    } finally {
+      await unlimited.close();
+      await limited.close();
     }
   });
 });

@@ -1,11 +1,12 @@
 // The human-readable texts of an OpenAPI document, which the per-language overlays translate:
-// every `description`, `summary` and `title`, except inside example values (those are data, not
-// prose; the summary of a named example is prose).
+// every `description`, `summary` and `title`, and the tags' `x-displayName` (the menu labels of
+// the HTML page), except inside example values (those are data, not prose; the summary of a named
+// example is prose).
 import { createHash } from "node:crypto";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-export const TEXT_KEYS = ["title", "summary", "description"] as const;
+export const TEXT_KEYS = ["title", "summary", "description", "x-displayName"] as const;
 
 export interface Text {
   /** JSONPath of the object that holds the text. */

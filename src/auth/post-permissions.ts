@@ -20,11 +20,7 @@ export function statusesToList(principal: Principal | null, type: PostType, requ
   if (requested === undefined) return principal && can(principal.role, `edit_${type}`) ? DEFAULT_LIST_STATUSES : ["publish"];
   const statuses = [...new Set(requested)];
   if (!(principal && can(principal.role, `edit_${type}`)) && !(statuses.length === 1 && statuses[0] === "publish")) {
-    throw invalidParam("status", "rest_status_forbidden", {
-      en: "Only published items can be listed without the right to edit them.",
-      "pt-br": "Sem permissão de edição, só é possível listar itens publicados.",
-      es: "Sin permiso de edición solo se pueden listar elementos publicados.",
-    });
+    throw invalidParam("status", "rest_status_forbidden");
   }
   return statuses;
 }

@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from "../config";
 import { openDatabase, type Database } from "../db/database";
 import { prismaRunner } from "../db/data-migrations";
 import { migrate } from "../db/migrate";
+import { terminalProgress } from "../logging/progress";
 import { rebuildEventSearch } from "../resources/events/event-search";
 
 const USAGE = `usage: npm run cli -- <command> [options]
@@ -25,7 +26,8 @@ const USAGE = `usage: npm run cli -- <command> [options]
       writes the event search index again from the events' texts
 
 roles: administrator, editor, author, contributor, subscriber
-The database is DATABASE_URL (default file:./data/calendar.db).`;
+The database is DATABASE_URL (default file:./data/calendar.db). On a terminal, migrate and
+search:rebuild show their progress on stderr.`;
 
 type Options = Record<string, string | undefined>;
 
@@ -48,7 +50,7 @@ async function run(command: string, options: Options, db: Database): Promise<unk
     case "keys:revoke":
       return revokeKeys(db, { key: options.key, login: options.login });
     case "search:rebuild":
-      return { events: await rebuildEventSearch(prismaRunner(db)) };
+      return { events: await rebuildEventSearch(prismaRunner(db), terminalProgress()) };
     default:
       throw new UserAdminError(`unknown command ${command}\n\n${USAGE}`);
   }
@@ -74,7 +76,7 @@ async function main(): Promise<void> {
   }
   const config = loadConfig();
   if (command === "migrate") {
-    const { applied } = await migrate(config.databaseUrl);
+    const { applied } = await migrate(config.databaseUrl, terminalProgress());
     console.log(JSON.stringify({ applied }));
     return;
   }

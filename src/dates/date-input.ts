@@ -1,4 +1,4 @@
-import { strtotime } from "locutus/php/datetime/strtotime";
+import strtotime from "locutus/php/datetime/strtotime";
 import { DateTime, IANAZone } from "luxon";
 
 /**
@@ -82,10 +82,52 @@ function parseAnyDate(input: string | number, zone: string, now: Date): DateTime
   }
   const wallNow = wallClockOf(DateTime.fromJSDate(now, { zone }));
   const fakeNow = Date.UTC(wallNow.year, wallNow.month - 1, wallNow.day, wallNow.hour, wallNow.minute, wallNow.second) / 1000;
-  const result = strtotime(text.toLowerCase(), fakeNow);
-  if (typeof result !== "number" || !Number.isFinite(result)) return null;
+  const result = relativeSeconds(text.toLowerCase(), fakeNow);
+  if (result === null) return null;
   const wall = DateTime.fromSeconds(result, { zone: "UTC" });
   return fromWallClock(wallClockOf(wall), zone);
+}
+
+const DAY_SECONDS = 86_400;
+const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"];
+const WEEKDAY = "(sunday|sun|monday|mon|tuesday|tues|tue|wednesday|wed|thursday|thurs|thu|friday|fri|saturday|sat)";
+const ORDINALS = ["first", "second", "third", "fourth", "fifth"];
+const ORDINAL_WEEKDAY_OF = new RegExp(`^(first|second|third|fourth|fifth|last)\\s+${WEEKDAY}\\s+of\\s+(.+)$`);
+const NEXT_WEEKDAY = new RegExp(`\\bnext\\s+${WEEKDAY}\\b`);
+
+function weekdayIndex(name: string): number {
+  return WEEKDAYS.findIndex((day) => day.startsWith(name));
+}
+
+/**
+ * A relative phrase (lower case) read as PHP reads it, against `now` (a wall clock as UTC
+ * seconds), in UTC seconds; null when it is not one. locutus's strtotime, with PHP's behaviour
+ * where it departs from it: `first|second|...|last <weekday> of <month>` (which it does not read:
+ * midnight of that day, as PHP gives it), and `next <weekday>` on that very weekday (the week
+ * after, not today).
+ */
+function relativeSeconds(text: string, now: number): number | null {
+  const ordinal = ORDINAL_WEEKDAY_OF.exec(text);
+  if (ordinal) {
+    const [, position, day, month] = ordinal;
+    const inMonth = strtotime(month, now);
+    if (inMonth === false || !Number.isFinite(inMonth)) return null;
+    const date = new Date(inMonth * 1000);
+    const weekday = weekdayIndex(day);
+    if (position === "last") {
+      const lastDay = Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 0) / 1000;
+      const back = (new Date(lastDay * 1000).getUTCDay() - weekday + 7) % 7;
+      return lastDay - back * DAY_SECONDS;
+    }
+    const firstDay = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1) / 1000;
+    const ahead = (weekday - new Date(firstDay * 1000).getUTCDay() + 7) % 7;
+    // Past the month's last such day ("fifth"), PHP runs on into the next month; so does this.
+    return firstDay + (ahead + 7 * ORDINALS.indexOf(position)) * DAY_SECONDS;
+  }
+  const result = strtotime(text, now);
+  if (result === false || !Number.isFinite(result)) return null;
+  if (NEXT_WEEKDAY.test(text) && Math.floor(result / DAY_SECONDS) === Math.floor(now / DAY_SECONDS)) return result + 7 * DAY_SECONDS;
+  return result;
 }
 
 const wallClockFormats = new Map<string, Intl.DateTimeFormat>();

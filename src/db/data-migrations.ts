@@ -1,6 +1,7 @@
 import BetterSqlite3 from "better-sqlite3";
 import type { Client } from "pg";
 import type { Database } from "./database";
+import type { Progress } from "../logging/progress";
 import { rebuildEventSearch, type SqlRunner } from "../resources/events/event-search";
 
 /**
@@ -8,7 +9,7 @@ import { rebuildEventSearch, type SqlRunner } from "../resources/events/event-se
  * service knows how to compute. The migrator runs it right after the migration, in the same
  * transaction. Keyed by migration name.
  */
-export const DATA_MIGRATIONS: Record<string, (sql: SqlRunner) => Promise<unknown>> = {
+export const DATA_MIGRATIONS: Record<string, (sql: SqlRunner, progress: Progress) => Promise<unknown>> = {
   "20261121030000_event_search": rebuildEventSearch,
 };
 

@@ -3,6 +3,7 @@ import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { Client } from "pg";
+import { silent, type Progress } from "../logging/progress";
 import { DATA_MIGRATIONS, postgresRunner, sqliteRunner } from "./data-migrations";
 import { providerOf, sqlitePath, type Provider } from "./database";
 import { projectPath } from "../project-root";
@@ -67,7 +68,7 @@ function pending(all: Migration[], applied: AppliedRow[]): Migration[] {
   return all.filter((migration) => !done.has(migration.name));
 }
 
-async function migrateSqlite(databaseUrl: string): Promise<MigrationResult> {
+async function migrateSqlite(databaseUrl: string, progress: Progress): Promise<MigrationResult> {
   const path = sqlitePath(databaseUrl);
   mkdirSync(dirname(path), { recursive: true });
   const db = new BetterSqlite3(path, { timeout: 30_000 });
@@ -91,10 +92,12 @@ async function migrateSqlite(databaseUrl: string): Promise<MigrationResult> {
         `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, started_at, applied_steps_count)
          VALUES (?, ?, ?, ?, ?, 1)`,
       );
-      for (const migration of todo) {
+      for (const [index, migration] of todo.entries()) {
         const startedAt = Date.now();
+        progress(`migration ${migration.name}`, index, todo.length);
         db.exec(migration.sql);
-        await DATA_MIGRATIONS[migration.name]?.(sqliteRunner(db));
+        await DATA_MIGRATIONS[migration.name]?.(sqliteRunner(db), progress);
+        progress("migrations", index + 1, todo.length);
         record.run(randomUUID(), migration.checksum, Date.now(), migration.name, startedAt);
       }
       db.exec("COMMIT");
@@ -108,7 +111,7 @@ async function migrateSqlite(databaseUrl: string): Promise<MigrationResult> {
   }
 }
 
-async function migratePostgres(databaseUrl: string): Promise<MigrationResult> {
+async function migratePostgres(databaseUrl: string, progress: Progress): Promise<MigrationResult> {
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -125,18 +128,20 @@ async function migratePostgres(databaseUrl: string): Promise<MigrationResult> {
     )`);
     const { rows } = await client.query<AppliedRow>(`SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"`);
     const todo = pending(migrationsOf("postgresql"), rows);
-    for (const migration of todo) {
+    for (const [index, migration] of todo.entries()) {
       const startedAt = new Date();
+      progress(`migration ${migration.name}`, index, todo.length);
       await client.query("BEGIN");
       try {
         await client.query(migration.sql);
-        await DATA_MIGRATIONS[migration.name]?.(postgresRunner(client));
+        await DATA_MIGRATIONS[migration.name]?.(postgresRunner(client), progress);
         await client.query(
           `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, started_at, applied_steps_count)
            VALUES ($1, $2, now(), $3, $4, 1)`,
           [randomUUID(), migration.checksum, migration.name, startedAt],
         );
         await client.query("COMMIT");
+        progress("migrations", index + 1, todo.length);
       } catch (error) {
         await client.query("ROLLBACK");
         throw error;
@@ -149,6 +154,7 @@ async function migratePostgres(databaseUrl: string): Promise<MigrationResult> {
   }
 }
 
-export async function migrate(databaseUrl: string): Promise<MigrationResult> {
-  return providerOf(databaseUrl) === "postgresql" ? migratePostgres(databaseUrl) : migrateSqlite(databaseUrl);
+/** Applies the pending migrations; `progress` hears of each (the CLI shows it on a terminal). */
+export async function migrate(databaseUrl: string, progress: Progress = silent): Promise<MigrationResult> {
+  return providerOf(databaseUrl) === "postgresql" ? migratePostgres(databaseUrl, progress) : migrateSqlite(databaseUrl, progress);
 }

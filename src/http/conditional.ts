@@ -86,14 +86,3 @@ export function sendJson(res: Response, body: unknown, json: string): void {
   if (Object.prototype.hasOwnProperty.call(res, "json")) res.json(body);
   else res.type("json").send(json);
 }
-
-/** Sends a text made once (the documentation) with its strong ETag; 304 for a current If-None-Match. */
-export function sendText(res: Response, text: string, type: "html" | "json"): void {
-  const etag = entityTag(text);
-  res.setHeader("ETag", etag);
-  if (res.req.method === "GET" && ifNoneMatchHolds(res.req, etag)) {
-    res.status(304).end();
-    return;
-  }
-  res.type(type).send(text);
-}

@@ -1,4 +1,5 @@
 import { fillTemplate, type Language, type Localized } from "../i18n/languages";
+import { detailMessage, type DeclaredDetailCode, type DetailCode } from "./detail-codes";
 
 /**
  * Every error the API can answer with, declared once: its code (stable, never translated), HTTP
@@ -256,7 +257,7 @@ export type ParamMessage = keyof typeof PARAM_MESSAGES;
 /** One invalid parameter: why it is invalid, as a code and a message. */
 export interface ParamProblem {
   message: ParamMessage;
-  detailCode: string;
+  detailCode: DetailCode;
   detail: Localized | string;
 }
 
@@ -298,8 +299,8 @@ export class ParamProblems {
     private readonly field?: string,
   ) {}
 
-  add(param: string, detailCode: string, detail: Localized, message: ParamProblem["message"] = "invalid"): void {
-    this.problems[this.field === undefined ? param : `${this.field}[${param}]`] ??= { message, detailCode, detail };
+  add(param: string, detailCode: DeclaredDetailCode, message: ParamProblem["message"] = "invalid"): void {
+    this.problems[this.field === undefined ? param : `${this.field}[${param}]`] ??= { message, detailCode, detail: detailMessage(detailCode) };
   }
 
   any(): boolean {
@@ -316,6 +317,6 @@ export class ParamProblems {
   }
 }
 
-export function invalidParam(param: string, detailCode: string, detail: Localized, message: ParamMessage = "invalid"): InvalidParamsError {
-  return new InvalidParamsError({ [param]: { message, detailCode, detail } });
+export function invalidParam(param: string, detailCode: DeclaredDetailCode, message: ParamMessage = "invalid"): InvalidParamsError {
+  return new InvalidParamsError({ [param]: { message, detailCode, detail: detailMessage(detailCode) } });
 }

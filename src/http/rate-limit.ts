@@ -15,8 +15,11 @@ interface Bucket {
  * Requests per client address (`req.ip`: behind a proxy, set TRUST_PROXY so that it is the
  * client's), as a token bucket: `perMinute` requests in a burst, refilled at `perMinute` a minute.
  * Past it, 429 `rest_too_many_requests` with `Retry-After` (seconds until the next request is
- * allowed). Each process counts on its own: with N instances a client gets up to N times the
- * limit, which is what a per-instance limit can promise (see the README for a shared one).
+ * allowed). Every answer says where the client stands, in the IETF httpapi draft's headers:
+ * `RateLimit-Policy: "per-address";q=<perMinute>;w=60` and `RateLimit: "per-address";r=<requests
+ * left>;t=<seconds until all are available again>`. Each process counts on its own: with N
+ * instances a client gets up to N times the limit, which is what a per-instance limit can promise
+ * (see the README for a shared one).
  */
 export function rateLimit(perMinute: number, now: () => number = Date.now): RequestHandler {
   if (perMinute === 0) return (_req, _res, next) => next();
@@ -28,7 +31,9 @@ export function rateLimit(perMinute: number, now: () => number = Date.now): Requ
   }, SWEEP_EVERY_MS);
   sweep.unref();
 
-  return (req, _res, next) => {
+  // The policy (draft-ietf-httpapi-ratelimit-headers): `perMinute` requests per 60-second window.
+  const policy = `"per-address";q=${perMinute};w=60`;
+  return (req, res, next) => {
     const client = clientOf(req);
     const at = now();
     let bucket = buckets.get(client);
@@ -40,10 +45,12 @@ export function rateLimit(perMinute: number, now: () => number = Date.now): Requ
       bucket = { tokens: perMinute, at };
       buckets.set(client, bucket);
     }
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return next();
-    }
+    const allowed = bucket.tokens >= 1;
+    if (allowed) bucket.tokens -= 1;
+    // What is left (whole requests) and the seconds until the bucket is full again.
+    res.setHeader("RateLimit-Policy", policy);
+    res.setHeader("RateLimit", `"per-address";r=${Math.floor(bucket.tokens)};t=${Math.ceil((perMinute - bucket.tokens) / perMs / 1000)}`);
+    if (allowed) return next();
     const retryAfterSeconds = Math.max(1, Math.ceil((1 - bucket.tokens) / perMs / 1000));
     next(new ApiError("rest_too_many_requests", {}, {}, undefined, { "Retry-After": String(retryAfterSeconds) }));
   };

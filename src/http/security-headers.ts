@@ -2,10 +2,10 @@ import type { RequestHandler } from "express";
 
 // JSON is never a document to render: nothing may load, nothing may frame it.
 const API_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
-// The documentation page is one self-contained file (inline scripts and styles, web workers from
-// blobs); it loads nothing from elsewhere but the images a description may link to.
+// The documentation page is one self-contained file (inline scripts, styles and images, web workers
+// from blobs): it loads nothing from any other host (scripts/build-docs.ts inlines Redoc's badge).
 const DOCS_POLICY =
-  "default-src 'none'; script-src 'unsafe-inline' blob:; style-src 'unsafe-inline'; img-src data: https:; font-src data:; " +
+  "default-src 'none'; script-src 'unsafe-inline' blob:; style-src 'unsafe-inline'; img-src data:; font-src data:; " +
   "worker-src blob:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 /**

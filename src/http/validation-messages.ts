@@ -1,4 +1,5 @@
 import type { Localized } from "../i18n/languages";
+import type { DetailCode } from "./detail-codes";
 
 /**
  * The request validator (Ajv through express-openapi-validator) words its findings in English.
@@ -7,7 +8,7 @@ import type { Localized } from "../i18n/languages";
  */
 interface Rule {
   pattern: RegExp;
-  code: string;
+  code: DetailCode;
   message: (m: RegExpMatchArray) => Localized;
 }
 
@@ -147,7 +148,7 @@ const RULES: Rule[] = [
   },
 ];
 
-export function describeValidationMessage(message: string): { code: string; detail: Localized | string } {
+export function describeValidationMessage(message: string): { code: DetailCode; detail: Localized | string } {
   for (const rule of RULES) {
     const match = message.match(rule.pattern);
     if (match) return { code: rule.code, detail: rule.message(match) };

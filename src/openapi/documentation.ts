@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
+import { PreparedText } from "../http/compression";
 import type { Language } from "../i18n/languages";
-import { isOriginPath, type JsonObject } from "./spec";
+import type { JsonObject } from "./spec";
 import { projectPath } from "../project-root";
 
 /**
@@ -9,25 +10,14 @@ import { projectPath } from "../project-root";
  * the server URL, which is filled per request with the REST base the client asked for.
  */
 export const API_BASE_PLACEHOLDER = "__CALENDAR_API_BASE__";
-export const ORIGIN_PLACEHOLDER = "__CALENDAR_ORIGIN__";
 
-/**
- * The document with placeholders for the addresses the service fills in per request: the REST
- * base (`servers`) and, for the paths at the origin (the health probes), the origin.
- */
+/** The document with a placeholder for the REST base (`servers`), filled per request. */
 export function withAddressPlaceholders(document: JsonObject): JsonObject {
-  const paths = Object.fromEntries(
-    Object.entries(document.paths as JsonObject).map(([path, item]) =>
-      isOriginPath(item as JsonObject)
-        ? [path, { ...(item as JsonObject), servers: ((item as JsonObject).servers as JsonObject[]).map((server) => ({ ...server, url: ORIGIN_PLACEHOLDER })) }]
-        : [path, item],
-    ),
-  );
-  return { ...document, servers: [{ url: API_BASE_PLACEHOLDER }], paths };
+  return { ...document, servers: [{ url: API_BASE_PLACEHOLDER }] };
 }
 
-function fillAddresses(text: string, apiBase: string, origin: string, escape: (value: string) => string): string {
-  return text.split(API_BASE_PLACEHOLDER).join(escape(apiBase)).split(ORIGIN_PLACEHOLDER).join(escape(origin));
+function fillAddresses(text: string, apiBase: string, escape: (value: string) => string): string {
+  return text.split(API_BASE_PLACEHOLDER).join(escape(apiBase));
 }
 
 export function docsHtmlPath(language: Language): string {
@@ -38,9 +28,16 @@ function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 }
 
+/**
+ * Pages prepared for the addresses recently asked for. The addresses come from the configured
+ * public URL or the request's Host: few in practice, and bounded whatever a client sends.
+ */
+const PREPARED_PAGES = 24;
+
 export class Documentation {
   private readonly json = new Map<Language, string>();
   private readonly html = new Map<Language, string | null>();
+  private readonly prepared = new Map<string, PreparedText>();
 
   constructor(private readonly documents: Map<Language, JsonObject>) {
     for (const [language, document] of documents) {
@@ -54,20 +51,29 @@ export class Documentation {
     return document;
   }
 
-  /** The document as a JSON string, with `servers[0].url` = `apiBase` (the origin for paths at the origin). */
-  jsonFor(language: Language, apiBase: string, origin: string): string {
+  /** The document as JSON, with `servers[0].url` = `apiBase`. */
+  jsonFor(language: Language, apiBase: string): PreparedText {
     const json = this.json.get(language);
     if (json === undefined) throw new Error(`no documentation for language ${language}`);
-    return fillAddresses(json, apiBase, origin, (value) => JSON.stringify(value).slice(1, -1));
+    return this.preparedFor(`json ${language} ${apiBase}`, () => new PreparedText(fillAddresses(json, apiBase, (value) => JSON.stringify(value).slice(1, -1)), "json"));
   }
 
   /** The HTML page, or null when it has not been built (`npm run build:docs`). */
-  htmlFor(language: Language, apiBase: string, origin: string): string | null {
+  htmlFor(language: Language, apiBase: string): PreparedText | null {
     if (!this.html.has(language)) {
       const path = docsHtmlPath(language);
       this.html.set(language, existsSync(path) ? readFileSync(path, "utf8") : null);
     }
     const page = this.html.get(language);
-    return page ? fillAddresses(page, apiBase, origin, escapeHtml) : null;
+    return page ? this.preparedFor(`html ${language} ${apiBase}`, () => new PreparedText(fillAddresses(page, apiBase, escapeHtml), "html")) : null;
+  }
+
+  private preparedFor(key: string, prepare: () => PreparedText): PreparedText {
+    let prepared = this.prepared.get(key);
+    if (!prepared) {
+      if (this.prepared.size >= PREPARED_PAGES) this.prepared.delete(this.prepared.keys().next().value!);
+      this.prepared.set(key, (prepared = prepare()));
+    }
+    return prepared;
   }
 }

@@ -25,10 +25,8 @@ export interface SpecParameter {
 export interface SpecOperation {
   operationId: string;
   method: HttpMethod;
-  /** The path as the spec writes it, relative to the namespace (`/categories/{id}`), or to the origin. */
+  /** The path as the spec writes it, relative to the namespace (`/categories/{id}`). */
   path: string;
-  /** Declared at the origin of the service (path-level servers), outside the namespace. */
-  atOrigin: boolean;
   parameters: SpecParameter[];
   /** The JSON schema of the request body, if the operation takes one. */
   bodySchema: JsonObject | null;
@@ -77,16 +75,6 @@ export function dereference<T>(document: JsonObject, node: T, seen: string[] = [
   return Object.fromEntries(Object.entries(object).map(([key, value]) => [key, dereference(document, value, seen)])) as T;
 }
 
-/** A path declared with servers of its own (the health probes) is at the origin, not in the namespace. */
-export function isOriginPath(item: JsonObject): boolean {
-  return Array.isArray(item.servers);
-}
-
-/** A path item as declared, following its own `$ref` if it has one (not those inside it). */
-function pathItem(document: JsonObject, item: JsonObject): JsonObject {
-  return typeof item.$ref === "string" ? (pointer(document, item.$ref) as JsonObject) : item;
-}
-
 /** The document as this configuration serves it: the page size default it uses. */
 export function documentedSpec(bundled: JsonObject, config: Config): JsonObject {
   const spec = structuredClone(bundled);
@@ -96,12 +84,11 @@ export function documentedSpec(bundled: JsonObject, config: Config): JsonObject 
 }
 
 /**
- * The namespace's part of the document, as the validator and the routes work with it: its paths
- * under the namespace base path of this configuration.
+ * The document as the validator and the routes work with it: its paths under the namespace base
+ * path of this configuration.
  */
 export function runtimeSpec(documented: JsonObject, config: Config): JsonObject {
   const spec = structuredClone(documented);
-  spec.paths = Object.fromEntries(Object.entries(spec.paths as JsonObject).filter(([, item]) => !isOriginPath(pathItem(spec, item as JsonObject))));
   spec.servers = [{ url: namespaceBasePath(config) }];
   return spec;
 }
@@ -122,7 +109,6 @@ export function operationsOf(spec: JsonObject): SpecOperation[] {
         operationId: operation.operationId as string,
         method,
         path,
-        atOrigin: isOriginPath(item),
         parameters: [...shared.filter((p) => !own.some((o) => o.name === p.name && o.in === p.in)), ...own],
         bodySchema: content?.["application/json"]?.schema ?? null,
         bodyRequired: body?.required === true,

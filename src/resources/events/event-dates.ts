@@ -2,7 +2,6 @@ import { DateTime } from "luxon";
 import { formatWallClock, instantOfWallClock, isValidZone, parseDateInput, zoneAbbreviation } from "../../dates/date-input";
 import type { ParamProblems } from "../../http/errors";
 import type { Schemas } from "../../http/operation-types";
-import { NOT_A_DATE } from "../post-kernel/post-fields";
 import { flagOf } from "../post-kernel/write-flags";
 
 /** When an event happens: wall clocks in its zone (the canonical form) and the instants they are. */
@@ -33,18 +32,14 @@ export function resolveEventTimes(input: EventTimesInput, current: Omit<EventTim
   if (input.timezone !== undefined) {
     if (isValidZone(input.timezone)) timezone = input.timezone;
     else
-      problems.add("timezone", "rest_invalid_timezone", {
-        en: "Must be an IANA time zone, such as America/New_York or UTC.",
-        "pt-br": "Deve ser um fuso horário IANA, como America/Sao_Paulo ou UTC.",
-        es: "Debe ser una zona horaria IANA, como Europe/Madrid o UTC.",
-      });
+      problems.add("timezone", "rest_invalid_timezone");
   }
   const wallClock = (param: "start_date" | "end_date", currentWall: string | undefined): string | null => {
     const value = input[param];
     if (value === undefined) return currentWall ?? null;
     const parsed = parseDateInput(value, timezone, now);
     if (!parsed) {
-      problems.add(param, "rest_invalid_date", NOT_A_DATE);
+      problems.add(param, "rest_invalid_date");
       return null;
     }
     return formatWallClock(parsed, timezone);
@@ -61,11 +56,7 @@ export function resolveEventTimes(input: EventTimesInput, current: Omit<EventTim
   const starts = instantOfWallClock(startLocal, timezone);
   const ends = instantOfWallClock(endLocal, timezone);
   if (ends < starts) {
-    problems.add("end_date", "rest_end_before_start", {
-      en: "Must not be before start_date.",
-      "pt-br": "Não pode ser anterior a start_date.",
-      es: "No puede ser anterior a start_date.",
-    });
+    problems.add("end_date", "rest_end_before_start");
     return null;
   }
   // Wall clocks that do not exist (the hour skipped by a DST change) move to the next valid one.
@@ -121,7 +112,7 @@ export function eventWindow(query: WindowQuery, siteTimezone: string, now: Date,
     if (value === undefined) return undefined;
     const parsed = parseDateInput(value, siteTimezone, now);
     if (!parsed) {
-      problems.add(param, "rest_invalid_date", NOT_A_DATE);
+      problems.add(param, "rest_invalid_date");
       return undefined;
     }
     if (strict) return parsed;

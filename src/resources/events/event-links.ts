@@ -101,12 +101,6 @@ export async function linkIdsOf(db: Database, tx: Tx, ctx: PostWriteContext, inp
   return ids;
 }
 
-const NO_SUCH_ITEM = {
-  en: "Every id must be of an existing item of this kind that you may see (not in the trash).",
-  "pt-br": "Cada id deve ser de um item existente deste tipo que você possa ver (fora da lixeira).",
-  es: "Cada id debe ser de un elemento existente de este tipo que puedas ver (fuera de la papelera).",
-};
-
 const ids = (links: Array<{ id: number }>) => links.map((link) => link.id);
 
 /** The ids an event links to now, per kind. */
@@ -133,7 +127,7 @@ export function linkChanges(wanted: LinkIds, event: EventRecord | null): LinkIds
   return changes;
 }
 
-const PROBLEM_OF_PARAM = (problems: ParamProblems, param: string) => problems.add(param, "rest_linked_item_not_found", NO_SUCH_ITEM, "notFound");
+const PROBLEM_OF_PARAM = (problems: ParamProblems, param: string) => problems.add(param, "rest_linked_item_not_found", "notFound");
 
 /**
  * Checks that the venues, organizers and parent a write links to exist and that the writer may see

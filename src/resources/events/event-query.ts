@@ -43,18 +43,6 @@ export interface EventFilters {
 
 export type EventOrderBy = NonNullable<QueryOf<"listEvents">["orderby"]>;
 
-const NO_SUCH_ITEM = {
-  en: "Every item must name an existing item of this kind that you may see.",
-  "pt-br": "Cada item deve indicar um item existente deste tipo.",
-  es: "Cada elemento debe indicar un elemento existente de este tipo.",
-};
-
-const GEOLOC_NEEDS_POINT = {
-  en: "Required when geoloc is true.",
-  "pt-br": "Obrigatório quando geoloc é true.",
-  es: "Obligatorio cuando geoloc es true.",
-};
-
 const DEFAULT_GEOLOC_RADIUS_KM = 10;
 
 /** Whether every one of `ids` is an item the caller may read (rows: those of them that exist). */
@@ -88,29 +76,29 @@ export async function eventFiltersOf(db: Database, query: QueryOf<"listEvents">,
     const refs = query[param];
     if (refs === undefined) continue;
     const { ids, unknown } = await resolveTermRefs(db, taxonomy, refs, ctx.language, ctx.defaultLanguage);
-    if (unknown.length > 0) problems.add(param, "rest_term_not_found", NO_SUCH_ITEM, "notFound");
+    if (unknown.length > 0) problems.add(param, "rest_term_not_found", "notFound");
     filters[param === "categories" ? "categoryIds" : "tagIds"] = ids;
   }
   if (query.venue && !allReadable(query.venue, await db.read.venue.findMany({ where: { id: { in: query.venue } }, select: OWNERSHIP }), "venues", principal)) {
-    problems.add("venue", "rest_venue_not_found", NO_SUCH_ITEM, "notFound");
+    problems.add("venue", "rest_venue_not_found", "notFound");
   }
   filters.venueIds = query.venue;
   if (query.organizer && !allReadable(query.organizer, await db.read.organizer.findMany({ where: { id: { in: query.organizer } }, select: OWNERSHIP }), "organizers", principal)) {
-    problems.add("organizer", "rest_organizer_not_found", NO_SUCH_ITEM, "notFound");
+    problems.add("organizer", "rest_organizer_not_found", "notFound");
   }
   filters.organizerIds = query.organizer;
   if (query.post_parent !== undefined) {
     const parents = await db.read.event.findMany({ where: { id: query.post_parent }, select: OWNERSHIP });
-    if (!allReadable([query.post_parent], parents, "events", principal)) problems.add("post_parent", "rest_event_not_found", NO_SUCH_ITEM, "notFound");
+    if (!allReadable([query.post_parent], parents, "events", principal)) problems.add("post_parent", "rest_event_not_found", "notFound");
     filters.parentId = query.post_parent;
   }
   // As in the original, an unknown id in `include` is an error, not an empty list.
   if (query.include && !allReadable(query.include, await db.read.event.findMany({ where: { id: { in: query.include } }, select: OWNERSHIP }), "events", principal)) {
-    problems.add("include", "rest_event_not_found", NO_SUCH_ITEM, "notFound");
+    problems.add("include", "rest_event_not_found", "notFound");
   }
   if (query.geoloc) {
-    if (query.geoloc_lat === undefined) problems.add("geoloc_lat", "rest_missing_callback_param", GEOLOC_NEEDS_POINT);
-    if (query.geoloc_lng === undefined) problems.add("geoloc_lng", "rest_missing_callback_param", GEOLOC_NEEDS_POINT);
+    if (query.geoloc_lat === undefined) problems.add("geoloc_lat", "rest_missing_callback_param");
+    if (query.geoloc_lng === undefined) problems.add("geoloc_lng", "rest_missing_callback_param");
     if (query.geoloc_lat !== undefined && query.geoloc_lng !== undefined) {
       filters.nearVenueIds = await venueIdsWithin(db, query.geoloc_lat, query.geoloc_lng, query.geoloc_radius ?? DEFAULT_GEOLOC_RADIUS_KM);
     }

@@ -1,5 +1,6 @@
 import { Prisma } from "../../../generated/prisma/sqlite/client";
 import type { Provider } from "../../db/database";
+import { silent, type Progress } from "../../logging/progress";
 import type { Tx } from "../../db/transaction";
 import type { Language } from "../../i18n/languages";
 import { searchPrefix, searchTokens } from "../../text/search-tokens";
@@ -63,10 +64,12 @@ export interface SqlRunner {
 const REBUILD_BATCH = 500;
 
 /** Writes every event's search document again, from its texts, in batches of events by id. */
-export async function rebuildEventSearch(sql: SqlRunner): Promise<number> {
+export async function rebuildEventSearch(sql: SqlRunner, progress: Progress = silent): Promise<number> {
   const after = sql.provider === "postgresql" ? "$1" : "?";
+  const [{ total }] = await sql.all(`SELECT COUNT(*) AS "total" FROM "Event"`, []);
   let last = 0;
   let written = 0;
+  progress("search documents", 0, Number(total));
   for (;;) {
     const ids = (await sql.all(`SELECT "id" FROM "Event" WHERE "id" > ${after} ORDER BY "id" LIMIT ${REBUILD_BATCH}`, [last])).map((row) => Number(row.id));
     if (ids.length === 0) return written;
@@ -76,6 +79,7 @@ export async function rebuildEventSearch(sql: SqlRunner): Promise<number> {
     const documents = [...byEvent].map(([eventId, searchTexts]) => ({ eventId, searchTexts }));
     await sql.run(searchDocumentsSql(sql.provider, documents.length), searchDocumentsParams(documents));
     written += documents.length;
+    progress("search documents", written, Math.max(written, Number(total)));
     last = ids[ids.length - 1];
   }
 }

@@ -37,12 +37,6 @@ export async function resolveEvent(db: Database, ref: ItemRef, order: { language
   return isItemId(ref.id) ? readEvent(db.provider, db.read, ref.id) : null;
 }
 
-const NO_SUCH_EVENT = {
-  en: "Must be the id of an existing event.",
-  "pt-br": "Deve ser o id de um evento existente.",
-  es: "Debe ser el id de un evento existente.",
-};
-
 /**
  * The id of the event a filter of another resource names (`event` of venues and organizers,
  * `post`/`event` of terms): an event the caller may read, and, when it is password-protected,
@@ -52,7 +46,7 @@ const NO_SUCH_EVENT = {
 export async function eventFilterOf(db: Database, id: number, param: string, ctx: RequestContext): Promise<number> {
   const event = await resolveEvent(db, { id }, ctx);
   const shown = event !== null && canReadItem(ctx.principal, "events", event) && (event.passwordHash === null || (ctx.principal !== null && canEditItem(ctx.principal, "events", event)));
-  if (!shown) throw invalidParam(param, "rest_event_not_found", NO_SUCH_EVENT, "notFound");
+  if (!shown) throw invalidParam(param, "rest_event_not_found", "notFound");
   return id;
 }
 
@@ -117,11 +111,7 @@ async function takenSlugs(tx: Tx, language: Language, candidates: string[], even
 
 function checkSlug(input: EventWrite, problems: ParamProblems): void {
   if (input.slug !== undefined && slugify(input.slug) === "") {
-    problems.add("slug", "rest_invalid_slug", {
-      en: "Must contain at least one letter or digit.",
-      "pt-br": "Deve conter pelo menos uma letra ou um dígito.",
-      es: "Debe contener al menos una letra o un dígito.",
-    });
+    problems.add("slug", "rest_invalid_slug");
   }
 }
 

@@ -1,6 +1,7 @@
-import { sendRepresentation, sendText } from "../../http/conditional";
+import { sendPrepared } from "../../http/compression";
+import { sendRepresentation } from "../../http/conditional";
 import type { Operations } from "../../http/operation-types";
-import { context, requestOrigin } from "../../http/request-context";
+import { context } from "../../http/request-context";
 import type { Language } from "../../i18n/languages";
 import type { Documentation } from "../../openapi/documentation";
 import { renderIndex, type IndexRoute } from "../../openapi/namespace-index";
@@ -21,19 +22,19 @@ export function namespaceOperations(services: Services, routes: (language: Langu
     },
 
     getApiDocumentation: {
-      run(req, res) {
+      async run(req, res) {
         const ctx = context(req);
         // JSON unless the client prefers HTML (a browser does).
         if (req.accepts(["application/json", "text/html"]) === "text/html") {
-          const page = documentation.htmlFor(ctx.language, ctx.apiBase, requestOrigin(req, services.config));
+          const page = documentation.htmlFor(ctx.language, ctx.apiBase);
           if (page === null) {
             services.logger.error("the HTML documentation has not been built: run npm run build:docs");
             throw new Error("HTML documentation missing");
           }
-          sendText(res, page, "html");
+          await sendPrepared(res, page);
           return;
         }
-        sendText(res, documentation.jsonFor(ctx.language, ctx.apiBase, requestOrigin(req, services.config)), "json");
+        await sendPrepared(res, documentation.jsonFor(ctx.language, ctx.apiBase));
       },
     },
   };

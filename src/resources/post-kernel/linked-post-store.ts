@@ -127,12 +127,6 @@ export interface LinkedPostStore<R extends LinkedPostRecord, I> {
   remove(db: Database, now: Date, target: WriteTarget<R>, inTrash: ErrorCode, destroys: boolean): Promise<{ record: R; deleted: boolean }>;
 }
 
-const INVALID_SLUG = {
-  en: "Must contain at least one letter or digit.",
-  "pt-br": "Deve conter pelo menos uma letra ou um dígito.",
-  es: "Debe contener al menos una letra o un dígito.",
-};
-
 type TextChange = Partial<Record<LinkedPostTextField, string | null>>;
 
 /** How many items of the same name an inline venue or organizer is compared with (the writer may see none of the first ones). */
@@ -170,7 +164,7 @@ export function createLinkedPostStore<R extends LinkedPostRecord, I extends Post
   }
 
   function checkSlug(input: I, problems: ParamProblems): void {
-    if (input.slug !== undefined && slugify(input.slug) === "") problems.add("slug", "rest_invalid_slug", INVALID_SLUG);
+    if (input.slug !== undefined && slugify(input.slug) === "") problems.add("slug", "rest_invalid_slug");
   }
 
   /** Creates an item from `input` in `tx`; its id, or null with the input's problems added to `problems`. */

@@ -6,7 +6,7 @@ import { parseDateInput } from "../../dates/date-input";
 import type { Tx } from "../../db/transaction";
 import { ApiError, type ParamProblems } from "../../http/errors";
 import type { Schemas } from "../../http/operation-types";
-import type { Language, Localized } from "../../i18n/languages";
+import type { Language } from "../../i18n/languages";
 
 /** The fields every event, venue and organizer write may carry (the spec declares them alike for all three). */
 export type PostFieldsInput = Pick<Schemas["EventFields"], "author" | "date" | "date_utc" | "status">;
@@ -23,18 +23,6 @@ export interface ResolvedPostFields {
   postDate: Date;
   status: PostStatus;
 }
-
-export const NOT_A_DATE: Localized = {
-  en: "Not a date this service understands.",
-  "pt-br": "Não é uma data que este serviço entenda.",
-  es: "No es una fecha que este servicio entienda.",
-};
-
-const NO_SUCH_USER: Localized = {
-  en: "Must be the id of an existing user.",
-  "pt-br": "Deve ser o id de um usuário existente.",
-  es: "Debe ser el id de un usuario existente.",
-};
 
 /** Who writes, when, in which language: what every write of an event, venue or organizer needs. */
 export interface PostWriteContext {
@@ -61,7 +49,7 @@ export async function resolvePostFields(
   let authorId = current?.authorId ?? ctx.principal.userId;
   if (input.author !== undefined) {
     const user = await tx.user.findUnique({ where: { id: input.author }, select: { id: true } });
-    if (!user) problems.add("author", "rest_user_not_found", NO_SUCH_USER, "notFound");
+    if (!user) problems.add("author", "rest_user_not_found", "notFound");
     else if (input.author !== authorId && !can(ctx.principal.role, `edit_others_${ctx.type}`)) throw new ApiError("rest_forbidden");
     else authorId = input.author;
   }
@@ -70,11 +58,11 @@ export async function resolvePostFields(
   if (input.date_utc !== undefined) {
     const parsed = parseDateInput(input.date_utc, "UTC", ctx.now);
     if (parsed) postDate = parsed.toJSDate();
-    else problems.add("date_utc", "rest_invalid_date", NOT_A_DATE);
+    else problems.add("date_utc", "rest_invalid_date");
   } else if (input.date !== undefined) {
     const parsed = parseDateInput(input.date, ctx.siteTimezone, ctx.now);
     if (parsed) postDate = parsed.toJSDate();
-    else problems.add("date", "rest_invalid_date", NOT_A_DATE);
+    else problems.add("date", "rest_invalid_date");
   }
 
   let status = scaledStatus(ctx.principal, ctx.type, input.status, current?.status as PostStatus | undefined);

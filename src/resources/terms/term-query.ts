@@ -30,12 +30,6 @@ export interface TermListQuery {
   slug?: string;
 }
 
-const NO_SUCH_TERM = {
-  en: "No term of this taxonomy has this id or slug.",
-  "pt-br": "Nenhum termo desta taxonomia tem este id ou slug.",
-  es: "Ningún término de esta taxonomía tiene este id o slug.",
-};
-
 /** The query of both list operations (the spec gives tags a subset of the categories' parameters). */
 export type TermListParams = QueryOf<"listCategories">;
 
@@ -49,7 +43,7 @@ export async function termListQueryOf(db: Database, config: TaxonomyConfig, quer
     const refs = query[param];
     if (refs === undefined) return undefined;
     const { ids, unknown } = await resolveTermRefs(db, config.taxonomy, refs, ctx.language, ctx.defaultLanguage);
-    if (unknown.length > 0) throw invalidParam(param, "rest_term_not_found", NO_SUCH_TERM, "notFound");
+    if (unknown.length > 0) throw invalidParam(param, "rest_term_not_found", "notFound");
     return ids;
   };
   const eventFilter = async (): Promise<number | undefined> => {
@@ -60,7 +54,7 @@ export async function termListQueryOf(db: Database, config: TaxonomyConfig, quer
   const parentFilter = async (): Promise<number | undefined> => {
     const parent = query.parent;
     if (!config.hierarchical || parent === undefined || parent === 0) return config.hierarchical ? parent : undefined;
-    if (!(await resolveTerm(db, config.taxonomy, parent))) throw invalidParam("parent", "rest_term_not_found", NO_SUCH_TERM, "notFound");
+    if (!(await resolveTerm(db, config.taxonomy, parent))) throw invalidParam("parent", "rest_term_not_found", "notFound");
     return parent;
   };
   const [includeIds, excludeIds, eventId, parentId] = await Promise.all([termIds("include"), termIds("exclude"), eventFilter(), parentFilter()]);

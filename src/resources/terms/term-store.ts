@@ -149,11 +149,7 @@ async function writeTexts(tx: Tx, term: { id: number; taxonomy: string; sourceLa
 
 async function checkParent(tx: Tx, termId: number | null, parent: number): Promise<void> {
   if (parent === 0) return;
-  const problem = () => invalidParam("parent", "rest_invalid_parent", {
-    en: "Must be an existing category other than this one and its descendants.",
-    "pt-br": "Deve ser uma categoria existente, diferente desta e de suas descendentes.",
-    es: "Debe ser una categoría existente distinta de esta y de sus descendientes.",
-  });
+  const problem = () => invalidParam("parent", "rest_invalid_parent");
   // Walk up from the proposed parent: reaching the term itself would make a cycle.
   let current: number | null = parent;
   const visited = new Set<number>();
@@ -192,11 +188,7 @@ async function uniqueSlug(tx: Tx, ctx: TermWriteContext, wanted: string, termId:
 
 function checkSlugHasLetters(slug: string | undefined): void {
   if (slug !== undefined && slugify(slug) === "") {
-    throw invalidParam("slug", "rest_invalid_slug", {
-      en: "Must contain at least one letter or digit.",
-      "pt-br": "Deve conter pelo menos uma letra ou um dígito.",
-      es: "Debe contener al menos una letra o un dígito.",
-    });
+    throw invalidParam("slug", "rest_invalid_slug");
   }
 }
 
@@ -255,12 +247,6 @@ async function termsNamed(tx: Tx, ctx: TermWriteContext, texts: string[]): Promi
 /** How an event write names a term: by id (a number), or by slug or name. */
 export type TermRef = number | string;
 
-const NAME_TOO_LONG = {
-  en: "A term's name must be at most 200 characters long.",
-  "pt-br": "O nome de um termo deve ter no máximo 200 caracteres.",
-  es: "El nombre de un término debe tener como máximo 200 caracteres.",
-};
-
 /**
  * The ids of the terms an event write names in `param` (tec-rest-v1.md §7.1), in its order and
  * once each, in the write's transaction: ids as given (the event store checks they are of the
@@ -274,7 +260,7 @@ export async function termIdsOf(db: Database, tx: Tx, ctx: TermWriteContext & { 
   if (missing.length > 0) {
     if (!ctx.mayCreate) throw new ApiError("rest_forbidden");
     if (missing.some((name) => name.length > 200)) {
-      problems.add(param, "rest_invalid_term_name", NAME_TOO_LONG);
+      problems.add(param, "rest_invalid_term_name");
       return [];
     }
     await takeTurns(db, tx, ctx.config);

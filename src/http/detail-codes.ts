@@ -1,0 +1,143 @@
+import type { Localized } from "../i18n/languages";
+
+interface DetailCodeSpec {
+  /** What the code means (the document lists the codes; the README says where they come from). */
+  meaning: string;
+  /**
+   * The message sent beside the code, in each language; absent where the message carries values
+   * (a limit, a type) and is made with them where the problem is found (validation-messages.ts,
+   * input-guard.ts).
+   */
+  message?: Localized;
+}
+
+/**
+ * Every code a `data.details` entry of an error can carry: what exactly was wrong with one
+ * parameter of a `400` (or, under `rest_internal_error`, with a response). Declared once, here:
+ * the code of every problem a handler or the validator reports is one of these (the type says so),
+ * and the document lists the same codes (`ErrorDetailCode`; a test compares the two), with the
+ * message each sends in every language.
+ */
+export const DETAIL_CODES = {
+  // From the request validator: the value does not fit the parameter's schema.
+  rest_invalid_type: { meaning: "not of the parameter's type (a word where a number goes)" },
+  rest_out_of_range: { meaning: "a number below the minimum or above the maximum" },
+  rest_too_short: { meaning: "a text shorter than allowed (an empty name)" },
+  rest_too_long: { meaning: "a text longer than allowed" },
+  rest_too_few_items: { meaning: "a list with fewer items than allowed" },
+  rest_too_many_items: { meaning: "a list with more items than allowed" },
+  rest_not_in_enum: { meaning: "not one of the values the parameter takes" },
+  rest_invalid_format: { meaning: "not in the parameter's format (an e-mail address, a URL, a pattern)" },
+  rest_invalid_value: { meaning: "a value the parameter's schema refuses otherwise" },
+  rest_missing_field: { meaning: "an object without a field it needs (a venue given without its name)" },
+  rest_empty_value: { meaning: "blank where a value is needed" },
+  rest_invalid_param: { meaning: "anything else the schema refuses, described in English by the validator" },
+  // From the input guard, before any schema: text and nesting no database should get.
+  rest_invalid_text: { meaning: "text that is not valid Unicode (a lone surrogate) or holds a NUL" },
+  rest_too_deep: { meaning: "a value nested deeper than allowed" },
+  // From the handlers: values that fit the schema but not the data.
+  rest_invalid_date: {
+    meaning: "a date that cannot be read, or out of the years 1 to 9999",
+    message: { en: "Not a date this service understands.", "pt-br": "Não é uma data que este serviço entenda.", es: "No es una fecha que este servicio entienda." },
+  },
+  rest_invalid_timezone: {
+    meaning: "not an IANA time zone",
+    message: {
+      en: "Must be an IANA time zone, such as America/New_York or UTC.",
+      "pt-br": "Deve ser um fuso horário IANA, como America/Sao_Paulo ou UTC.",
+      es: "Debe ser una zona horaria IANA, como Europe/Madrid o UTC.",
+    },
+  },
+  rest_end_before_start: {
+    meaning: "an end date before the start date",
+    message: { en: "Must not be before start_date.", "pt-br": "Não pode ser anterior a start_date.", es: "No puede ser anterior a start_date." },
+  },
+  rest_invalid_slug: {
+    meaning: "a slug with nothing left once normalized",
+    message: { en: "Must contain at least one letter or digit.", "pt-br": "Deve conter pelo menos uma letra ou um dígito.", es: "Debe contener al menos una letra o un dígito." },
+  },
+  rest_invalid_term_name: {
+    meaning: "a category or tag name too long for its slug",
+    message: {
+      en: "A term's name must be at most 200 characters long.",
+      "pt-br": "O nome de um termo deve ter no máximo 200 caracteres.",
+      es: "El nombre de un término debe tener como máximo 200 caracteres.",
+    },
+  },
+  rest_invalid_parent: {
+    meaning: "a category parent that is the category itself or one of its descendants",
+    message: {
+      en: "Must be an existing category other than this one and its descendants.",
+      "pt-br": "Deve ser uma categoria existente, diferente desta e de suas descendentes.",
+      es: "Debe ser una categoría existente distinta de esta y de sus descendientes.",
+    },
+  },
+  rest_missing_callback_param: {
+    meaning: "a parameter that another one needs is missing (geoloc_lng without geoloc_lat)",
+    message: { en: "Required when geoloc is true.", "pt-br": "Obrigatório quando geoloc é true.", es: "Obligatorio cuando geoloc es true." },
+  },
+  rest_status_forbidden: {
+    meaning: "a status the caller may not list or give",
+    message: {
+      en: "Only published items can be listed without the right to edit them.",
+      "pt-br": "Sem permissão de edição, só é possível listar itens publicados.",
+      es: "Sin permiso de edición solo se pueden listar elementos publicados.",
+    },
+  },
+  rest_event_not_found: {
+    meaning: "no event the caller may see has this id",
+    message: {
+      en: "Must be the id of an existing event that you may see.",
+      "pt-br": "Deve ser o id de um evento existente que você possa ver.",
+      es: "Debe ser el id de un evento existente que puedas ver.",
+    },
+  },
+  rest_venue_not_found: {
+    meaning: "no venue the caller may see has this id",
+    message: {
+      en: "Every id must be of an existing venue that you may see.",
+      "pt-br": "Cada id deve ser de um local existente que você possa ver.",
+      es: "Cada id debe ser de un lugar existente que puedas ver.",
+    },
+  },
+  rest_organizer_not_found: {
+    meaning: "no organizer the caller may see has this id",
+    message: {
+      en: "Every id must be of an existing organizer that you may see.",
+      "pt-br": "Cada id deve ser de um organizador existente que você possa ver.",
+      es: "Cada id debe ser de un organizador existente que puedas ver.",
+    },
+  },
+  rest_term_not_found: {
+    meaning: "no category or tag has this id or slug",
+    message: {
+      en: "Every item must be the id or slug of an existing term of this taxonomy.",
+      "pt-br": "Cada item deve ser o id ou o slug de um termo existente desta taxonomia.",
+      es: "Cada elemento debe ser el id o el slug de un término existente de esta taxonomía.",
+    },
+  },
+  rest_user_not_found: {
+    meaning: "no user has this id",
+    message: { en: "Must be the id of an existing user.", "pt-br": "Deve ser o id de um usuário existente.", es: "Debe ser el id de un usuario existente." },
+  },
+  rest_linked_item_not_found: {
+    meaning: "a venue, organizer, category or tag to link that does not exist or may not be linked",
+    message: {
+      en: "Every id must be of an existing item of this kind that you may see (not in the trash).",
+      "pt-br": "Cada id deve ser de um item existente deste tipo que você possa ver (fora da lixeira).",
+      es: "Cada id debe ser de un elemento existente de este tipo que puedas ver (fuera de la papelera).",
+    },
+  },
+  // Only under `rest_internal_error`, with response validation on (the tests): the service
+  // answered something its document does not allow.
+  rest_invalid_response: { meaning: "a response that does not match the document" },
+} as const satisfies Record<string, DetailCodeSpec>;
+
+export type DetailCode = keyof typeof DETAIL_CODES;
+
+/** The codes whose message is declared here, which a handler reports by code alone. */
+export type DeclaredDetailCode = { [C in DetailCode]: (typeof DETAIL_CODES)[C] extends { message: Localized } ? C : never }[DetailCode];
+
+export function detailMessage(code: DeclaredDetailCode): Localized {
+  return DETAIL_CODES[code].message;
+}
