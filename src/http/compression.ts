@@ -2,7 +2,7 @@ import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 import compression from "compression";
 import type { Request, RequestHandler, Response } from "express";
-import { entityTag, ifNoneMatchHolds } from "./conditional";
+import { answeredNotModified, entityTag } from "./conditional";
 
 /**
  * Compressed responses (RFC 9110 §8.4), negotiated with `Accept-Encoding` and announced with
@@ -60,10 +60,7 @@ export async function sendPrepared(res: Response, prepared: PreparedText): Promi
   res.setHeader("Cache-Control", "no-cache");
   res.vary("Accept-Encoding");
   res.type(prepared.type);
-  if (req.method === "GET" && ifNoneMatchHolds(req, prepared.etag)) {
-    res.status(304).end();
-    return;
-  }
+  if (answeredNotModified(res, prepared.etag)) return;
   const coding = codingFor(req);
   if (coding === null) {
     res.send(prepared.text);

@@ -69,12 +69,16 @@ export function sendRepresentation(res: Response, body: unknown, options: { stat
   const etag = options.etag === null ? null : (options.etag ?? entityTag(json));
   if (etag !== null) res.setHeader("ETag", etag);
   const status = options.status ?? 200;
-  if (etag !== null && status === 200 && res.req.method === "GET" && ifNoneMatchHolds(res.req, etag)) {
-    res.status(304).end();
-    return;
-  }
+  if (etag !== null && status === 200 && answeredNotModified(res, etag)) return;
   res.status(status);
   sendJson(res, body, json);
+}
+
+/** For a GET whose If-None-Match names `etag`: answers `304 Not Modified`, without a body, and says so. */
+export function answeredNotModified(res: Response, etag: string): boolean {
+  if (res.req.method !== "GET" || !ifNoneMatchHolds(res.req, etag)) return false;
+  res.status(304).end();
+  return true;
 }
 
 /**

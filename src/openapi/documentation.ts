@@ -3,6 +3,7 @@ import { PreparedText } from "../http/compression";
 import type { Language } from "../i18n/languages";
 import type { JsonObject } from "./spec";
 import { projectPath } from "../project-root";
+import { RecentValues } from "../text/text-memo";
 
 /**
  * What `/doc` serves: the OpenAPI document as JSON, and the HTML page rendered from it by
@@ -37,7 +38,7 @@ const PREPARED_PAGES = 24;
 export class Documentation {
   private readonly json = new Map<Language, string>();
   private readonly html = new Map<Language, string | null>();
-  private readonly prepared = new Map<string, PreparedText>();
+  private readonly prepared = new RecentValues<PreparedText>(PREPARED_PAGES);
 
   constructor(private readonly documents: Map<Language, JsonObject>) {
     for (const [language, document] of documents) {
@@ -55,7 +56,7 @@ export class Documentation {
   jsonFor(language: Language, apiBase: string): PreparedText {
     const json = this.json.get(language);
     if (json === undefined) throw new Error(`no documentation for language ${language}`);
-    return this.preparedFor(`json ${language} ${apiBase}`, () => new PreparedText(fillAddresses(json, apiBase, (value) => JSON.stringify(value).slice(1, -1)), "json"));
+    return this.prepared.valueOf(`json ${language} ${apiBase}`, () => new PreparedText(fillAddresses(json, apiBase, (value) => JSON.stringify(value).slice(1, -1)), "json"));
   }
 
   /** The HTML page, or null when it has not been built (`npm run build:docs`). */
@@ -65,15 +66,6 @@ export class Documentation {
       this.html.set(language, existsSync(path) ? readFileSync(path, "utf8") : null);
     }
     const page = this.html.get(language);
-    return page ? this.preparedFor(`html ${language} ${apiBase}`, () => new PreparedText(fillAddresses(page, apiBase, escapeHtml), "html")) : null;
-  }
-
-  private preparedFor(key: string, prepare: () => PreparedText): PreparedText {
-    let prepared = this.prepared.get(key);
-    if (!prepared) {
-      if (this.prepared.size >= PREPARED_PAGES) this.prepared.delete(this.prepared.keys().next().value!);
-      this.prepared.set(key, (prepared = prepare()));
-    }
-    return prepared;
+    return page ? this.prepared.valueOf(`html ${language} ${apiBase}`, () => new PreparedText(fillAddresses(page, apiBase, escapeHtml), "html")) : null;
   }
 }

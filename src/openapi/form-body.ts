@@ -42,19 +42,21 @@ function readText(schema: JsonObject, text: string): unknown {
   return text;
 }
 
-/** The schema of what `name` of an object may hold, over every alternative that declares it. */
-function propertySchema(schema: JsonObject, name: string): JsonObject | undefined {
+/** What `part` of a schema holds (an object's property, a list's items), over every alternative that declares it. */
+function partSchema(schema: JsonObject, part: (variant: JsonObject) => unknown): JsonObject | undefined {
   const found = variants(schema)
-    .map((variant) => (variant.properties as Record<string, JsonObject> | undefined)?.[name])
-    .filter((property): property is JsonObject => property !== undefined);
+    .map((variant) => part(variant) as JsonObject | undefined)
+    .filter((found): found is JsonObject => found !== undefined);
   return found.length === 0 ? undefined : found.length === 1 ? found[0] : { anyOf: found };
 }
 
+/** The schema of what `name` of an object may hold. */
+function propertySchema(schema: JsonObject, name: string): JsonObject | undefined {
+  return partSchema(schema, (variant) => (variant.properties as Record<string, JsonObject> | undefined)?.[name]);
+}
+
 function itemSchema(schema: JsonObject): JsonObject | undefined {
-  const found = variants(schema)
-    .map((variant) => variant.items as JsonObject | undefined)
-    .filter((items): items is JsonObject => items !== undefined);
-  return found.length === 0 ? undefined : found.length === 1 ? found[0] : { anyOf: found };
+  return partSchema(schema, (variant) => variant.items);
 }
 
 export function readFormValue(schema: JsonObject, value: unknown): unknown {

@@ -9,13 +9,12 @@ import type { RequestContext } from "../../http/request-context";
 import { noneIfEmpty } from "../../i18n/localized-rows";
 import type { Language } from "../../i18n/languages";
 import { markupFilterOf, type MarkupFilter } from "../../text/kses";
-import { slugify } from "../../text/slug";
 import { changedColumns } from "../post-kernel/item-columns";
 import { lockTarget } from "../post-kernel/item-lock";
 import { nameForNewSlug, textRowsToWrite } from "../post-kernel/item-texts";
 import { resolvePostFields, type PostWriteContext } from "../post-kernel/post-fields";
 import { itemBySlugSql } from "../post-kernel/slug-lookup";
-import { freeSlug, retryOnSlugClash, slugBase } from "../post-kernel/unique-slug";
+import { checkSlugHasLetters, freeSlug, retryOnSlugClash, slugBase } from "../post-kernel/unique-slug";
 import { flagOf } from "../post-kernel/write-flags";
 import { storedCost } from "./event-cost";
 import { countEvents, countSql, dayCountSql } from "./event-counts";
@@ -109,12 +108,6 @@ async function takenSlugs(tx: Tx, language: Language, candidates: string[], even
   return rows.map((row) => row.slug!);
 }
 
-function checkSlug(input: EventWrite, problems: ParamProblems): void {
-  if (input.slug !== undefined && slugify(input.slug) === "") {
-    problems.add("slug", "rest_invalid_slug");
-  }
-}
-
 /**
  * The text change of a write in the context's language, with its slug: the one given (made
  * unique), or, for a language that has no slug of its own yet, one made from the title.
@@ -155,7 +148,7 @@ export async function createEvent(db: Database, ctx: PostWriteContext, input: Sc
       const links = linkChanges(await linkIdsOf(db, tx, ctx, input, problems), null);
       const fields = await resolvePostFields(tx, input, ctx, problems);
       const times = resolveEventTimes(input, null, ctx.siteTimezone, ctx.now, problems);
-      checkSlug(input, problems);
+      checkSlugHasLetters(input.slug, problems);
       await checkItemLinks(db, tx, ctx, links, null, input.post_parent, problems);
       problems.throwIfAny();
       const created = await tx.event.create({
@@ -187,7 +180,7 @@ export async function updateEvent(db: Database, ctx: PostWriteContext, target: W
       const current = await lockTarget(db, tx, "Event", target, () => readEvent(db.provider, tx, id));
       const fields = await resolvePostFields(tx, input, ctx, problems, current);
       const times = resolveEventTimes(input, current, ctx.siteTimezone, ctx.now, problems);
-      checkSlug(input, problems);
+      checkSlugHasLetters(input.slug, problems);
       const links = linkChanges(wantedLinks, current);
       await checkItemLinks(db, tx, ctx, links, current, input.post_parent, problems);
       problems.throwIfAny();

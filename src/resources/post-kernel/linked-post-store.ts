@@ -8,7 +8,6 @@ import { noneIfEmpty, type LocalizedRow } from "../../i18n/localized-rows";
 import type { OwnText } from "../../i18n/localized-text";
 import { markupFilterOf } from "../../text/kses";
 import { normalizeForSearch, sortKeyOf } from "../../text/search-text";
-import { slugify } from "../../text/slug";
 import { changedColumns } from "./item-columns";
 import { lockTarget } from "./item-lock";
 import type { LanguageOrder } from "./item-operations";
@@ -17,7 +16,7 @@ import { linkedPostWhere, type LinkedPostFilters, type LinkedPostWhere } from ".
 import { LINKED_POST_TEXT, type LinkedPostTextField } from "./post-record";
 import { resolvePostFields, type PostFieldsInput, type PostWriteContext, type ResolvedPostFields } from "./post-fields";
 import { itemIdBySlug } from "./slug-lookup";
-import { freeSlug, retryOnSlugClash, slugBase } from "./unique-slug";
+import { checkSlugHasLetters, freeSlug, retryOnSlugClash, slugBase } from "./unique-slug";
 
 /**
  * The data layer venues and organizers share (TEC's "linked posts": the items events link to).
@@ -163,14 +162,10 @@ export function createLinkedPostStore<R extends LinkedPostRecord, I extends Post
     for (const row of rows) await upsertText(tx, model.tables, id, row);
   }
 
-  function checkSlug(input: I, problems: ParamProblems): void {
-    if (input.slug !== undefined && slugify(input.slug) === "") problems.add("slug", "rest_invalid_slug");
-  }
-
   /** Creates an item from `input` in `tx`; its id, or null with the input's problems added to `problems`. */
   async function insert(db: Database, tx: Tx, ctx: PostWriteContext, input: I, problems: ParamProblems): Promise<number | null> {
     const fields = await resolvePostFields(tx, input, ctx, problems);
-    checkSlug(input, problems);
+    checkSlugHasLetters(input.slug, problems);
     if (problems.any()) return null;
     const change = textChange(input, ctx);
     const slug = (await slugOf(db, tx, ctx, input, null, change))!;
@@ -235,7 +230,7 @@ export function createLinkedPostStore<R extends LinkedPostRecord, I extends Post
           const current = await lockTarget(db, tx, model.tables.table, target, () => model.find(tx, id));
           const problems = new ParamProblems();
           const fields = await resolvePostFields(tx, input, ctx, problems, current);
-          checkSlug(input, problems);
+          checkSlugHasLetters(input.slug, problems);
           problems.throwIfAny();
           // Trashing through a status change unlinks the item from its events, as DELETE does.
           if (fields.status === "trash" && current.status !== "trash") await unlinkEvents(tx, model.tables, id);

@@ -1,6 +1,7 @@
 import { formatWallClock } from "../../dates/date-input";
 import type { Schemas } from "../../http/operation-types";
 import type { RequestContext } from "../../http/request-context";
+import { RecentValues } from "../../text/text-memo";
 
 /** The fields events, venues and organizers represent alike. */
 export interface PostRecordBase {
@@ -15,18 +16,17 @@ export type PostKind = "event" | "venue" | "organizer";
 
 const COLLECTION: Record<PostKind, string> = { event: "events", venue: "venues", organizer: "organizers" };
 
-/** The site part of global ids, per site URL (parsed once, not for every item of every answer). */
-const globalIdSites = new Map<string, string>();
+/**
+ * The site part of global ids, per site URL (parsed once, not for every item of every answer).
+ * Site URLs come from the configuration and the request's trusted Host: few; bounded anyway.
+ */
+const globalIdSites = new RecentValues<string>(100);
 
 export function globalIdOf(ctx: RequestContext, kind: PostKind, id: number): string {
-  let site = globalIdSites.get(ctx.siteUrl);
-  if (site === undefined) {
+  const site = globalIdSites.valueOf(ctx.siteUrl, () => {
     const url = new URL(ctx.siteUrl);
-    site = `${url.host}${url.pathname.replace(/\/$/, "")}`;
-    // Site URLs come from the configuration and the request's trusted Host: few; bounded anyway.
-    if (globalIdSites.size >= 100) globalIdSites.clear();
-    globalIdSites.set(ctx.siteUrl, site);
-  }
+    return `${url.host}${url.pathname.replace(/\/$/, "")}`;
+  });
   return `${site}?id=${id}&type=${kind}`;
 }
 

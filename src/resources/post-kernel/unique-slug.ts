@@ -1,5 +1,6 @@
 import type { Database } from "../../db/database";
 import { driverCause, lockFor, type Tx } from "../../db/transaction";
+import type { ParamProblems } from "../../http/errors";
 import { firstFreeSlug, slugify, type TakenAmong } from "../../text/slug";
 
 /** Whether an error is the database refusing a duplicate value of a unique column (P2002). */
@@ -23,6 +24,11 @@ export async function retryOnSlugClash<T>(write: () => Promise<T>): Promise<T> {
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
     }
   }
+}
+
+/** A slug a write gives must keep a letter or a digit once normalized; else `rest_invalid_slug`. */
+export function checkSlugHasLetters(slug: string | undefined, problems: ParamProblems): void {
+  if (slug !== undefined && slugify(slug) === "") problems.add("slug", "rest_invalid_slug");
 }
 
 /** The slug candidates' base: the slugified text, or a fallback for text with no letters. */

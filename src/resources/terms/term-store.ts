@@ -1,7 +1,7 @@
 import type { Prisma } from "../../../generated/prisma/sqlite/client";
 import type { Database, Db } from "../../db/database";
 import { inTransaction, lockFor, type Tx } from "../../db/transaction";
-import { ApiError, invalidParam, type ParamProblems } from "../../http/errors";
+import { ApiError, invalidParam, ParamProblems } from "../../http/errors";
 import { isItemId, type Schemas, type WriteTarget } from "../../http/operation-types";
 import { effectiveText } from "../../i18n/localized-text";
 import type { Language } from "../../i18n/languages";
@@ -10,6 +10,7 @@ import { sortKeyOf } from "../../text/search-text";
 import { firstFreeSlug, slugify } from "../../text/slug";
 import { lockTarget } from "../post-kernel/item-lock";
 import { nameForNewSlug, textRowsToWrite } from "../post-kernel/item-texts";
+import { checkSlugHasLetters } from "../post-kernel/unique-slug";
 import type { Taxonomy, TaxonomyConfig } from "./taxonomies";
 import type { TermListQuery } from "./term-query";
 import { TERM_TEXT, TERM_TEXT_FIELDS, termSelect, type TermRecord, type TermTextField } from "./term-record";
@@ -186,10 +187,10 @@ async function uniqueSlug(tx: Tx, ctx: TermWriteContext, wanted: string, termId:
   });
 }
 
-function checkSlugHasLetters(slug: string | undefined): void {
-  if (slug !== undefined && slugify(slug) === "") {
-    throw invalidParam("slug", "rest_invalid_slug");
-  }
+function refuseSlugWithoutLetters(slug: string | undefined): void {
+  const problems = new ParamProblems();
+  checkSlugHasLetters(slug, problems);
+  problems.throwIfAny();
 }
 
 /**
@@ -215,7 +216,7 @@ async function insertTerm(tx: Tx, ctx: TermWriteContext, given: Schemas["CreateC
 }
 
 export async function createTerm(db: Database, ctx: TermWriteContext, input: Schemas["CreateCategoryRequest"]): Promise<TermRecord> {
-  checkSlugHasLetters(input.slug);
+  refuseSlugWithoutLetters(input.slug);
   return inTransaction(db, async (tx) => {
     await takeTurns(db, tx, ctx.config);
     const id = await insertTerm(tx, ctx, input);
@@ -280,7 +281,7 @@ export async function termIdsOf(db: Database, tx: Tx, ctx: TermWriteContext & { 
 
 /** Changes what the input gives, and only that, under the term's lock. */
 export async function updateTerm(db: Database, ctx: TermWriteContext, target: WriteTarget<TermRecord>, given: TermWrite): Promise<TermRecord> {
-  checkSlugHasLetters(given.slug);
+  refuseSlugWithoutLetters(given.slug);
   const input = filtered(given, ctx.markup);
   const id = target.record.id;
   return inTransaction(db, async (tx) => {
