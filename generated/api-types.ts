@@ -752,7 +752,7 @@ export interface components {
          * @example rest_invalid_param
          * @enum {string}
          */
-        ErrorCode: "rest_no_route" | "rest_invalid_param" | "rest_missing_callback_param" | "rest_invalid_json" | "rest_forbidden" | "rest_payload_too_large" | "rest_unsupported_media_type" | "rest_too_many_requests" | "rest_request_timeout" | "rest_bad_request" | "rest_headers_too_large" | "rest_not_ready" | "rest_service_unavailable" | "rest_internal_error" | "term_exists" | "rest-category-not-found" | "rest-tag-not-found" | "rest-venue-not-found" | "venue-not-accessible" | "venue-is-in-trash" | "venue-archive-page-not-found" | "rest-organizer-not-found" | "organizer-not-accessible" | "organizer-is-in-trash" | "organizer-archive-page-not-found" | "rest-event-not-found" | "event-no-longer-available" | "event-not-accessible" | "event-is-in-trash" | "event-archive-page-not-found" | "rest_precondition_failed" | "event-password-protected";
+        ErrorCode: "rest_no_route" | "rest_invalid_param" | "rest_missing_callback_param" | "rest_invalid_json" | "rest_forbidden" | "rest_payload_too_large" | "rest_unsupported_media_type" | "rest_too_many_requests" | "rest_request_timeout" | "rest_bad_request" | "rest_headers_too_large" | "rest_not_ready" | "rest_service_unavailable" | "rest_internal_error" | "term_exists" | "rest-category-not-found" | "rest-tag-not-found" | "rest-venue-not-found" | "venue-not-accessible" | "venue-is-in-trash" | "venue-archive-page-not-found" | "rest-organizer-not-found" | "organizer-not-accessible" | "organizer-is-in-trash" | "organizer-archive-page-not-found" | "rest-event-not-found" | "event-no-longer-available" | "event-not-accessible" | "event-is-in-trash" | "event-archive-page-not-found" | "rest_sync_token_expired" | "rest_precondition_failed" | "event-password-protected";
         /**
          * @description What exactly was wrong with one parameter (stable, never translated): a value that does not
          *     fit the parameter's type, range, length or format, that names an item which does not exist or
@@ -760,7 +760,7 @@ export interface components {
          *     today; a later version may add one, which a client should treat as `rest_invalid_param`.
          * @enum {string}
          */
-        ErrorDetailCode: "rest_invalid_type" | "rest_out_of_range" | "rest_too_short" | "rest_too_long" | "rest_too_few_items" | "rest_too_many_items" | "rest_not_in_enum" | "rest_invalid_format" | "rest_invalid_value" | "rest_missing_field" | "rest_empty_value" | "rest_invalid_param" | "rest_invalid_text" | "rest_too_deep" | "rest_invalid_date" | "rest_invalid_timezone" | "rest_end_before_start" | "rest_invalid_slug" | "rest_invalid_term_name" | "rest_invalid_parent" | "rest_missing_callback_param" | "rest_status_forbidden" | "rest_event_not_found" | "rest_venue_not_found" | "rest_organizer_not_found" | "rest_term_not_found" | "rest_user_not_found" | "rest_linked_item_not_found" | "rest_invalid_response";
+        ErrorDetailCode: "rest_invalid_type" | "rest_out_of_range" | "rest_too_short" | "rest_too_long" | "rest_too_few_items" | "rest_too_many_items" | "rest_not_in_enum" | "rest_invalid_format" | "rest_invalid_value" | "rest_missing_field" | "rest_empty_value" | "rest_invalid_param" | "rest_invalid_text" | "rest_too_deep" | "rest_invalid_date" | "rest_invalid_timezone" | "rest_end_before_start" | "rest_invalid_slug" | "rest_invalid_term_name" | "rest_invalid_parent" | "rest_missing_callback_param" | "rest_status_forbidden" | "rest_event_not_found" | "rest_venue_not_found" | "rest_organizer_not_found" | "rest_term_not_found" | "rest_user_not_found" | "rest_linked_item_not_found" | "rest_sync_filters_differ" | "rest_sync_not_paged" | "rest_invalid_response";
         /**
          * @description The error envelope of every error response. `code` is stable and never translated;
          *     `message` is in the request language.
@@ -1407,20 +1407,48 @@ export interface components {
             json_ld?: components["schemas"]["JsonLd"];
             translations?: components["schemas"]["Translations"];
         };
+        /** @description An item of the list that is gone, or that the list no longer shows. */
+        Tombstone: {
+            /**
+             * Format: int32
+             * @example 42
+             */
+            id: number;
+            /**
+             * @example true
+             * @constant
+             */
+            deleted: true;
+        };
         CollectionTotals: {
             rest_url: components["schemas"]["RestUrl"];
             next_rest_url?: components["schemas"]["RestUrl"];
             previous_rest_url?: components["schemas"]["RestUrl"];
             /**
-             * @description How many items match, over all pages.
+             * @description How many items match, over all pages. In an answer to `sync_token`: how many changes this
+             *     answer holds (items and `deleted` together).
              * @example 23
              */
             total: number;
             /**
-             * @description How many pages of `per_page` items there are (0 when nothing matches).
+             * @description How many pages of `per_page` items there are (0 when nothing matches). In an answer to
+             *     `sync_token`: 2 while more changes wait (follow `next_rest_url`), else 1.
              * @example 3
              */
             total_pages: number;
+            /**
+             * @description Send it back as `sync_token` to get only what changed since this answer was read (see the
+             *     `sync_token` parameter). Every page of a listing carries one: keep the first page's, so
+             *     that what changes while you page is reported again, never missed.
+             * @example WzEsImV2ZW50cyIsNDIsMjE0NzQ4MzY0Nyx7fV0.8Jk1bPq2dLxN0aQvW3r7Zg
+             */
+            next_sync_token: string;
+            /**
+             * @description Only in an answer to `sync_token`: the changed items that are deleted, or that the list no
+             *     longer shows (trashed, unpublished, outside its filters now), which the caller could see
+             *     once. Remove them from your copy.
+             */
+            deleted?: components["schemas"]["Tombstone"][];
         };
         /**
          * @description A page of events, ordered by start date (then id) unless `orderby` says otherwise.
@@ -1428,7 +1456,8 @@ export interface components {
          *       "events": [],
          *       "rest_url": "http://localhost:8080/calendar/events/v1/events?page=1&per_page=10&start_date=2026-11-20%2000%3A00%3A00&end_date=2028-11-21%2023%3A59%3A59",
          *       "total": 0,
-         *       "total_pages": 0
+         *       "total_pages": 0,
+         *       "next_sync_token": "WzEsImV2ZW50cyIsNDIsMjE0NzQ4MzY0Nyx7fV0.8Jk1bPq2dLxN0aQvW3r7Zg"
          *     }
          */
         EventCollection: {
@@ -1728,7 +1757,8 @@ export interface components {
          *       "venues": [],
          *       "rest_url": "http://localhost:8080/calendar/events/v1/venues?page=1&per_page=10",
          *       "total": 0,
-         *       "total_pages": 0
+         *       "total_pages": 0,
+         *       "next_sync_token": "WzEsImV2ZW50cyIsNDIsMjE0NzQ4MzY0Nyx7fV0.8Jk1bPq2dLxN0aQvW3r7Zg"
          *     }
          */
         VenueCollection: {
@@ -1747,7 +1777,8 @@ export interface components {
          *       "organizers": [],
          *       "rest_url": "http://localhost:8080/calendar/events/v1/organizers?page=1&per_page=10",
          *       "total": 0,
-         *       "total_pages": 0
+         *       "total_pages": 0,
+         *       "next_sync_token": "WzEsImV2ZW50cyIsNDIsMjE0NzQ4MzY0Nyx7fV0.8Jk1bPq2dLxN0aQvW3r7Zg"
          *     }
          */
         OrganizerCollection: {
@@ -1842,6 +1873,7 @@ export interface components {
          *       "rest_url": "http://localhost:8080/calendar/events/v1/categories?page=1&per_page=10",
          *       "total": 1,
          *       "total_pages": 1,
+         *       "next_sync_token": "WzEsImNhdGVnb3JpZXMiLDQyLDIxNDc0ODM2NDcse31d.8Jk1bPq2dLxN0aQvW3r7Zg",
          *       "categories": [
          *         {
          *           "id": 4,
@@ -1952,6 +1984,7 @@ export interface components {
          *       "previous_rest_url": "http://localhost:8080/calendar/events/v1/tags?page=1&per_page=1&hide_empty=false",
          *       "total": 2,
          *       "total_pages": 2,
+         *       "next_sync_token": "WzEsInRhZ3MiLDQyLDIxNDc0ODM2NDcseyJoaWRlX2VtcHR5IjpmYWxzZX1d.8Jk1bPq2dLxN0aQvW3r7Zg",
          *       "tags": [
          *         {
          *           "id": 9,
@@ -2152,6 +2185,28 @@ export interface components {
                  *       "message": "The requested event archive page does not exist",
                  *       "data": {
                  *         "status": 404
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The sync token is older than the sync log's deletions, or was not made by this site for this list (`rest_sync_token_expired`): list again from the first page. */
+        SyncTokenExpired: {
+            headers: {
+                "Content-Language": components["headers"]["ContentLanguage"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "rest_sync_token_expired",
+                 *       "message": "The sync token has expired or was not made for this list: list it again from the first page.",
+                 *       "data": {
+                 *         "status": 410
                  *       }
                  *     }
                  */
@@ -2707,6 +2762,44 @@ export interface components {
          */
         EventPassword: string;
         /**
+         * @description Incremental sync: the `next_sync_token` of an earlier answer of this list. The answer then
+         *     holds only what changed after that answer was read, through the same filters (which the token
+         *     keeps: send it alone, or with the same filters): the changed items the list shows now, and,
+         *     in `deleted`, tombstones of the changed items that are deleted or that it no longer shows
+         *     (trashed, unpublished, moved out of the filters), for callers that could see them; a tombstone
+         *     can name an item the copy never had (it changed outside the filters): ignore it. Changes
+         *     come in the order they were made, `per_page` at a time; follow `next_rest_url` while it is
+         *     there, then keep the last `next_sync_token` for the next poll. A token older than the sync
+         *     log keeps deletions (30 days unless configured otherwise), or not made by this site for this
+         *     list, is `410 rest_sync_token_expired`: list again from the first page. See the README,
+         *     "Keeping a copy in sync".
+         * @example WzEsImV2ZW50cyIsNDIsMjE0NzQ4MzY0Nyx7fV0.8Jk1bPq2dLxN0aQvW3r7Zg
+         */
+        SyncToken: string;
+        /**
+         * @description Only items last written after this instant (any form the date parameters take; without an
+         *     offset, in the site time zone). Compared exactly, not by whole days.
+         * @example 2026-11-20T08:00:00Z
+         */
+        ModifiedAfter: string;
+        /**
+         * @description Only items last written before this instant (any form the date parameters take; without an
+         *     offset, in the site time zone). Compared exactly, not by whole days.
+         * @example 2026-11-24T08:00:00Z
+         */
+        ModifiedBefore: string;
+        /**
+         * @description `true` (or `1`): the answer is iCalendar (RFC 5545, `text/calendar`) instead of JSON, as with
+         *     `Accept: text/calendar`, for calendar apps' "subscribe by URL" boxes, which send no useful
+         *     Accept header (the original plugin's export takes the same `ical=1`). A list then is a feed:
+         *     every event the same filters list, in date order, not paged (`page` and `per_page` are
+         *     ignored), at most 1,000 events unless configured otherwise (`X-Feed-Truncated: true` when cut
+         *     there), and, as `STATUS:CANCELLED`, the events of its window that were published and are in
+         *     the trash now. See the README, "Calendar feeds".
+         * @example true
+         */
+        Ical: boolean;
+        /**
          * @description The numeric id of the item. A non-numeric id does not match this route.
          * @example 12
          */
@@ -2758,6 +2851,19 @@ export interface components {
          */
         OnlyWithUpcoming: boolean;
         /**
+         * @description What to sort by: `date` (the publication date; the default), `modified` (the last write) or
+         *     `id`; ties are broken by id. The other values WordPress takes for posts are accepted and, as
+         *     the original (whose venue and organizer archives have no `orderby`) does, ignored: newest
+         *     first, whatever `order` says.
+         * @example modified
+         */
+        LinkedPostOrderBy: "date" | "modified" | "id" | "title" | "slug" | "author" | "parent" | "include" | "include_slugs" | "relevance" | "menu_order";
+        /**
+         * @description Direction of the order (case-insensitive). Default `desc` (newest first).
+         * @example asc
+         */
+        LinkedPostOrder: "desc" | "asc" | "DESC" | "ASC";
+        /**
          * @description Words to look for in the term's name and slug, in the request language (falling back to the
          *     default language where a term is not translated). Case and accents are ignored; every word must
          *     occur.
@@ -2787,11 +2893,12 @@ export interface components {
         TermOrder: "asc" | "desc" | "ASC" | "DESC";
         /**
          * @description What to sort by: `name` (case- and accent-insensitive, in the request language), `id`
-         *     (alias `term_id`), `slug`, `count`, `parent`, `include` (the order of the `include` list) or
-         *     `none` (creation order). Ties are broken by id. **Departure**: no `description` ordering.
+         *     (alias `term_id`), `slug`, `count`, `parent`, `include` (the order of the `include` list),
+         *     `modified` (the last write of the term: its texts or parent, not its count) or `none`
+         *     (creation order). Ties are broken by id. **Departure**: no `description` ordering.
          * @example count
          */
-        TermOrderBy: "name" | "id" | "term_id" | "slug" | "count" | "parent" | "include" | "none";
+        TermOrderBy: "name" | "id" | "term_id" | "slug" | "count" | "parent" | "include" | "none" | "modified";
         /**
          * @description Leave out terms that no published event uses. `true`/`false`; `1`/`0` are accepted too, in any
          *     case, as WordPress clients send them.
@@ -2821,11 +2928,12 @@ export interface components {
         TermSlug: string;
         /**
          * @description What to sort by: `name` (case- and accent-insensitive, in the request language), `id`
-         *     (alias `term_id`), `slug`, `count`, `include` (the order of the `include` list) or `none`
-         *     (creation order). Ties are broken by id. **Departure**: no `description` ordering.
+         *     (alias `term_id`), `slug`, `count`, `include` (the order of the `include` list), `modified`
+         *     (the last write of the term: its texts, not its count) or `none` (creation order). Ties are
+         *     broken by id. **Departure**: no `description` ordering.
          * @example count
          */
-        TagOrderBy: "name" | "id" | "term_id" | "slug" | "count" | "include" | "none";
+        TagOrderBy: "name" | "id" | "term_id" | "slug" | "count" | "include" | "none" | "modified";
     };
     requestBodies: {
         UpdateEvent: {
@@ -2934,6 +3042,26 @@ export interface components {
          * @example <http://localhost:8080/calendar/events/v1/tags?page=3&per_page=10>; rel="next", <http://localhost:8080/calendar/events/v1/tags?page=1&per_page=10>; rel="prev"
          */
         Link: string;
+        /**
+         * @description The answer's `next_sync_token`, for clients that read headers (see the `sync_token` parameter).
+         * @example WzEsImV2ZW50cyIsNDIsMjE0NzQ4MzY0Nyx7fV0.8Jk1bPq2dLxN0aQvW3r7Zg
+         */
+        XNextSyncToken: string;
+        /**
+         * @description `true` when an iCalendar feed holds fewer events than its filters list: it was cut at its size bound (1,000 events unless configured otherwise).
+         * @example true
+         */
+        XFeedTruncated: "true";
+        /**
+         * @description The file name calendar apps and browsers give an iCalendar answer (`events.ics`, `event-<id>.ics`).
+         * @example inline; filename="events.ics"
+         */
+        ContentDisposition: string;
+        /**
+         * @description `Accept`: the same URL answers JSON or iCalendar, as the request's Accept header asks.
+         * @example Accept, Accept-Encoding
+         */
+        Vary: string;
         /**
          * @description The URL of the item just created.
          * @example http://localhost:8080/calendar/events/v1/categories/5
@@ -3205,6 +3333,44 @@ export interface operations {
                  */
                 password?: components["parameters"]["EventPassword"];
                 /**
+                 * @description Incremental sync: the `next_sync_token` of an earlier answer of this list. The answer then
+                 *     holds only what changed after that answer was read, through the same filters (which the token
+                 *     keeps: send it alone, or with the same filters): the changed items the list shows now, and,
+                 *     in `deleted`, tombstones of the changed items that are deleted or that it no longer shows
+                 *     (trashed, unpublished, moved out of the filters), for callers that could see them; a tombstone
+                 *     can name an item the copy never had (it changed outside the filters): ignore it. Changes
+                 *     come in the order they were made, `per_page` at a time; follow `next_rest_url` while it is
+                 *     there, then keep the last `next_sync_token` for the next poll. A token older than the sync
+                 *     log keeps deletions (30 days unless configured otherwise), or not made by this site for this
+                 *     list, is `410 rest_sync_token_expired`: list again from the first page. See the README,
+                 *     "Keeping a copy in sync".
+                 * @example WzEsImV2ZW50cyIsNDIsMjE0NzQ4MzY0Nyx7fV0.8Jk1bPq2dLxN0aQvW3r7Zg
+                 */
+                sync_token?: components["parameters"]["SyncToken"];
+                /**
+                 * @description Only items last written after this instant (any form the date parameters take; without an
+                 *     offset, in the site time zone). Compared exactly, not by whole days.
+                 * @example 2026-11-20T08:00:00Z
+                 */
+                modified_after?: components["parameters"]["ModifiedAfter"];
+                /**
+                 * @description Only items last written before this instant (any form the date parameters take; without an
+                 *     offset, in the site time zone). Compared exactly, not by whole days.
+                 * @example 2026-11-24T08:00:00Z
+                 */
+                modified_before?: components["parameters"]["ModifiedBefore"];
+                /**
+                 * @description `true` (or `1`): the answer is iCalendar (RFC 5545, `text/calendar`) instead of JSON, as with
+                 *     `Accept: text/calendar`, for calendar apps' "subscribe by URL" boxes, which send no useful
+                 *     Accept header (the original plugin's export takes the same `ical=1`). A list then is a feed:
+                 *     every event the same filters list, in date order, not paged (`page` and `per_page` are
+                 *     ignored), at most 1,000 events unless configured otherwise (`X-Feed-Truncated: true` when cut
+                 *     there), and, as `STATUS:CANCELLED`, the events of its window that were published and are in
+                 *     the trash now. See the README, "Calendar feeds".
+                 * @example true
+                 */
+                ical?: components["parameters"]["Ical"];
+                /**
                  * @description The language of the content and the messages, overriding the language prefix of the path
                  *     (`/es/...`). Without either, the default language.
                  * @example es
@@ -3236,17 +3402,43 @@ export interface operations {
                     "X-WP-Total": components["headers"]["XWpTotal"];
                     "X-WP-TotalPages": components["headers"]["XWpTotalPages"];
                     Link: components["headers"]["Link"];
+                    "X-Next-Sync-Token": components["headers"]["XNextSyncToken"];
                     ETag: components["headers"]["ETag"];
+                    "X-Feed-Truncated": components["headers"]["XFeedTruncated"];
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["EventCollection"];
+                    /**
+                     * @example BEGIN:VCALENDAR
+                     *     VERSION:2.0
+                     *     PRODID:-//example.org//calendar-events-v1//EN
+                     *     METHOD:PUBLISH
+                     *     NAME:Events
+                     *     X-WR-CALNAME:Events
+                     *     BEGIN:VEVENT
+                     *     UID:event-42@example.org
+                     *     SEQUENCE:3
+                     *     DTSTAMP:20261120T101500Z
+                     *     DTSTART;TZID=Europe/Lisbon:20261201T190000
+                     *     DTEND;TZID=Europe/Lisbon:20261201T210000
+                     *     SUMMARY:Jazz night
+                     *     URL;VALUE=URI:https://example.org/event/jazz-night/
+                     *     STATUS:CONFIRMED
+                     *     LAST-MODIFIED:20261120T101500Z
+                     *     END:VEVENT
+                     *     END:VCALENDAR
+                     */
+                    "text/calendar": string;
                 };
             };
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["EventArchivePageNotFound"];
+            410: components["responses"]["SyncTokenExpired"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3309,6 +3501,17 @@ export interface operations {
                  */
                 password?: components["parameters"]["EventPassword"];
                 /**
+                 * @description `true` (or `1`): the answer is iCalendar (RFC 5545, `text/calendar`) instead of JSON, as with
+                 *     `Accept: text/calendar`, for calendar apps' "subscribe by URL" boxes, which send no useful
+                 *     Accept header (the original plugin's export takes the same `ical=1`). A list then is a feed:
+                 *     every event the same filters list, in date order, not paged (`page` and `per_page` are
+                 *     ignored), at most 1,000 events unless configured otherwise (`X-Feed-Truncated: true` when cut
+                 *     there), and, as `STATUS:CANCELLED`, the events of its window that were published and are in
+                 *     the trash now. See the README, "Calendar feeds".
+                 * @example true
+                 */
+                ical?: components["parameters"]["Ical"];
+                /**
                  * @description The language of the content and the messages, overriding the language prefix of the path
                  *     (`/es/...`). Without either, the default language.
                  * @example es
@@ -3342,10 +3545,33 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Event"];
+                    /**
+                     * @example BEGIN:VCALENDAR
+                     *     VERSION:2.0
+                     *     PRODID:-//example.org//calendar-events-v1//EN
+                     *     METHOD:PUBLISH
+                     *     NAME:Events
+                     *     X-WR-CALNAME:Events
+                     *     BEGIN:VEVENT
+                     *     UID:event-42@example.org
+                     *     SEQUENCE:3
+                     *     DTSTAMP:20261120T101500Z
+                     *     DTSTART;TZID=Europe/Lisbon:20261201T190000
+                     *     DTEND;TZID=Europe/Lisbon:20261201T210000
+                     *     SUMMARY:Jazz night
+                     *     URL;VALUE=URI:https://example.org/event/jazz-night/
+                     *     STATUS:CONFIRMED
+                     *     LAST-MODIFIED:20261120T101500Z
+                     *     END:VEVENT
+                     *     END:VCALENDAR
+                     */
+                    "text/calendar": string;
                 };
             };
             304: components["responses"]["NotModified"];
@@ -3635,6 +3861,17 @@ export interface operations {
                  */
                 password?: components["parameters"]["EventPassword"];
                 /**
+                 * @description `true` (or `1`): the answer is iCalendar (RFC 5545, `text/calendar`) instead of JSON, as with
+                 *     `Accept: text/calendar`, for calendar apps' "subscribe by URL" boxes, which send no useful
+                 *     Accept header (the original plugin's export takes the same `ical=1`). A list then is a feed:
+                 *     every event the same filters list, in date order, not paged (`page` and `per_page` are
+                 *     ignored), at most 1,000 events unless configured otherwise (`X-Feed-Truncated: true` when cut
+                 *     there), and, as `STATUS:CANCELLED`, the events of its window that were published and are in
+                 *     the trash now. See the README, "Calendar feeds".
+                 * @example true
+                 */
+                ical?: components["parameters"]["Ical"];
+                /**
                  * @description The language of the content and the messages, overriding the language prefix of the path
                  *     (`/es/...`). Without either, the default language.
                  * @example es
@@ -3668,10 +3905,33 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Event"];
+                    /**
+                     * @example BEGIN:VCALENDAR
+                     *     VERSION:2.0
+                     *     PRODID:-//example.org//calendar-events-v1//EN
+                     *     METHOD:PUBLISH
+                     *     NAME:Events
+                     *     X-WR-CALNAME:Events
+                     *     BEGIN:VEVENT
+                     *     UID:event-42@example.org
+                     *     SEQUENCE:3
+                     *     DTSTAMP:20261120T101500Z
+                     *     DTSTART;TZID=Europe/Lisbon:20261201T190000
+                     *     DTEND;TZID=Europe/Lisbon:20261201T210000
+                     *     SUMMARY:Jazz night
+                     *     URL;VALUE=URI:https://example.org/event/jazz-night/
+                     *     STATUS:CONFIRMED
+                     *     LAST-MODIFIED:20261120T101500Z
+                     *     END:VEVENT
+                     *     END:VCALENDAR
+                     */
+                    "text/calendar": string;
                 };
             };
             304: components["responses"]["NotModified"];
@@ -4000,6 +4260,46 @@ export interface operations {
                  */
                 status?: components["parameters"]["PostStatusFilter"];
                 /**
+                 * @description Incremental sync: the `next_sync_token` of an earlier answer of this list. The answer then
+                 *     holds only what changed after that answer was read, through the same filters (which the token
+                 *     keeps: send it alone, or with the same filters): the changed items the list shows now, and,
+                 *     in `deleted`, tombstones of the changed items that are deleted or that it no longer shows
+                 *     (trashed, unpublished, moved out of the filters), for callers that could see them; a tombstone
+                 *     can name an item the copy never had (it changed outside the filters): ignore it. Changes
+                 *     come in the order they were made, `per_page` at a time; follow `next_rest_url` while it is
+                 *     there, then keep the last `next_sync_token` for the next poll. A token older than the sync
+                 *     log keeps deletions (30 days unless configured otherwise), or not made by this site for this
+                 *     list, is `410 rest_sync_token_expired`: list again from the first page. See the README,
+                 *     "Keeping a copy in sync".
+                 * @example WzEsImV2ZW50cyIsNDIsMjE0NzQ4MzY0Nyx7fV0.8Jk1bPq2dLxN0aQvW3r7Zg
+                 */
+                sync_token?: components["parameters"]["SyncToken"];
+                /**
+                 * @description Only items last written after this instant (any form the date parameters take; without an
+                 *     offset, in the site time zone). Compared exactly, not by whole days.
+                 * @example 2026-11-20T08:00:00Z
+                 */
+                modified_after?: components["parameters"]["ModifiedAfter"];
+                /**
+                 * @description Only items last written before this instant (any form the date parameters take; without an
+                 *     offset, in the site time zone). Compared exactly, not by whole days.
+                 * @example 2026-11-24T08:00:00Z
+                 */
+                modified_before?: components["parameters"]["ModifiedBefore"];
+                /**
+                 * @description What to sort by: `date` (the publication date; the default), `modified` (the last write) or
+                 *     `id`; ties are broken by id. The other values WordPress takes for posts are accepted and, as
+                 *     the original (whose venue and organizer archives have no `orderby`) does, ignored: newest
+                 *     first, whatever `order` says.
+                 * @example modified
+                 */
+                orderby?: components["parameters"]["LinkedPostOrderBy"];
+                /**
+                 * @description Direction of the order (case-insensitive). Default `desc` (newest first).
+                 * @example asc
+                 */
+                order?: components["parameters"]["LinkedPostOrder"];
+                /**
                  * @description The language of the content and the messages, overriding the language prefix of the path
                  *     (`/es/...`). Without either, the default language.
                  * @example es
@@ -4031,6 +4331,7 @@ export interface operations {
                     "X-WP-Total": components["headers"]["XWpTotal"];
                     "X-WP-TotalPages": components["headers"]["XWpTotalPages"];
                     Link: components["headers"]["Link"];
+                    "X-Next-Sync-Token": components["headers"]["XNextSyncToken"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4042,6 +4343,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["VenueArchivePageNotFound"];
+            410: components["responses"]["SyncTokenExpired"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4725,6 +5027,46 @@ export interface operations {
                  */
                 status?: components["parameters"]["PostStatusFilter"];
                 /**
+                 * @description Incremental sync: the `next_sync_token` of an earlier answer of this list. The answer then
+                 *     holds only what changed after that answer was read, through the same filters (which the token
+                 *     keeps: send it alone, or with the same filters): the changed items the list shows now, and,
+                 *     in `deleted`, tombstones of the changed items that are deleted or that it no longer shows
+                 *     (trashed, unpublished, moved out of the filters), for callers that could see them; a tombstone
+                 *     can name an item the copy never had (it changed outside the filters): ignore it. Changes
+                 *     come in the order they were made, `per_page` at a time; follow `next_rest_url` while it is
+                 *     there, then keep the last `next_sync_token` for the next poll. A token older than the sync
+                 *     log keeps deletions (30 days unless configured otherwise), or not made by this site for this
+                 *     list, is `410 rest_sync_token_expired`: list again from the first page. See the README,
+                 *     "Keeping a copy in sync".
+                 * @example WzEsImV2ZW50cyIsNDIsMjE0NzQ4MzY0Nyx7fV0.8Jk1bPq2dLxN0aQvW3r7Zg
+                 */
+                sync_token?: components["parameters"]["SyncToken"];
+                /**
+                 * @description Only items last written after this instant (any form the date parameters take; without an
+                 *     offset, in the site time zone). Compared exactly, not by whole days.
+                 * @example 2026-11-20T08:00:00Z
+                 */
+                modified_after?: components["parameters"]["ModifiedAfter"];
+                /**
+                 * @description Only items last written before this instant (any form the date parameters take; without an
+                 *     offset, in the site time zone). Compared exactly, not by whole days.
+                 * @example 2026-11-24T08:00:00Z
+                 */
+                modified_before?: components["parameters"]["ModifiedBefore"];
+                /**
+                 * @description What to sort by: `date` (the publication date; the default), `modified` (the last write) or
+                 *     `id`; ties are broken by id. The other values WordPress takes for posts are accepted and, as
+                 *     the original (whose venue and organizer archives have no `orderby`) does, ignored: newest
+                 *     first, whatever `order` says.
+                 * @example modified
+                 */
+                orderby?: components["parameters"]["LinkedPostOrderBy"];
+                /**
+                 * @description Direction of the order (case-insensitive). Default `desc` (newest first).
+                 * @example asc
+                 */
+                order?: components["parameters"]["LinkedPostOrder"];
+                /**
                  * @description The language of the content and the messages, overriding the language prefix of the path
                  *     (`/es/...`). Without either, the default language.
                  * @example es
@@ -4756,6 +5098,7 @@ export interface operations {
                     "X-WP-Total": components["headers"]["XWpTotal"];
                     "X-WP-TotalPages": components["headers"]["XWpTotalPages"];
                     Link: components["headers"]["Link"];
+                    "X-Next-Sync-Token": components["headers"]["XNextSyncToken"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4767,6 +5110,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["OrganizerArchivePageNotFound"];
+            410: components["responses"]["SyncTokenExpired"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5444,8 +5788,9 @@ export interface operations {
                 order?: components["parameters"]["TermOrder"];
                 /**
                  * @description What to sort by: `name` (case- and accent-insensitive, in the request language), `id`
-                 *     (alias `term_id`), `slug`, `count`, `parent`, `include` (the order of the `include` list) or
-                 *     `none` (creation order). Ties are broken by id. **Departure**: no `description` ordering.
+                 *     (alias `term_id`), `slug`, `count`, `parent`, `include` (the order of the `include` list),
+                 *     `modified` (the last write of the term: its texts or parent, not its count) or `none`
+                 *     (creation order). Ties are broken by id. **Departure**: no `description` ordering.
                  * @example count
                  */
                 orderby?: components["parameters"]["TermOrderBy"];
@@ -5476,6 +5821,33 @@ export interface operations {
                  * @example concerts
                  */
                 slug?: components["parameters"]["TermSlug"];
+                /**
+                 * @description Incremental sync: the `next_sync_token` of an earlier answer of this list. The answer then
+                 *     holds only what changed after that answer was read, through the same filters (which the token
+                 *     keeps: send it alone, or with the same filters): the changed items the list shows now, and,
+                 *     in `deleted`, tombstones of the changed items that are deleted or that it no longer shows
+                 *     (trashed, unpublished, moved out of the filters), for callers that could see them; a tombstone
+                 *     can name an item the copy never had (it changed outside the filters): ignore it. Changes
+                 *     come in the order they were made, `per_page` at a time; follow `next_rest_url` while it is
+                 *     there, then keep the last `next_sync_token` for the next poll. A token older than the sync
+                 *     log keeps deletions (30 days unless configured otherwise), or not made by this site for this
+                 *     list, is `410 rest_sync_token_expired`: list again from the first page. See the README,
+                 *     "Keeping a copy in sync".
+                 * @example WzEsImV2ZW50cyIsNDIsMjE0NzQ4MzY0Nyx7fV0.8Jk1bPq2dLxN0aQvW3r7Zg
+                 */
+                sync_token?: components["parameters"]["SyncToken"];
+                /**
+                 * @description Only items last written after this instant (any form the date parameters take; without an
+                 *     offset, in the site time zone). Compared exactly, not by whole days.
+                 * @example 2026-11-20T08:00:00Z
+                 */
+                modified_after?: components["parameters"]["ModifiedAfter"];
+                /**
+                 * @description Only items last written before this instant (any form the date parameters take; without an
+                 *     offset, in the site time zone). Compared exactly, not by whole days.
+                 * @example 2026-11-24T08:00:00Z
+                 */
+                modified_before?: components["parameters"]["ModifiedBefore"];
                 /**
                  * @description The language of the content and the messages, overriding the language prefix of the path
                  *     (`/es/...`). Without either, the default language.
@@ -5508,6 +5880,7 @@ export interface operations {
                     "X-WP-Total": components["headers"]["XWpTotal"];
                     "X-WP-TotalPages": components["headers"]["XWpTotalPages"];
                     Link: components["headers"]["Link"];
+                    "X-Next-Sync-Token": components["headers"]["XNextSyncToken"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -5518,6 +5891,7 @@ export interface operations {
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            410: components["responses"]["SyncTokenExpired"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5890,8 +6264,9 @@ export interface operations {
                 order?: components["parameters"]["TermOrder"];
                 /**
                  * @description What to sort by: `name` (case- and accent-insensitive, in the request language), `id`
-                 *     (alias `term_id`), `slug`, `count`, `include` (the order of the `include` list) or `none`
-                 *     (creation order). Ties are broken by id. **Departure**: no `description` ordering.
+                 *     (alias `term_id`), `slug`, `count`, `include` (the order of the `include` list), `modified`
+                 *     (the last write of the term: its texts, not its count) or `none` (creation order). Ties are
+                 *     broken by id. **Departure**: no `description` ordering.
                  * @example count
                  */
                 orderby?: components["parameters"]["TagOrderBy"];
@@ -5917,6 +6292,33 @@ export interface operations {
                  * @example concerts
                  */
                 slug?: components["parameters"]["TermSlug"];
+                /**
+                 * @description Incremental sync: the `next_sync_token` of an earlier answer of this list. The answer then
+                 *     holds only what changed after that answer was read, through the same filters (which the token
+                 *     keeps: send it alone, or with the same filters): the changed items the list shows now, and,
+                 *     in `deleted`, tombstones of the changed items that are deleted or that it no longer shows
+                 *     (trashed, unpublished, moved out of the filters), for callers that could see them; a tombstone
+                 *     can name an item the copy never had (it changed outside the filters): ignore it. Changes
+                 *     come in the order they were made, `per_page` at a time; follow `next_rest_url` while it is
+                 *     there, then keep the last `next_sync_token` for the next poll. A token older than the sync
+                 *     log keeps deletions (30 days unless configured otherwise), or not made by this site for this
+                 *     list, is `410 rest_sync_token_expired`: list again from the first page. See the README,
+                 *     "Keeping a copy in sync".
+                 * @example WzEsImV2ZW50cyIsNDIsMjE0NzQ4MzY0Nyx7fV0.8Jk1bPq2dLxN0aQvW3r7Zg
+                 */
+                sync_token?: components["parameters"]["SyncToken"];
+                /**
+                 * @description Only items last written after this instant (any form the date parameters take; without an
+                 *     offset, in the site time zone). Compared exactly, not by whole days.
+                 * @example 2026-11-20T08:00:00Z
+                 */
+                modified_after?: components["parameters"]["ModifiedAfter"];
+                /**
+                 * @description Only items last written before this instant (any form the date parameters take; without an
+                 *     offset, in the site time zone). Compared exactly, not by whole days.
+                 * @example 2026-11-24T08:00:00Z
+                 */
+                modified_before?: components["parameters"]["ModifiedBefore"];
                 /**
                  * @description The language of the content and the messages, overriding the language prefix of the path
                  *     (`/es/...`). Without either, the default language.
@@ -5949,6 +6351,7 @@ export interface operations {
                     "X-WP-Total": components["headers"]["XWpTotal"];
                     "X-WP-TotalPages": components["headers"]["XWpTotalPages"];
                     Link: components["headers"]["Link"];
+                    "X-Next-Sync-Token": components["headers"]["XNextSyncToken"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -5959,6 +6362,7 @@ export interface operations {
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            410: components["responses"]["SyncTokenExpired"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -2,6 +2,7 @@ import express, { type Express } from "express";
 import { authenticate } from "./auth/authenticate";
 import { CredentialVerifier } from "./auth/credentials";
 import { EventPasswords } from "./auth/event-passwords";
+import { SyncTokens } from "./resources/sync/sync-token";
 import type { Config } from "./config";
 import type { Database } from "./db/database";
 import { responseCompression } from "./http/compression";
@@ -72,7 +73,7 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppO
     if (!routes) builtIndexes.set(language, (routes = buildIndexRoutes(operationsOf(namespaces.get(language)!))));
     return routes;
   };
-  const services: Services = { config, db, logger, clock, eventPasswords: new EventPasswords(db) };
+  const services: Services = { config, db, logger, clock, eventPasswords: new EventPasswords(db), syncTokens: new SyncTokens(db) };
   const handlers = resourceOperations(services, documentation, indexRoutes);
   checkHandlers(operations, handlers);
 

@@ -43,6 +43,10 @@ export interface Config {
   headersTimeoutMs: number;
   /** How long an idle keep-alive connection stays open, in milliseconds. */
   keepAliveTimeoutMs: number;
+  /** How long tombstones of deleted items stay in the sync log; older sync tokens expire (410). */
+  syncRetentionDays: number;
+  /** Most events an iCalendar feed holds (feeds are not paged). */
+  feedMaxEvents: number;
 }
 
 export class ConfigError extends Error {}
@@ -169,5 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: requestTimeoutSeconds * 1000,
     headersTimeoutMs: headersTimeoutSeconds * 1000,
     keepAliveTimeoutMs: integer(env, "KEEP_ALIVE_TIMEOUT_SECONDS", 5, 1, 3600) * 1000,
+    syncRetentionDays: integer(env, "SYNC_RETENTION_DAYS", 30, 1, 3650),
+    feedMaxEvents: integer(env, "FEED_MAX_EVENTS", 1000, 1, 10_000),
   };
 }

@@ -8,6 +8,7 @@ import { migrate } from "./db/migrate";
 import { createHttpServer, stopGracefully } from "./http/server-limits";
 import { createLogger, type Logger } from "./logging/logger";
 import { publishDueItems } from "./resources/post-kernel/scheduled-publishing";
+import { pruneTombstones } from "./resources/sync/sync-log";
 import { databaseStartupMessage, portStartupMessage } from "./startup-errors";
 
 /**
@@ -18,6 +19,7 @@ import { databaseStartupMessage, portStartupMessage } from "./startup-errors";
  */
 
 const PUBLISH_DUE_EVERY_MS = 60_000;
+const PRUNE_SYNC_LOG_EVERY_MS = 3_600_000;
 
 function onStopSignal(stop: (signal: string) => void): void {
   process.once("SIGTERM", () => stop("SIGTERM"));
@@ -74,10 +76,20 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
   void publishDue();
   const scheduler = setInterval(publishDue, PUBLISH_DUE_EVERY_MS);
   scheduler.unref();
+  const pruneSyncLog = () =>
+    pruneTombstones(db, new Date(), config.syncRetentionDays)
+      .then((pruned) => {
+        if (pruned > 0) logger.info({ pruned }, "old tombstones pruned from the sync log");
+      })
+      .catch((err: unknown) => logger.error({ err }, "pruning the sync log failed"));
+  void pruneSyncLog();
+  const pruner = setInterval(pruneSyncLog, PRUNE_SYNC_LOG_EVERY_MS);
+  pruner.unref();
 
   onStopSignal((signal) => {
     logger.info({ signal }, "stopping");
     clearInterval(scheduler);
+    clearInterval(pruner);
     void stopGracefully(server, config.shutdownGraceMs).then(async () => {
       await db.close();
       logger.info("stopped");

@@ -2,6 +2,7 @@ import type { EventPasswords } from "./auth/event-passwords";
 import type { Config } from "./config";
 import type { Database } from "./db/database";
 import type { Logger } from "./logging/logger";
+import type { SyncTokens } from "./resources/sync/sync-token";
 
 /** What handlers are built with: one of each per app. */
 export interface Services {
@@ -12,4 +13,6 @@ export interface Services {
   clock: () => Date;
   /** Hashing and checking event passwords (one salt for the site, one derivation per request). */
   eventPasswords: EventPasswords;
+  /** Making and reading the signed tokens of incremental sync. */
+  syncTokens: SyncTokens;
 }

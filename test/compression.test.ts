@@ -3,12 +3,12 @@
 // the documentation page coded once and revalidated by browsers.
 import { request } from "node:http";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { createEventVia, utcWall } from "./support/events";
+import { createEventVia, fixedClock, utcWall } from "./support/events";
 import { ADMIN_HEADERS, startTestServer, type TestServer } from "./support/test-server";
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({}, { clock: fixedClock });
   for (let i = 0; i < 5; i++) await createEventVia(server, { title: `Compressed ${i}`, description: "Words ".repeat(100), start_date: utcWall(24 + i), end_date: utcWall(25 + i) });
 });
 afterAll(() => server.close());

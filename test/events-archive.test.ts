@@ -23,6 +23,7 @@ describe("paging", () => {
       rest_url: `${server.base}/events?page=1&per_page=10&start_date=2026-11-20%2000%3A00%3A00&end_date=2028-11-21%2023%3A59%3A59`,
       total: 0,
       total_pages: 0,
+      next_sync_token: expect.any(String),
     });
     expect(response.headers.get("X-TEC-Total")).toBe("0");
     expect(response.headers.get("X-TEC-TotalPages")).toBe("0");

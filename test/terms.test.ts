@@ -19,7 +19,7 @@ const path = (collection: Collection, query = "") => `/calendar/events/v1/${coll
 
 async function list(collection: Collection, query: Record<string, unknown> = {}) {
   const { data, response, error } = await server.api.GET(`/${collection}` as "/categories", { params: { query: query as never } });
-  return { data: data as { total: number; total_pages: number; rest_url: string; next_rest_url?: string; previous_rest_url?: string } & Record<Collection, TermJson[]>, response, error };
+  return { data: data as unknown as { total: number; total_pages: number; rest_url: string; next_rest_url?: string; previous_rest_url?: string } & Record<Collection, TermJson[]>, response, error };
 }
 
 const names = (terms: TermJson[]) => terms.map((term) => term.name);

@@ -33,7 +33,7 @@ describe.each<[LinkedCollection, string, string]>([
     it("answers an empty collection with totals 0 and no page links", async () => {
       const response = await list(collection);
       expect(response.status).toBe(200);
-      expect(response.body).toEqual({ [collection]: [], rest_url: `${server.base}/${collection}?page=1&per_page=10`, total: 0, total_pages: 0 });
+      expect(response.body).toEqual({ [collection]: [], rest_url: `${server.base}/${collection}?page=1&per_page=10`, total: 0, total_pages: 0, next_sync_token: expect.any(String) });
       expect(response.headers.get("X-TEC-Total")).toBe("0");
       expect(response.headers.get("X-WP-TotalPages")).toBe("0");
     });

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Database } from "../db/database";
+import { siteSecret } from "../db/site-secrets";
 import { derive, isLegacyHash, SCRYPT, verifySecret } from "./password-hash";
 import { slowHashes } from "./slow-hash-queue";
 
@@ -35,10 +36,7 @@ export class EventPasswords {
   constructor(private readonly db: Database) {}
 
   private siteSalt(): Promise<Buffer> {
-    this.salt ??= this.db.read.siteSecret.findUnique({ where: { name: "event-password-salt" }, select: { value: true } }).then((row) => {
-      if (!row) throw new Error("the event password salt is missing: the database was not migrated (npm run migrate)");
-      return Buffer.from(row.value, "utf8");
-    });
+    this.salt ??= siteSecret(this.db, "event-password-salt", "the event password salt");
     return this.salt;
   }
 

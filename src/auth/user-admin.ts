@@ -1,4 +1,5 @@
 import type { Database } from "../db/database";
+import { inTransaction } from "../db/transaction";
 import { apiKeyId, newApiKey, newApplicationPassword } from "./credentials";
 import { ROLES, isRole, type Role } from "./roles";
 
@@ -92,7 +93,8 @@ export async function deleteUser(db: Database, login: string, reassignTo?: strin
   const id = await userId(db, login);
   const target = reassignTo === undefined ? null : await userId(db, reassignTo);
   if (target === id) throw new UserAdminError("--reassign-to must be another user");
-  return db.write.$transaction(async (tx) => {
+  // inTransaction: the reassigned items are changes of the sync log, positioned as it ends.
+  return inTransaction(db, async (tx) => {
     const owned = (await tx.event.count({ where: { authorId: id } })) + (await tx.venue.count({ where: { authorId: id } })) + (await tx.organizer.count({ where: { authorId: id } }));
     if (owned > 0 && target === null) throw new UserAdminError(`${login} owns ${owned} events, venues or organizers: give --reassign-to <login>`);
     if (target !== null) {

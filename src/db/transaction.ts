@@ -25,13 +25,29 @@ export function isTransientConflict(error: unknown): boolean {
 }
 
 /**
+ * Gives the changes the transaction logged (database triggers mark the changed items' rows of the
+ * sync log pending) their position, the next one of the sync clock. Done last: the clock's row
+ * stays locked until the commit, so on PostgreSQL concurrent transactions take positions in the
+ * order they commit, and a reader that sees position N sees every change up to N.
+ */
+async function positionChanges(tx: Tx): Promise<void> {
+  const taken = await tx.$queryRaw<Array<{ seq: number | bigint }>>`UPDATE "SyncClock" SET "seq" = "seq" + 1 WHERE "id" = 1 AND EXISTS (SELECT 1 FROM "SyncChange" WHERE "seq" IS NULL) RETURNING "seq"`;
+  if (taken.length > 0) await tx.$executeRaw`UPDATE "SyncChange" SET "seq" = ${Number(taken[0].seq)} WHERE "seq" IS NULL`;
+}
+
+/**
  * Runs `work` in a write transaction. When the database aborts it to break a conflict with a
  * concurrent one (a deadlock), it runs again from the start: everything it did was rolled back.
  */
 export async function inTransaction<T>(db: Database, work: (tx: Tx) => Promise<T>): Promise<T> {
+  const logged = async (tx: Tx) => {
+    const result = await work(tx);
+    await positionChanges(tx);
+    return result;
+  };
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await db.write.$transaction(work, TRANSACTION_OPTIONS);
+      return await db.write.$transaction(logged, TRANSACTION_OPTIONS);
     } catch (error) {
       if (attempt >= TRANSIENT_ATTEMPTS || !isTransientConflict(error)) throw error;
       // A random pause, longer each time, so that the transactions that collided do not collide again.

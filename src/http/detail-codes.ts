@@ -128,6 +128,22 @@ export const DETAIL_CODES = {
       es: "Cada id debe ser de un elemento existente de este tipo que puedas ver (fuera de la papelera).",
     },
   },
+  rest_sync_filters_differ: {
+    meaning: "filters given beside a sync token that are not those of the list that made it",
+    message: {
+      en: "A sync token keeps the filters of the list that made it: send it alone, or with those same filters.",
+      "pt-br": "Um token de sincronização guarda os filtros da lista que o gerou: envie-o sozinho ou com esses mesmos filtros.",
+      es: "Un token de sincronización conserva los filtros de la lista que lo generó: envíalo solo o con esos mismos filtros.",
+    },
+  },
+  rest_sync_not_paged: {
+    meaning: "a page number beside a sync token (its answers are paged by their own tokens)",
+    message: {
+      en: "Changes are paged by their tokens: follow next_rest_url or send next_sync_token, without page.",
+      "pt-br": "As mudanças são paginadas pelos tokens: siga next_rest_url ou envie next_sync_token, sem page.",
+      es: "Los cambios se paginan con sus tokens: sigue next_rest_url o envía next_sync_token, sin page.",
+    },
+  },
   // Only under `rest_internal_error`, with response validation on (the tests): the service
   // answered something its document does not allow.
   rest_invalid_response: { meaning: "a response that does not match the document" },

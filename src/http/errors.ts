@@ -210,6 +210,14 @@ export const ERRORS = {
     status: 410,
     message: { en: "The event is already trashed", "pt-br": "O evento já está na lixeira", es: "El evento ya está en la papelera" },
   },
+  rest_sync_token_expired: {
+    status: 410,
+    message: {
+      en: "The sync token has expired or was not made for this list: list it again from the first page.",
+      "pt-br": "O token de sincronização expirou ou não foi gerado para esta lista: liste-a de novo a partir da primeira página.",
+      es: "El token de sincronización ha caducado o no se generó para esta lista: vuelve a listarla desde la primera página.",
+    },
+  },
   "event-archive-page-not-found": {
     status: 404,
     message: {

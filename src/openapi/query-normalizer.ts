@@ -21,6 +21,8 @@ interface QueryShape {
   numbers: Map<string, "integer" | "number">;
   /** Numeric path parameters (ids), and their maximum. */
   pathIds: Map<string, number>;
+  /** Every query parameter the operation declares. */
+  declared: Set<string>;
 }
 
 // A decimal number as JSON writes it, spaces around it allowed.
@@ -49,11 +51,12 @@ function schemaTypes(schema: Record<string, unknown>): string[] {
 }
 
 function shapeOf(operation: SpecOperation): QueryShape {
-  const shape: QueryShape = { lists: new Set(), booleans: new Set(), numbers: new Map(), numberLists: new Map(), pathIds: new Map() };
+  const shape: QueryShape = { lists: new Set(), booleans: new Set(), numbers: new Map(), numberLists: new Map(), pathIds: new Map(), declared: new Set() };
   for (const parameter of operation.parameters) {
     const types = schemaTypes(parameter.schema);
     if (parameter.in === "path" && types.includes("integer")) shape.pathIds.set(parameter.name, Number(parameter.schema.maximum ?? Number.MAX_SAFE_INTEGER));
     if (parameter.in !== "query") continue;
+    shape.declared.add(parameter.name);
     if (types.includes("array")) {
       shape.lists.add(parameter.name);
       const itemTypes = schemaTypes((parameter.schema.items ?? {}) as Record<string, unknown>);
@@ -83,6 +86,18 @@ function normalizeBoolean(value: unknown): unknown {
   if (/^(true|1)$/i.test(value)) return "true";
   if (/^(false|0)$/i.test(value)) return "false";
   return value;
+}
+
+const DECLARED = Symbol("declared query parameters");
+
+/**
+ * The query parameters of the request that its operation declares, with their validated values
+ * (the others, which are ignored, left out).
+ */
+export function declaredQuery(req: Request): Record<string, unknown> {
+  const declared = (req as Request & { [DECLARED]?: Set<string> })[DECLARED];
+  const query = req.query as Record<string, unknown>;
+  return Object.fromEntries(Object.keys(query).filter((name) => declared?.has(name)).map((name) => [name, query[name]]));
 }
 
 /** The operation express-openapi-validator matched (its metadata middleware sets `req.openapi`). */
@@ -116,6 +131,7 @@ export function queryNormalizer(operations: SpecOperation[]): RequestHandler {
     // Express 5 recomputes req.query from the URL on every read; pin the normalized object so
     // the validator (which coerces it in place) and the handlers see the same one.
     Object.defineProperty(req, "query", { value: query, writable: true, configurable: true, enumerable: true });
+    (req as Request & { [DECLARED]?: Set<string> })[DECLARED] = shape.declared;
     next();
   };
 }

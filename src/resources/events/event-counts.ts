@@ -28,7 +28,8 @@ function onlyDateWindow(filters: EventFilters): filters is EventFilters & { wind
     filters.visible.length > 0 && filters.visible.every((condition) => condition.authorId === undefined) &&
     filters.searchWords.length === 0 && filters.categoryIds === undefined && filters.tagIds === undefined && filters.venueIds === undefined &&
     filters.nearVenueIds === undefined && filters.organizerIds === undefined && filters.featured === undefined && filters.ticketed === undefined &&
-    filters.parentId === undefined && filters.includeIds === undefined
+    filters.parentId === undefined && filters.includeIds === undefined && filters.onlyIds === undefined && filters.oncePublished === undefined &&
+    filters.modified.after === undefined && filters.modified.before === undefined
   );
 }
 

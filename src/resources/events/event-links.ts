@@ -95,7 +95,7 @@ export async function linkIdsOf(db: Database, tx: Tx, ctx: PostWriteContext, inp
     const value = input[param];
     if (value === undefined) continue;
     const mayCreate = can(ctx.principal.role, `manage_${config.collectionKey}`);
-    const termCtx = { config, language: ctx.language, defaultLanguage: ctx.defaultLanguage, markup: markupFilterOf(ctx.principal), mayCreate };
+    const termCtx = { config, language: ctx.language, defaultLanguage: ctx.defaultLanguage, markup: markupFilterOf(ctx.principal), now: ctx.now, mayCreate };
     ids[param] = await termIdsOf(db, tx, termCtx, param, termRefs(value), problems);
   }
   return ids;

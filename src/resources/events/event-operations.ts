@@ -7,20 +7,26 @@ import { writeTargetOf } from "../../auth/write-targets";
 import { collectionLinks, echoedQuery, offsetOf, pageRequest, setCollectionHeaders, totalPagesOf } from "../../http/collection";
 import { sendRepresentation } from "../../http/conditional";
 import { ApiError } from "../../http/errors";
-import { bindOperations, bodyOf, itemRefOf, queryOf, type Operation, type OperationHandler } from "../../http/operation-types";
+import { bindOperations, bodyOf, itemRefOf, queryOf, type Operation, type OperationHandler, type QueryOf } from "../../http/operation-types";
 import { context } from "../../http/request-context";
+import type { Language } from "../../i18n/languages";
 import type { Services } from "../../services";
 import { destroysOf, postTargetRules, postWriteContext, readTagOf, refText, sendWritten, type ItemForms } from "../post-kernel/item-operations";
 import { eventFiltersOf, type EventOrderBy } from "./event-query";
 import type { EventRecord } from "./event-record";
 import { serializeEvent } from "./event-serializer";
-import { createEvent, listEvents, removeEvent, resolveEvent, updateEvent } from "./event-store";
+import { createEvent, eventsAmong, feedEvents, listEvents, removeEvent, resolveEvent, updateEvent } from "./event-store";
+import { eventCalendar, sendCalendar, wantsCalendar } from "./event-ical";
+import { listingToken, postTombstoneShown, sendSyncPage, setSyncTokenHeader, syncRequestOf } from "../sync/sync-listing";
 
 /** A single GET shows the event with its schema.org data; writes answer without it. */
 const FORMS: ItemForms<EventRecord> = {
   read: (event, ctx) => serializeEvent(event, ctx, { jsonLd: true, translations: true }),
   written: (event, ctx) => serializeEvent(event, ctx, { jsonLd: false, translations: true }),
 };
+
+/** The name calendar apps show for a feed. */
+const FEED_NAME: Record<Language, string> = { en: "Events", "pt-br": "Eventos", es: "Eventos" };
 
 /** Whether the caller may see a password-protected event in full without its password: they may edit it. */
 function editable(event: EventRecord, principal: Principal | null): boolean {
@@ -36,11 +42,32 @@ export function eventOperations(services: Services) {
 
   const list: OperationHandler = async (req, res) => {
     const ctx = context(req);
-    const query = queryOf(req, "listEvents");
+    const sync = await syncRequestOf(req, "events", services);
+    const query = (sync?.query ?? queryOf(req, "listEvents")) as QueryOf<"listEvents">;
     const page = pageRequest(query, services.config);
     // The request's password, derived once: it opens (and lets search find) the events it protects.
     const key = await eventPasswords.keyOf(query.password, clientOf(req));
     const filters = await eventFiltersOf(db, query, ctx, services.clock(), key.hash);
+    const present = (event: EventRecord) => serializeEvent(event, ctx, { jsonLd: false, redacted: !key.opens(event.passwordHash) && !editable(event, ctx.principal) });
+    res.vary("Accept");
+    if (wantsCalendar(req, query.ical)) {
+      const { events, truncated } = await feedEvents(db, ctx, filters, services.config.feedMaxEvents);
+      const body = eventCalendar(events.map(({ record, cancelled }) => ({ record, cancelled, json: present(record) })), ctx, FEED_NAME[ctx.language]);
+      return sendCalendar(res, body, "events.ics", truncated);
+    }
+    if (sync) {
+      return sendSyncPage(req, res, ctx, sync, {
+        resource: "events",
+        path: "/events",
+        collectionKey: "events",
+        perPage: page.perPage,
+        readShown: (ids) => eventsAmong(db, ctx, filters, ids),
+        idOf: (event) => event.id,
+        serialize: present,
+        tombstoneShown: postTombstoneShown(ctx.principal, "events"),
+      }, services);
+    }
+    const syncToken = await listingToken(req, "events", services);
     const { items, total } = await listEvents(db, {
       shownIn: ctx,
       filters,
@@ -54,7 +81,9 @@ export function eventOperations(services: Services) {
     // The links repeat the effective window: defaulted and whole-day dates, as applied.
     const links = collectionLinks(ctx, "/events", echoedQuery(req, page, filters.window.echo), page, totalPages);
     setCollectionHeaders(res, total, totalPages, links);
-    sendRepresentation(res, { events: items.map((event) => serializeEvent(event, ctx, { jsonLd: false, redacted: !key.opens(event.passwordHash) && !editable(event, ctx.principal) })), ...links, total, total_pages: totalPages });
+    const next_sync_token = await syncToken();
+    setSyncTokenHeader(res, next_sync_token);
+    sendRepresentation(res, { events: items.map(present), ...links, total, total_pages: totalPages, next_sync_token });
   };
 
   const get: OperationHandler = async (req, res) => {
@@ -67,6 +96,11 @@ export function eventOperations(services: Services) {
     const password = queryOf(req, "getEvent").password;
     if (event.passwordHash !== null && !editable(event, ctx.principal) && !(await eventPasswords.opensOne(event.passwordHash, password, clientOf(req)))) {
       throw new ApiError("event-password-protected");
+    }
+    res.vary("Accept");
+    if (wantsCalendar(req, queryOf(req, "getEvent").ical)) {
+      const body = eventCalendar([{ record: event, cancelled: false, json: serializeEvent(event, ctx, { jsonLd: false }) }], ctx, FEED_NAME[ctx.language]);
+      return sendCalendar(res, body, `event-${event.id}.ics`);
     }
     sendRepresentation(res, FORMS.read(event, ctx));
   };

@@ -14,6 +14,7 @@ import { venueIdsWithin } from "../venues/venue-geo";
 import { eventWindow, type EventWindow } from "./event-dates";
 import type { EventOrderSql } from "./event-record";
 import { searchMatchSql, searchSourceSql } from "./event-search";
+import { modifiedWindowOf, type ModifiedWindow } from "../sync/modified-window";
 
 /** The filters of `GET /events`, resolved (ids, instants); combined with AND. */
 export interface EventFilters {
@@ -33,6 +34,12 @@ export interface EventFilters {
   ticketed?: boolean;
   parentId?: number;
   includeIds?: number[];
+  /** Events last written in this window (`modified_after`, `modified_before`). */
+  modified: ModifiedWindow;
+  /** Only these events (the changed ones, in a sync). */
+  onlyIds?: number[];
+  /** Only events that were published at some time (the sync log says so): the cancellations of a feed. */
+  oncePublished?: boolean;
   /**
    * What a search may find of password-protected events: those the request's password opens (its
    * stored form), and those the caller may edit. WordPress keeps protected posts out of visitors'
@@ -70,6 +77,7 @@ export async function eventFiltersOf(db: Database, query: QueryOf<"listEvents">,
     featured: query.featured,
     ticketed: query.ticketed,
     includeIds: query.include,
+    modified: modifiedWindowOf(query, ctx.siteTimezone, now, problems),
     protectedOpen: { passwordHash, editable: editableCondition(principal, "events") },
   };
   for (const [param, taxonomy] of [["categories", "category"], ["tags", "tag"]] as const) {
@@ -176,6 +184,12 @@ export function eventListSql(filters: EventFilters, provider: Provider): { from:
   if (filters.ticketed !== undefined) conditions.push(Prisma.sql`"e"."ticketed" = ${filters.ticketed}`);
   if (filters.parentId !== undefined) conditions.push(Prisma.sql`"e"."parentId" = ${filters.parentId}`);
   if (filters.includeIds) conditions.push(filters.includeIds.length > 0 ? Prisma.sql`"e"."id" IN (${Prisma.join(filters.includeIds)})` : NOTHING);
+  if (filters.onlyIds) conditions.push(filters.onlyIds.length > 0 ? Prisma.sql`"e"."id" IN (${Prisma.join(filters.onlyIds)})` : NOTHING);
+  if (filters.oncePublished) {
+    conditions.push(Prisma.sql`EXISTS (SELECT 1 FROM "SyncChange" "s" WHERE "s"."resource" = 'events' AND "s"."itemId" = "e"."id" AND "s"."everPublic" = ${true})`);
+  }
+  if (filters.modified.after) conditions.push(Prisma.sql`"e"."modifiedAt" > ${filters.modified.after}`);
+  if (filters.modified.before) conditions.push(Prisma.sql`"e"."modifiedAt" < ${filters.modified.before}`);
   return {
     from: searching ? searchSourceSql(provider, filters.searchWords) : Prisma.sql`"Event" "e"`,
     where: Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}`,

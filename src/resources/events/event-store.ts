@@ -76,6 +76,26 @@ export async function listEvents(db: Database, page: EventPage): Promise<{ items
   return { items: records, total: total ?? (page.offset === 0 ? 0 : await countEvents(db, countSql(list))) };
 }
 
+/** Of `ids`, the events a list with these filters shows (in no particular order): a sync's changed items. */
+export async function eventsAmong(db: Database, shownIn: EventPage["shownIn"], filters: EventFilters, ids: number[]): Promise<EventRecord[]> {
+  const list = eventListSql({ ...filters, onlyIds: ids }, db.provider);
+  const { records } = await readEventPage(db, { ...list, shownIn, order: eventOrderSql("id", "asc", filters.language) }, ids.length, 0, false);
+  return records;
+}
+
+/**
+ * The events of an iCalendar feed: those the list with these filters shows, in date order, at
+ * most `limit` (`truncated` when there were more); then, as cancellations, the events in its
+ * window that are in the trash now and were published once (subscribed apps remove them).
+ */
+export async function feedEvents(db: Database, shownIn: EventPage["shownIn"], filters: EventFilters, limit: number): Promise<{ events: Array<{ record: EventRecord; cancelled: boolean }>; truncated: boolean }> {
+  const page: EventPage = { shownIn, filters, orderBy: "start_date", order: "asc", offset: 0, limit: limit + 1 };
+  const { items } = await listEvents(db, page);
+  const trashed = filters.visible.length > 0 ? (await listEvents(db, { ...page, filters: { ...filters, visible: [{ status: "trash" }], oncePublished: true }, limit })).items : [];
+  const events = items.slice(0, limit).map((record) => ({ record, cancelled: false }));
+  return { events: [...events, ...trashed.map((record) => ({ record, cancelled: true }))], truncated: items.length > limit };
+}
+
 /** The columns of the event itself (shared by every language) that the input gives. */
 function eventColumns(input: EventWrite, passwordHash: PasswordWrite): Prisma.EventUncheckedUpdateInput {
   const data: Prisma.EventUncheckedUpdateInput = {};

@@ -1,7 +1,6 @@
 import type { Prisma } from "../../../generated/prisma/sqlite/client";
 import type { Schemas } from "../../http/operation-types";
 import { noneIfEmpty } from "../../i18n/localized-rows";
-import { LINKED_POST_ORDER } from "../post-kernel/linked-post-query";
 import { createLinkedPostStore, type LinkedPostModel } from "../post-kernel/linked-post-store";
 import { ORGANIZER_PLAIN_COLUMNS, organizerSelect, type OrganizerRecord } from "./organizer-record";
 
@@ -27,7 +26,7 @@ const organizerModel: LinkedPostModel<OrganizerRecord, OrganizerWrite, Prisma.Or
     return [organizer.phone, organizer.email, organizer.website].map((value) => value ?? null);
   },
   find: (client, id) => client.organizer.findUnique({ where: { id }, select: organizerSelect }),
-  findMany: (client, where, offset, limit) => client.organizer.findMany({ where, orderBy: LINKED_POST_ORDER, skip: offset, take: limit, select: organizerSelect }),
+  findMany: (client, where, orderBy, offset, limit) => client.organizer.findMany({ where, orderBy, skip: offset, take: limit, select: organizerSelect }),
   count: (client, where) => client.organizer.count({ where }),
   insert: (tx, columns, fields) => tx.organizer.create({ data: { ...(columns as Prisma.OrganizerUncheckedCreateInput), ...fields }, select: { id: true } }),
   save: async (tx, id, columns) => {

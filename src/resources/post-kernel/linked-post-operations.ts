@@ -5,14 +5,16 @@ import { canReadItem } from "../../auth/visibility";
 import { writeTargetOf } from "../../auth/write-targets";
 import { collectionLinks, echoedQuery, offsetOf, pageRequest, setCollectionHeaders, totalPagesOf } from "../../http/collection";
 import { sendRepresentation } from "../../http/conditional";
-import { ApiError, type ErrorCode } from "../../http/errors";
+import { ApiError, ParamProblems, type ErrorCode } from "../../http/errors";
 import { itemRefOf, type ItemOperationSet, type QueryOf, type TargetRule } from "../../http/operation-types";
 import { context, type RequestContext } from "../../http/request-context";
 import type { Services } from "../../services";
 import { searchWords } from "../../text/search-text";
 import { eventFilterOf } from "../events/event-store";
 import { destroysOf, postTargetRules, postWriteContext, readTagOf, refText, sendWritten, type ItemForms } from "./item-operations";
-import type { LinkedPostFilters } from "./linked-post-query";
+import { linkedPostOrder, type LinkedPostFilters } from "./linked-post-query";
+import { modifiedWindowOf } from "../sync/modified-window";
+import { listingToken, postTombstoneShown, sendSyncPage, setSyncTokenHeader, syncRequestOf } from "../sync/sync-listing";
 import type { LinkedPostRecord, LinkedPostStore } from "./linked-post-store";
 
 /**
@@ -63,25 +65,46 @@ export function linkedPostOperations<R extends LinkedPostRecord, I>(
 
   const handlers = {
     async list(req: Request, res: Response): Promise<void> {
-      const query = inputs.query(req);
       const ctx = context(req);
+      const sync = await syncRequestOf(req, type, services);
+      const query = (sync?.query ?? inputs.query(req)) as LinkedPostListQuery;
       const page = pageRequest(query, services.config);
       // The events the caller may read: linked events outside them count for no filter.
       const readableEvents = listableConditions(ctx.principal, "events", statusesToList(ctx.principal, "events", undefined));
+      const problems = new ParamProblems();
       const filters: LinkedPostFilters = {
         language: ctx.language,
         visible: listableConditions(ctx.principal, type, statusesToList(ctx.principal, type, query.status)),
         searchWords: query.search ? searchWords(query.search) : [],
         hasEvents: query.has_events === undefined ? undefined : { value: query.has_events, visible: readableEvents },
+        modified: modifiedWindowOf(query, ctx.siteTimezone, services.clock(), problems),
       };
+      problems.throwIfAny();
       if (query.event !== undefined) filters.eventId = await eventFilterOf(db, query.event, "event", ctx);
       if (query.only_with_upcoming) filters.upcoming = { since: services.clock(), visible: readableEvents };
-      const { items, total } = await store.list(db, filters, offsetOf(page), page.perPage);
+      const orderBy = linkedPostOrder(query.orderby, query.order);
+      const present = (item: R) => serialize(item, ctx, { jsonLd: false });
+      if (sync) {
+        return sendSyncPage(req, res, ctx, sync, {
+          resource: type,
+          path: collectionPath,
+          collectionKey: type,
+          perPage: page.perPage,
+          readShown: async (ids) => (await store.list(db, { ...filters, onlyIds: ids }, orderBy, 0, ids.length)).items,
+          idOf: (item) => item.id,
+          serialize: present,
+          tombstoneShown: postTombstoneShown(ctx.principal, type),
+        }, services);
+      }
+      const syncToken = await listingToken(req, type, services);
+      const { items, total } = await store.list(db, filters, orderBy, offsetOf(page), page.perPage);
       if (items.length === 0 && page.page > 1) throw new ApiError(codes.archivePageNotFound);
       const totalPages = totalPagesOf(total, page.perPage);
       const links = collectionLinks(ctx, collectionPath, echoedQuery(req, page), page, totalPages);
       setCollectionHeaders(res, total, totalPages, links);
-      sendRepresentation(res, { [type]: items.map((item) => serialize(item, ctx, { jsonLd: false })), ...links, total, total_pages: totalPages });
+      const next_sync_token = await syncToken();
+      setSyncTokenHeader(res, next_sync_token);
+      sendRepresentation(res, { [type]: items.map(present), ...links, total, total_pages: totalPages, next_sync_token });
     },
 
     async get(req: Request, res: Response): Promise<void> {

@@ -1,6 +1,7 @@
 import type { Prisma } from "../../../generated/prisma/sqlite/client";
 import type { Language } from "../../i18n/languages";
 import type { StatusCondition } from "../../auth/post-permissions";
+import type { ModifiedWindow } from "../sync/modified-window";
 
 /**
  * The filters of GET /venues and GET /organizers (tec-rest-v1.md §6.1). Both models have the
@@ -20,6 +21,10 @@ export interface LinkedPostFilters {
   hasEvents?: { value: boolean; visible: StatusCondition[] };
   /** Only items linked to an event that starts at or after `since`, among `visible` events. */
   upcoming?: { since: Date; visible: StatusCondition[] };
+  /** Items last written in this window (`modified_after`, `modified_before`). */
+  modified: ModifiedWindow;
+  /** Only these items (the changed ones, in a sync). */
+  onlyIds?: number[];
 }
 
 /** Event statuses that do not count for `has_events`. */
@@ -40,8 +45,22 @@ export function linkedPostWhere(filters: LinkedPostFilters): LinkedPostWhere {
   if (filters.upcoming) {
     conditions.push({ events: { some: { event: { startsAt: { gte: filters.upcoming.since }, OR: filters.upcoming.visible } } } });
   }
+  if (filters.modified.after || filters.modified.before) conditions.push({ modifiedAt: { gt: filters.modified.after, lt: filters.modified.before } });
+  if (filters.onlyIds) conditions.push({ id: { in: filters.onlyIds } });
   return { AND: conditions };
 }
 
-/** Newest first, as WordPress lists posts; ties by id. */
-export const LINKED_POST_ORDER = [{ postDate: "desc" as const }, { id: "desc" as const }];
+const ORDER_COLUMNS = { date: "postDate", modified: "modifiedAt", id: "id" } as const;
+
+export type LinkedPostOrder = Array<Prisma.VenueOrderByWithRelationInput & Prisma.OrganizerOrderByWithRelationInput>;
+
+/**
+ * By `orderby` (default `date`) in `order` (default newest first, as WordPress lists posts); ties
+ * by id. The other orders WordPress names are ignored, as the original ignores them all here.
+ */
+export function linkedPostOrder(orderBy: string = "date", order: string = "desc"): LinkedPostOrder {
+  if (!(orderBy in ORDER_COLUMNS)) return linkedPostOrder();
+  const direction = order.toLowerCase() === "asc" ? "asc" : "desc";
+  const column = ORDER_COLUMNS[orderBy as keyof typeof ORDER_COLUMNS];
+  return column === "id" ? [{ id: direction }] : [{ [column]: direction }, { id: direction }];
+}

@@ -12,7 +12,7 @@ import { changedColumns } from "./item-columns";
 import { lockTarget } from "./item-lock";
 import type { LanguageOrder } from "./item-operations";
 import { nameForNewSlug, textRowsToWrite, type SharedText } from "./item-texts";
-import { linkedPostWhere, type LinkedPostFilters, type LinkedPostWhere } from "./linked-post-query";
+import { linkedPostWhere, type LinkedPostFilters, type LinkedPostOrder, type LinkedPostWhere } from "./linked-post-query";
 import { LINKED_POST_TEXT, type LinkedPostTextField } from "./post-record";
 import { resolvePostFields, type PostFieldsInput, type PostWriteContext, type ResolvedPostFields } from "./post-fields";
 import { itemIdBySlug } from "./slug-lookup";
@@ -61,7 +61,7 @@ export interface LinkedPostModel<R extends LinkedPostRecord, I extends PostField
   /** Text shared by every language that `search` also looks in, from the item's columns. */
   sharedSearchText(columns: object): Array<string | null>;
   find(client: Db | Tx, id: number): Promise<R | null>;
-  findMany(client: Db, where: LinkedPostWhere, offset: number, limit: number): Promise<R[]>;
+  findMany(client: Db, where: LinkedPostWhere, orderBy: LinkedPostOrder, offset: number, limit: number): Promise<R[]>;
   count(client: Db, where: LinkedPostWhere): Promise<number>;
   insert(tx: Tx, columns: C, fields: ResolvedPostFields & { sourceLanguage: string; slug: string; modifiedAt: Date }): Promise<{ id: number }>;
   /** Writes the given columns of the item (and counts the write). */
@@ -109,7 +109,7 @@ async function upsertText(tx: Tx, tables: LinkedPostTables, id: number, row: Loc
 export interface LinkedPostStore<R extends LinkedPostRecord, I> {
   /** The one lookup of an item by reference: by id, or by slug (see slug-lookup.ts for the language order). */
   resolve(db: Database, ref: ItemRef, order: LanguageOrder): Promise<R | null>;
-  list(db: Database, filters: LinkedPostFilters, offset: number, limit: number): Promise<{ items: R[]; total: number }>;
+  list(db: Database, filters: LinkedPostFilters, orderBy: LinkedPostOrder, offset: number, limit: number): Promise<{ items: R[]; total: number }>;
   create(db: Database, ctx: PostWriteContext, input: I): Promise<R>;
   update(db: Database, ctx: PostWriteContext, target: WriteTarget<R>, input: I): Promise<R>;
   /**
@@ -198,9 +198,9 @@ export function createLinkedPostStore<R extends LinkedPostRecord, I extends Post
       return id !== null && isItemId(id) ? model.find(db.read, id) : null;
     },
 
-    async list(db, filters, offset, limit) {
+    async list(db, filters, orderBy, offset, limit) {
       const where = linkedPostWhere(filters);
-      const [items, total] = await Promise.all([model.findMany(db.read, where, offset, limit), model.count(db.read, where)]);
+      const [items, total] = await Promise.all([model.findMany(db.read, where, orderBy, offset, limit), model.count(db.read, where)]);
       return { items, total };
     },
 

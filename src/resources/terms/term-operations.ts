@@ -3,13 +3,14 @@ import { writeTargetOf } from "../../auth/write-targets";
 import { collectionLinks, echoedQuery, offsetOf, pageRequest, setCollectionHeaders, totalPagesOf } from "../../http/collection";
 import { sendRepresentation } from "../../http/conditional";
 import { ApiError } from "../../http/errors";
-import { bindOperations, bodyOf, itemRefOf, queryOf, type ItemOperationSet, type Operation, type OperationHandler, type TargetRule } from "../../http/operation-types";
+import { bindOperations, bodyOf, itemRefOf, queryOf, type ItemOperationSet, type Operation, type OperationHandler, type QueryOf, type TargetRule } from "../../http/operation-types";
 import { context, type RequestContext } from "../../http/request-context";
 import type { Services } from "../../services";
 import { markupFilterOf } from "../../text/kses";
 import { readTagOf, sendWritten, type ItemForms } from "../post-kernel/item-operations";
 import { CATEGORIES, TAGS, type TaxonomyConfig } from "./taxonomies";
 import { termListQueryOf } from "./term-query";
+import { listingToken, sendSyncPage, setSyncTokenHeader, syncRequestOf } from "../sync/sync-listing";
 import type { TermRecord } from "./term-record";
 import { serializeTerm } from "./term-serializer";
 import { createTerm, deleteTerm, listTerms, resolveTerm, updateTerm } from "./term-store";
@@ -39,20 +40,39 @@ function termHandlers(config: TaxonomyConfig, services: Services): ItemOperation
   };
   const writeContext = (req: Request) => {
     const ctx = context(req);
-    return { config, language: ctx.language, defaultLanguage: ctx.defaultLanguage, markup: markupFilterOf(ctx.principal!) };
+    return { config, language: ctx.language, defaultLanguage: ctx.defaultLanguage, markup: markupFilterOf(ctx.principal!), now: services.clock() };
   };
   const targetOf = (req: Request) => writeTargetOf(req, rule, readTagOf(forms, context(req)));
 
   const list: OperationHandler = async (req, res) => {
     const ctx = context(req);
-    const query = queryOf(req, "listCategories");
+    const sync = await syncRequestOf(req, config.collectionKey, services);
+    const query = (sync?.query ?? queryOf(req, "listCategories")) as QueryOf<"listCategories">;
     const page = pageRequest(query, services.config);
-    const { items, total } = await listTerms(db, await termListQueryOf(db, config, query, ctx, { offset: offsetOf(page), limit: page.perPage }));
+    const listQuery = await termListQueryOf(db, config, query, ctx, { offset: offsetOf(page), limit: page.perPage }, services.clock());
+    const present = (term: TermRecord) => serializeTerm(term, config, ctx);
+    if (sync) {
+      return sendSyncPage(req, res, ctx, sync, {
+        resource: config.collectionKey,
+        path: config.collectionPath,
+        collectionKey: config.collectionKey,
+        perPage: page.perPage,
+        readShown: async (ids) => (await listTerms(db, { ...listQuery, onlyIds: ids, offset: 0, limit: ids.length })).items,
+        idOf: (term) => term.id,
+        serialize: present,
+        // Terms are public: anyone may learn that one is gone.
+        tombstoneShown: () => true,
+      }, services);
+    }
+    const syncToken = await listingToken(req, config.collectionKey, services);
+    const { items, total } = await listTerms(db, listQuery);
     const totalPages = totalPagesOf(total, page.perPage);
     const links = collectionLinks(ctx, config.collectionPath, echoedQuery(req, page), page, totalPages);
     setCollectionHeaders(res, total, totalPages, links);
+    const next_sync_token = await syncToken();
+    setSyncTokenHeader(res, next_sync_token);
     const { rest_url, ...pageLinks } = links;
-    sendRepresentation(res, { rest_url, total, total_pages: totalPages, [config.collectionKey]: items.map((term) => serializeTerm(term, config, ctx)), ...pageLinks });
+    sendRepresentation(res, { rest_url, total, total_pages: totalPages, [config.collectionKey]: items.map(present), ...pageLinks, next_sync_token });
   };
 
   const get: OperationHandler = async (req, res) => {

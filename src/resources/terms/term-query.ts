@@ -1,10 +1,11 @@
 import type { Database } from "../../db/database";
-import { invalidParam } from "../../http/errors";
+import { invalidParam, ParamProblems } from "../../http/errors";
 import type { QueryOf } from "../../http/operation-types";
 import type { RequestContext } from "../../http/request-context";
 import type { Language } from "../../i18n/languages";
 import { searchWords } from "../../text/search-text";
 import { eventFilterOf } from "../events/event-store";
+import { modifiedWindowOf, type ModifiedWindow } from "../sync/modified-window";
 import type { Taxonomy, TaxonomyConfig } from "./taxonomies";
 import { resolveTerm, resolveTermRefs } from "./term-store";
 
@@ -28,6 +29,10 @@ export interface TermListQuery {
   /** Terms linked to this event. */
   eventId?: number;
   slug?: string;
+  /** Terms last written in this window (`modified_after`, `modified_before`). */
+  modified: ModifiedWindow;
+  /** Only these terms (the changed ones, in a sync). */
+  onlyIds?: number[];
 }
 
 /** The query of both list operations (the spec gives tags a subset of the categories' parameters). */
@@ -38,7 +43,7 @@ export type TermListParams = QueryOf<"listCategories">;
  * slugs), `post`/`event` an event the caller may read (`event` wins, as in the original), `parent` a
  * category. Anything else is `400 rest_invalid_param`.
  */
-export async function termListQueryOf(db: Database, config: TaxonomyConfig, query: TermListParams, ctx: RequestContext, page: { offset: number; limit: number }): Promise<TermListQuery> {
+export async function termListQueryOf(db: Database, config: TaxonomyConfig, query: TermListParams, ctx: RequestContext, page: { offset: number; limit: number }, now: Date): Promise<TermListQuery> {
   const termIds = async (param: "include" | "exclude"): Promise<number[] | undefined> => {
     const refs = query[param];
     if (refs === undefined) return undefined;
@@ -58,6 +63,9 @@ export async function termListQueryOf(db: Database, config: TaxonomyConfig, quer
     return parent;
   };
   const [includeIds, excludeIds, eventId, parentId] = await Promise.all([termIds("include"), termIds("exclude"), eventFilter(), parentFilter()]);
+  const problems = new ParamProblems();
+  const modified = modifiedWindowOf(query, ctx.siteTimezone, now, problems);
+  problems.throwIfAny();
   return {
     taxonomy: config.taxonomy,
     language: ctx.language,
@@ -72,5 +80,6 @@ export async function termListQueryOf(db: Database, config: TaxonomyConfig, quer
     parentId,
     eventId,
     slug: query.slug,
+    modified,
   };
 }

@@ -28,6 +28,8 @@ function orderOf(query: TermListQuery): Prisma.TermTextOrderByWithRelationInput[
       return [{ slugKey: dir }, { termId: dir }];
     case "count":
       return [{ term: { count: dir } }, { termId: dir }];
+    case "modified":
+      return [{ term: { modifiedAt: dir } }, { termId: dir }];
     case "parent":
       return [{ term: { parentId: { sort: dir, nulls: dir === "asc" ? "first" : "last" } } }, { termId: dir }];
     case "none":
@@ -47,6 +49,8 @@ export async function listTerms(db: Database, query: TermListQuery): Promise<{ i
   }
   if (query.parentId !== undefined) termWhere.parentId = query.parentId === 0 ? null : query.parentId;
   if (query.eventId !== undefined) termWhere.events = { some: { eventId: query.eventId } };
+  if (query.onlyIds) termWhere.AND = [{ id: { in: query.onlyIds } }];
+  if (query.modified.after || query.modified.before) termWhere.modifiedAt = { gt: query.modified.after, lt: query.modified.before };
   const where: Prisma.TermTextWhereInput = {
     language: query.language,
     term: termWhere,
@@ -124,6 +128,8 @@ export interface TermWriteContext {
   defaultLanguage: Language;
   /** How the writer's names and descriptions are stored (filtered, unless they may post unfiltered HTML). */
   markup: MarkupFilter;
+  /** When the write is made: the term's modified date. */
+  now: Date;
 }
 
 /** A term write's name and description, their markup filtered as the writer's role requires. */
@@ -208,7 +214,7 @@ async function insertTerm(tx: Tx, ctx: TermWriteContext, given: Schemas["CreateC
   await checkNameFree(tx, ctx, input.name, parentId, null);
   const slug = await uniqueSlug(tx, ctx, input.slug ?? input.name, null);
   const term = await tx.term.create({
-    data: { taxonomy: ctx.config.taxonomy, parentId, sourceLanguage: ctx.language },
+    data: { taxonomy: ctx.config.taxonomy, parentId, sourceLanguage: ctx.language, createdAt: ctx.now, modifiedAt: ctx.now },
     select: { id: true, taxonomy: true, sourceLanguage: true },
   });
   await writeTexts(tx, { ...term, texts: [] }, ctx, { name: input.name, description: input.description ?? null, slug });
@@ -301,7 +307,7 @@ export async function updateTerm(db: Database, ctx: TermWriteContext, target: Wr
     if (input.description !== undefined) change.description = input.description;
     const wantedSlug = input.slug ?? nameForNewSlug(TERM_TEXT, term.texts, ctx.language, change);
     if (wantedSlug !== undefined) change.slug = await uniqueSlug(tx, ctx, wantedSlug, id);
-    await tx.term.update({ where: { id }, data: { ...(parentId !== term.parentId ? { parentId } : {}), version: { increment: 1 } } });
+    await tx.term.update({ where: { id }, data: { ...(parentId !== term.parentId ? { parentId } : {}), modifiedAt: ctx.now, version: { increment: 1 } } });
     await writeTexts(tx, term, ctx, change);
     return (await findTerm(tx, ctx.config.taxonomy, id))!;
   });

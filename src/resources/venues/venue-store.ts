@@ -1,7 +1,6 @@
 import type { Prisma } from "../../../generated/prisma/sqlite/client";
 import type { Schemas } from "../../http/operation-types";
 import { noneIfEmpty } from "../../i18n/localized-rows";
-import { LINKED_POST_ORDER } from "../post-kernel/linked-post-query";
 import { flagOf } from "../post-kernel/write-flags";
 import { createLinkedPostStore, type LinkedPostModel } from "../post-kernel/linked-post-store";
 import { VENUE_PLAIN_COLUMNS, venueSelect, type VenueRecord } from "./venue-record";
@@ -33,7 +32,7 @@ const venueModel: LinkedPostModel<VenueRecord, VenueWrite, Prisma.VenueUnchecked
     return [venue.address, venue.city, venue.province, venue.state, venue.stateprovince, venue.zip, venue.phone].map((value) => value ?? null);
   },
   find: (client, id) => client.venue.findUnique({ where: { id }, select: venueSelect }),
-  findMany: (client, where, offset, limit) => client.venue.findMany({ where, orderBy: LINKED_POST_ORDER, skip: offset, take: limit, select: venueSelect }),
+  findMany: (client, where, orderBy, offset, limit) => client.venue.findMany({ where, orderBy, skip: offset, take: limit, select: venueSelect }),
   count: (client, where) => client.venue.count({ where }),
   insert: (tx, columns, fields) => tx.venue.create({ data: { ...(columns as Prisma.VenueUncheckedCreateInput), ...fields }, select: { id: true } }),
   save: async (tx, id, columns) => {

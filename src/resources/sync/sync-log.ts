@@ -1,0 +1,68 @@
+import type { Database } from "../../db/database";
+import { inTransaction } from "../../db/transaction";
+
+/** The collections that can be kept in sync, named as their paths and the sync log name them. */
+export type SyncResource = "events" | "venues" | "organizers" | "categories" | "tags";
+
+/**
+ * A place in the change log: after every change up to position `seq` whose item id is at most
+ * `itemId` (the changes of one transaction share a position, and are ordered by item id).
+ */
+export interface LogPosition {
+  seq: number;
+  itemId: number;
+}
+
+/** What the log says of one item: its last change, and who may see that it is gone. */
+export interface LoggedChange {
+  itemId: number;
+  seq: number;
+  deleted: boolean;
+  everPublic: boolean;
+  authorId: number | null;
+}
+
+const LAST_ITEM_ID = 2_147_483_647;
+
+/**
+ * Where the log stands now: a listing read after this sees every change up to it (positions are
+ * given as transactions commit, see src/db/transaction.ts), so its token starts here. `horizon`:
+ * the oldest position a token may still start from.
+ */
+export async function logPosition(db: Database): Promise<{ position: LogPosition; horizon: number }> {
+  const [clock] = await db.read.$queryRaw<Array<{ seq: number | bigint; horizon: number | bigint }>>`SELECT "seq", "horizon" FROM "SyncClock" WHERE "id" = 1`;
+  return { position: { seq: Number(clock.seq), itemId: LAST_ITEM_ID }, horizon: Number(clock.horizon) };
+}
+
+/** The oldest position a token may still start from. */
+export async function logHorizon(db: Database): Promise<number> {
+  return (await logPosition(db)).horizon;
+}
+
+/**
+ * The next `limit` changes of a collection after `after`, in log order: one range of the
+ * (resource, seq, itemId) index. Changes still under way (no position yet) are not among them.
+ */
+export async function changesAfter(db: Database, resource: SyncResource, after: LogPosition, limit: number): Promise<LoggedChange[]> {
+  const rows = await db.read.$queryRaw<Array<{ itemId: number; seq: number | bigint; deleted: unknown; everPublic: unknown; authorId: number | null }>>`
+    SELECT "itemId", "seq", "deleted", "everPublic", "authorId" FROM "SyncChange"
+      WHERE "resource" = ${resource} AND ("seq", "itemId") > (${after.seq}, ${after.itemId}) ORDER BY "seq", "itemId" LIMIT ${limit}`;
+  return rows.map((row) => ({ itemId: row.itemId, seq: Number(row.seq), deleted: Boolean(row.deleted), everPublic: Boolean(row.everPublic), authorId: row.authorId }));
+}
+
+/**
+ * Forgets the tombstones of items deleted more than `retentionDays` ago, and moves the horizon
+ * past them: a token from before then could no longer learn of those deletions, so it expires.
+ * Safe to run from every instance at once.
+ */
+export async function pruneTombstones(db: Database, now: Date, retentionDays: number): Promise<number> {
+  const cutoff = Math.floor(now.getTime() / 1000) - retentionDays * 86_400;
+  return inTransaction(db, async (tx) => {
+    const [oldest] = await tx.$queryRaw<Array<{ seq: number | bigint | null }>>`
+      SELECT MAX("seq") AS "seq" FROM "SyncChange" WHERE "deleted" = ${true} AND "changedAt" < ${cutoff} AND "seq" IS NOT NULL`;
+    if (oldest.seq === null) return 0;
+    const seq = Number(oldest.seq);
+    await tx.$executeRaw`UPDATE "SyncClock" SET "horizon" = ${seq} WHERE "id" = 1 AND "horizon" < ${seq}`;
+    return tx.$executeRaw`DELETE FROM "SyncChange" WHERE "deleted" = ${true} AND "seq" <= ${seq}`;
+  });
+}

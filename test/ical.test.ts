@@ -1,0 +1,143 @@
+// iCalendar feeds (README "Calendar feeds"): events as text/calendar, by Accept or by `ical=1`,
+// read back with an independent parser (node-ical): every field, time zones across DST changes,
+// all-day dates, stable UIDs, SEQUENCE and LAST-MODIFIED that move with edits, cancellations,
+// entity tags, the size bound.
+import * as ical from "node-ical";
+import { createLinkedVia, createTermVia } from "./support/fixtures";
+import { ADMIN_HEADERS, startTestServer, type RawResponse, type TestServer } from "./support/test-server";
+
+jest.setTimeout(60_000);
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const root = "/calendar/events/v1";
+
+async function createEvent(body: Record<string, unknown>): Promise<{ id: number; slug: string }> {
+  const response = await server.raw("POST", `${root}/events`, { body, headers: ADMIN_HEADERS });
+  expect([response.status, response.status === 201 ? "" : response.text]).toEqual([201, ""]);
+  return response.body;
+}
+
+/** A calendar answer, checked as such, parsed by node-ical: its VEVENTs by UID, and its VTIMEZONE ids. */
+function parsed(response: RawResponse) {
+  expect(response.status).toBe(200);
+  expect(response.headers.get("content-type")).toMatch(/^text\/calendar; charset=utf-8/);
+  expect(response.headers.get("etag")).toMatch(/^"/);
+  expect(response.text.startsWith("BEGIN:VCALENDAR\r\n")).toBe(true);
+  const components = Object.values(ical.sync.parseICS(response.text)).filter((component) => component !== undefined);
+  const events = components.filter((component): component is ical.VEvent => component.type === "VEVENT");
+  const zones = components.filter((component) => component.type === "VTIMEZONE").map((zone) => (zone as unknown as { tzid: string }).tzid);
+  return { events, zones, byUid: (id: number) => events.find((event) => event.uid.startsWith(`event-${id}@`)) };
+}
+
+const feed = (query = "", headers: Record<string, string> = {}) => server.raw("GET", `${root}/events?ical=1${query}`, { headers });
+
+describe("iCalendar feeds of events", () => {
+  it("writes every field a calendar app reads, chosen by ical=1 or by Accept, and the same filters as the list", async () => {
+    const venue = await createLinkedVia(server, "venues", { venue: "Feed hall", address: "Rua Augusta 1", city: "Lisboa", country: "Portugal", geo_lat: 38.71, geo_lng: -9.14 });
+    const organizer = await createLinkedVia(server, "organizers", { organizer: "Feed org", email: "org@example.org" });
+    const category = await createTermVia(server, "categories", { name: "Feed music" });
+    const tag = await createTermVia(server, "tags", { name: "Feed jazz" });
+    const event = await createEvent({
+      title: "Feed concert, with; commas",
+      description: "<p>First line</p><p>Second line</p>",
+      start_date: "+5 days 19:00", end_date: "+5 days 21:00", timezone: "Europe/Lisbon",
+      venue: venue.id, organizer: [organizer.id], categories: [category.id], tags: [tag.id],
+    });
+    const other = await createEvent({ title: "Feed other", start_date: "+5 days 10:00", end_date: "+5 days 11:00" });
+    const json = (await server.raw("GET", `${root}/events/${event.id}`)).body;
+
+    const byParam = await feed(`&categories=${category.id}`);
+    const byAccept = await server.raw("GET", `${root}/events?categories=${category.id}`, { headers: { Accept: "text/calendar" } });
+    expect(byAccept.text).toBe(byParam.text);
+    expect(byParam.headers.get("vary")).toMatch(/Accept/);
+    const { events, zones, byUid } = parsed(byParam);
+    expect(events).toHaveLength(1);
+    expect(byUid(other.id)).toBeUndefined();
+    const vevent = byUid(event.id)!;
+    expect(vevent.summary).toBe("Feed concert, with; commas");
+    expect(vevent.description).toContain("First line");
+    expect(vevent.description).toContain("Second line");
+    expect(new Date(vevent.start as unknown as Date).toISOString()).toBe(new Date(`${json.utc_start_date.replace(" ", "T")}Z`).toISOString());
+    expect(new Date(vevent.end as unknown as Date).toISOString()).toBe(new Date(`${json.utc_end_date.replace(" ", "T")}Z`).toISOString());
+    expect((vevent.start as unknown as { tz: string }).tz).toBe("Europe/Lisbon");
+    expect(zones).toContain("Europe/Lisbon");
+    expect(vevent.location).toBe("Feed hall, Rua Augusta 1, Lisboa, Portugal");
+    expect(vevent.geo).toEqual({ lat: 38.71, lon: -9.14 });
+    expect(String((vevent.organizer as unknown as { val: string }).val).toLowerCase()).toBe("mailto:org@example.org");
+    expect(vevent.categories).toEqual(["Feed music", "Feed jazz"]);
+    expect((vevent.url as unknown as { val: string }).val).toBe(json.url);
+    expect(vevent.status).toBe("CONFIRMED");
+    // JSON stays the default.
+    expect((await server.raw("GET", `${root}/events?categories=${category.id}`)).headers.get("content-type")).toMatch(/json/);
+  });
+
+  it("keeps the UID across edits, moves SEQUENCE and LAST-MODIFIED, and revalidates with the ETag", async () => {
+    const event = await createEvent({ title: "Feed edited", start_date: "+6 days 09:00", end_date: "+6 days 10:00" });
+    const first = await server.raw("GET", `${root}/events/${event.id}?ical=1`);
+    const before = parsed(first).byUid(event.id)!;
+    const etag = first.headers.get("etag")!;
+    expect((await server.raw("GET", `${root}/events/${event.id}?ical=1`, { headers: { "If-None-Match": etag } })).status).toBe(304);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await server.raw("PATCH", `${root}/events/${event.id}`, { body: { title: "Feed edited again" }, headers: ADMIN_HEADERS })).status).toBe(200);
+    const second = await server.raw("GET", `${root}/events/by-slug/${event.slug}`, { headers: { Accept: "text/calendar" } });
+    expect(second.headers.get("etag")).not.toBe(etag);
+    const after = parsed(second).byUid(event.id)!;
+    expect(after.uid).toBe(before.uid);
+    expect(Number(after.sequence)).toBeGreaterThan(Number(before.sequence));
+    expect(after.lastmodified!.getTime()).toBeGreaterThan(before.lastmodified!.getTime());
+    expect(after.summary).toBe("Feed edited again");
+  });
+
+  it("keeps local times across DST changes, with a VTIMEZONE for every zone, and writes all-day events as dates", async () => {
+    const beforeChange = await createEvent({ title: "Feed DST before", start_date: "2027-03-27 19:00:00", end_date: "2027-03-27 20:00:00", timezone: "Europe/Lisbon" });
+    const afterChange = await createEvent({ title: "Feed DST after", start_date: "2027-03-29 19:00:00", end_date: "2027-03-29 20:00:00", timezone: "Europe/Lisbon" });
+    const newYork = await createEvent({ title: "Feed New York", start_date: "2027-11-08 19:00:00", end_date: "2027-11-08 20:00:00", timezone: "America/New_York" });
+    const allDay = await createEvent({ title: "Feed all day", start_date: "2027-04-10", end_date: "2027-04-11", all_day: true });
+    const { byUid, zones } = parsed(await feed("&start_date=2027-03-01&end_date=2027-12-31"));
+    expect(new Date(byUid(beforeChange.id)!.start as unknown as Date).toISOString()).toBe("2027-03-27T19:00:00.000Z");
+    expect(new Date(byUid(afterChange.id)!.start as unknown as Date).toISOString()).toBe("2027-03-29T18:00:00.000Z");
+    expect(new Date(byUid(newYork.id)!.start as unknown as Date).toISOString()).toBe("2027-11-09T00:00:00.000Z");
+    expect(zones.sort()).toEqual(["America/New_York", "Europe/Lisbon"]);
+    const day = byUid(allDay.id)!;
+    expect((day.start as unknown as { dateOnly: boolean }).dateOnly).toBe(true);
+    expect(day.datetype).toBe("date");
+    const text = (await feed("&start_date=2027-03-01&end_date=2027-12-31")).text;
+    expect(text).toContain("DTSTART;VALUE=DATE:20270410\r\n");
+    // RFC 5545: DTEND of an all-day event is the day after its last.
+    expect(text).toContain("DTEND;VALUE=DATE:20270412\r\n");
+  });
+
+  it("shows the request's language, and cancels the events of its window that were published and are in the trash", async () => {
+    const event = await createEvent({ title: "Feed in English", start_date: "+8 days 10:00", end_date: "+8 days 11:00" });
+    expect((await server.raw("PATCH", `${root}/events/${event.id}?i18n_language=es`, { body: { title: "Evento del feed" }, headers: ADMIN_HEADERS })).status).toBe(200);
+    expect(parsed(await server.raw("GET", `/es${root}/events?ical=1`)).byUid(event.id)!.summary).toBe("Evento del feed");
+    const draft = await createEvent({ title: "Feed draft never published", status: "draft", start_date: "+8 days 12:00", end_date: "+8 days 13:00" });
+    await server.raw("DELETE", `${root}/events/${event.id}`, { headers: ADMIN_HEADERS });
+    await server.raw("DELETE", `${root}/events/${draft.id}`, { headers: ADMIN_HEADERS });
+    const { byUid } = parsed(await feed());
+    expect(byUid(event.id)!.status).toBe("CANCELLED");
+    expect(byUid(draft.id)).toBeUndefined();
+  });
+
+  it("cuts a feed at its size bound and says so", async () => {
+    const small = await startTestServer({ FEED_MAX_EVENTS: "2" });
+    try {
+      for (let i = 0; i < 3; i += 1) {
+        const response = await small.raw("POST", `${root}/events`, { body: { title: `Bounded ${i}`, start_date: `+${i + 1} days`, end_date: `+${i + 1} days 1 hour` }, headers: ADMIN_HEADERS });
+        expect(response.status).toBe(201);
+      }
+      const response = await small.raw("GET", `${root}/events?ical=1&per_page=1`);
+      expect(parsed(response).events.map((event) => event.summary)).toEqual(["Bounded 0", "Bounded 1"]);
+      expect(response.headers.get("x-feed-truncated")).toBe("true");
+    } finally {
+      await small.close();
+    }
+  });
+});
