@@ -17,7 +17,7 @@ import type { EventRecord } from "./event-record";
 import { serializeEvent } from "./event-serializer";
 import { createEvent, eventsAmong, feedEvents, listEvents, removeEvent, resolveEvent, updateEvent } from "./event-store";
 import { eventCalendar, sendCalendar, wantsCalendar } from "./event-ical";
-import { listingToken, postTombstoneShown, sendSyncPage, setSyncTokenHeader, syncRequestOf } from "../sync/sync-listing";
+import { listingToken, postTombstoneShown, sendSyncPage, syncRequestOf } from "../sync/sync-listing";
 
 /** A single GET shows the event with its schema.org data; writes answer without it. */
 const FORMS: ItemForms<EventRecord> = {
@@ -67,7 +67,7 @@ export function eventOperations(services: Services) {
         tombstoneShown: postTombstoneShown(ctx.principal, "events"),
       }, services);
     }
-    const syncToken = await listingToken(req, "events", services);
+    const syncToken = await listingToken(req, res, "events", services);
     const { items, total } = await listEvents(db, {
       shownIn: ctx,
       filters,
@@ -82,7 +82,6 @@ export function eventOperations(services: Services) {
     const links = collectionLinks(ctx, "/events", echoedQuery(req, page, filters.window.echo), page, totalPages);
     setCollectionHeaders(res, total, totalPages, links);
     const next_sync_token = await syncToken();
-    setSyncTokenHeader(res, next_sync_token);
     sendRepresentation(res, { events: items.map(present), ...links, total, total_pages: totalPages, next_sync_token });
   };
 

@@ -14,7 +14,7 @@ import { eventFilterOf } from "../events/event-store";
 import { destroysOf, postTargetRules, postWriteContext, readTagOf, refText, sendWritten, type ItemForms } from "./item-operations";
 import { linkedPostOrder, type LinkedPostFilters } from "./linked-post-query";
 import { modifiedWindowOf } from "../sync/modified-window";
-import { listingToken, postTombstoneShown, sendSyncPage, setSyncTokenHeader, syncRequestOf } from "../sync/sync-listing";
+import { listingToken, postTombstoneShown, sendSyncPage, syncRequestOf } from "../sync/sync-listing";
 import type { LinkedPostRecord, LinkedPostStore } from "./linked-post-store";
 
 /**
@@ -96,14 +96,13 @@ export function linkedPostOperations<R extends LinkedPostRecord, I>(
           tombstoneShown: postTombstoneShown(ctx.principal, type),
         }, services);
       }
-      const syncToken = await listingToken(req, type, services);
+      const syncToken = await listingToken(req, res, type, services);
       const { items, total } = await store.list(db, filters, orderBy, offsetOf(page), page.perPage);
       if (items.length === 0 && page.page > 1) throw new ApiError(codes.archivePageNotFound);
       const totalPages = totalPagesOf(total, page.perPage);
       const links = collectionLinks(ctx, collectionPath, echoedQuery(req, page), page, totalPages);
       setCollectionHeaders(res, total, totalPages, links);
       const next_sync_token = await syncToken();
-      setSyncTokenHeader(res, next_sync_token);
       sendRepresentation(res, { [type]: items.map(present), ...links, total, total_pages: totalPages, next_sync_token });
     },
 

@@ -62,15 +62,20 @@ export async function syncRequestOf(req: Request, resource: SyncResource, servic
 
 /**
  * Where a listing starts in the change log, read before the listing itself: every change up to
- * there is in what it reads, so the token it ends with misses none. Resolves to the token.
+ * there is in what it reads, so the token it ends with misses none. Resolves to what makes the
+ * token, sets its header on `res` and gives it for the body.
  */
-export async function listingToken(req: Request, resource: SyncResource, services: Services): Promise<() => Promise<string>> {
+export async function listingToken(req: Request, res: Response, resource: SyncResource, services: Services): Promise<() => Promise<string>> {
   const { position } = await logPosition(services.db);
-  return () => services.syncTokens.encode({ resource, position, filters: filtersOf(req) });
+  return async () => {
+    const token = await services.syncTokens.encode({ resource, position, filters: filtersOf(req) });
+    setSyncTokenHeader(res, token);
+    return token;
+  };
 }
 
 /** The header that repeats a list's `next_sync_token`. */
-export function setSyncTokenHeader(res: Response, token: string): void {
+function setSyncTokenHeader(res: Response, token: string): void {
   res.setHeader("X-Next-Sync-Token", token);
 }
 

@@ -10,7 +10,7 @@ import { markupFilterOf } from "../../text/kses";
 import { readTagOf, sendWritten, type ItemForms } from "../post-kernel/item-operations";
 import { CATEGORIES, TAGS, type TaxonomyConfig } from "./taxonomies";
 import { termListQueryOf } from "./term-query";
-import { listingToken, sendSyncPage, setSyncTokenHeader, syncRequestOf } from "../sync/sync-listing";
+import { listingToken, sendSyncPage, syncRequestOf } from "../sync/sync-listing";
 import type { TermRecord } from "./term-record";
 import { serializeTerm } from "./term-serializer";
 import { createTerm, deleteTerm, listTerms, resolveTerm, updateTerm } from "./term-store";
@@ -64,13 +64,12 @@ function termHandlers(config: TaxonomyConfig, services: Services): ItemOperation
         tombstoneShown: () => true,
       }, services);
     }
-    const syncToken = await listingToken(req, config.collectionKey, services);
+    const syncToken = await listingToken(req, res, config.collectionKey, services);
     const { items, total } = await listTerms(db, listQuery);
     const totalPages = totalPagesOf(total, page.perPage);
     const links = collectionLinks(ctx, config.collectionPath, echoedQuery(req, page), page, totalPages);
     setCollectionHeaders(res, total, totalPages, links);
     const next_sync_token = await syncToken();
-    setSyncTokenHeader(res, next_sync_token);
     const { rest_url, ...pageLinks } = links;
     sendRepresentation(res, { rest_url, total, total_pages: totalPages, [config.collectionKey]: items.map(present), ...pageLinks, next_sync_token });
   };
