@@ -2,6 +2,7 @@ import express, { type Express } from "express";
 import { authenticate } from "./auth/authenticate";
 import { CredentialVerifier } from "./auth/credentials";
 import { EventPasswords } from "./auth/event-passwords";
+import { RepresentationCache } from "./resources/sync/representation-cache";
 import { SyncTokens } from "./resources/sync/sync-token";
 import type { Config } from "./config";
 import type { Database } from "./db/database";
@@ -73,7 +74,8 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppO
     if (!routes) builtIndexes.set(language, (routes = buildIndexRoutes(operationsOf(namespaces.get(language)!))));
     return routes;
   };
-  const services: Services = { config, db, logger, clock, eventPasswords: new EventPasswords(db), syncTokens: new SyncTokens(db) };
+  const representations = new RepresentationCache(db, config.representationCacheBytes);
+  const services: Services = { config, db, logger, clock, eventPasswords: new EventPasswords(db), syncTokens: new SyncTokens(db), representations };
   const handlers = resourceOperations(services, documentation, indexRoutes);
   checkHandlers(operations, handlers);
 

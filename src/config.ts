@@ -47,6 +47,8 @@ export interface Config {
   syncRetentionDays: number;
   /** Most events an iCalendar feed holds (feeds are not paged). */
   feedMaxEvents: number;
+  /** Bytes of representations kept for anonymous readers (resources/sync/representation-cache.ts); 0 = none. */
+  representationCacheBytes: number;
 }
 
 export class ConfigError extends Error {}
@@ -175,5 +177,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     keepAliveTimeoutMs: integer(env, "KEEP_ALIVE_TIMEOUT_SECONDS", 5, 1, 3600) * 1000,
     syncRetentionDays: integer(env, "SYNC_RETENTION_DAYS", 30, 1, 3650),
     feedMaxEvents: integer(env, "FEED_MAX_EVENTS", 1000, 1, 10_000),
+    representationCacheBytes: integer(env, "REPRESENTATION_CACHE_MB", 16, 0, 4096) * 1_048_576,
   };
 }

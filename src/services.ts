@@ -2,6 +2,7 @@ import type { EventPasswords } from "./auth/event-passwords";
 import type { Config } from "./config";
 import type { Database } from "./db/database";
 import type { Logger } from "./logging/logger";
+import type { RepresentationCache } from "./resources/sync/representation-cache";
 import type { SyncTokens } from "./resources/sync/sync-token";
 
 /** What handlers are built with: one of each per app. */
@@ -15,4 +16,6 @@ export interface Services {
   eventPasswords: EventPasswords;
   /** Making and reading the signed tokens of incremental sync. */
   syncTokens: SyncTokens;
+  /** Representations for anonymous readers, kept until what they show changes. */
+  representations: RepresentationCache;
 }

@@ -2,7 +2,9 @@ import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
+import { Pool } from "pg";
 import { PrismaClient as SqliteClient } from "../../generated/prisma/sqlite/client";
+import { postgresDirectReads, sqliteDirectReads, type DirectReads } from "./direct-reads";
 
 /**
  * The Prisma client type the data layer is written against. The PostgreSQL client is generated
@@ -19,6 +21,8 @@ export interface Database {
   read: Db;
   /** For writes, always inside `write.$transaction`. */
   write: Db;
+  /** The hot reads outside a write, straight through the driver (see direct-reads.ts). */
+  direct: DirectReads;
   close(): Promise<void>;
 }
 
@@ -177,14 +181,17 @@ async function openSqlite(databaseUrl: string): Promise<Database> {
   };
   const read = new SqliteClient({ adapter: readFactory });
   await read.$connect();
+  const direct = sqliteDirectReads(path, SQLITE_BUSY_TIMEOUT_MS);
   const optimizer = setInterval(() => void write.$executeRawUnsafe("PRAGMA optimize").catch(() => undefined), SQLITE_OPTIMIZE_EVERY_MS);
   optimizer.unref();
   return {
     provider: "sqlite",
     read,
     write,
+    direct,
     async close() {
       clearInterval(optimizer);
+      await direct.close();
       await read.$disconnect();
       await write.$disconnect();
     },
@@ -194,13 +201,20 @@ async function openSqlite(databaseUrl: string): Promise<Database> {
 async function openPostgres(databaseUrl: string, poolSize: number, statementTimeoutMs: number): Promise<Database> {
   // Loaded only when PostgreSQL is used: each provider has its own generated client.
   const { PrismaClient } = require("../../generated/prisma/postgresql/client") as { PrismaClient: new (options: unknown) => unknown };
-  const client = new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl, max: poolSize, statement_timeout: statementTimeoutMs }) }) as Db;
+  const pool = new Pool({ connectionString: databaseUrl, max: poolSize, statement_timeout: statementTimeoutMs });
+  // An idle connection that breaks (a server restart) is dropped by the pool; without a listener it would end the process.
+  pool.on("error", () => undefined);
+  const client = new PrismaClient({ adapter: new PrismaPg(pool) }) as Db;
   await client.$connect();
   return {
     provider: "postgresql",
     read: client,
     write: client,
-    close: () => client.$disconnect(),
+    direct: postgresDirectReads(pool),
+    async close() {
+      await client.$disconnect();
+      await pool.end();
+    },
   };
 }
 

@@ -74,6 +74,22 @@ export function sendRepresentation(res: Response, body: unknown, options: { stat
   sendJson(res, body, json);
 }
 
+/** Sends a representation already serialized (a collection put together from items kept), as sendRepresentation would. */
+export function sendRepresentationText(res: Response, json: string): void {
+  sendPrepared(res, { json, etag: entityTag(json) });
+}
+
+/**
+ * Sends a representation made before (see resources/sync/representation-cache.ts) as
+ * sendRepresentation would have sent it: 200 with its tag, or 304.
+ */
+export function sendPrepared(res: Response, prepared: { json: string; etag: string }): void {
+  res.setHeader("ETag", prepared.etag);
+  if (answeredNotModified(res, prepared.etag)) return;
+  res.status(200);
+  sendJson(res, () => JSON.parse(prepared.json) as unknown, prepared.json);
+}
+
 /** For a GET whose If-None-Match names `etag`: answers `304 Not Modified`, without a body, and says so. */
 export function answeredNotModified(res: Response, etag: string): boolean {
   if (res.req.method !== "GET" || !ifNoneMatchHolds(res.req, etag)) return false;
@@ -82,11 +98,11 @@ export function answeredNotModified(res: Response, etag: string): boolean {
 }
 
 /**
- * Sends `json` (the serialized `body`). A response validator (VALIDATE_RESPONSES, as in the tests)
+ * Sends `json` (the serialized `body`, or a function that gives it). A response validator (VALIDATE_RESPONSES, as in the tests)
  * sees bodies through `res.json`, which it replaces on the response: go through it then, so that
  * every body is validated; otherwise send the string already made.
  */
 export function sendJson(res: Response, body: unknown, json: string): void {
-  if (Object.prototype.hasOwnProperty.call(res, "json")) res.json(body);
+  if (Object.prototype.hasOwnProperty.call(res, "json")) res.json(typeof body === "function" ? (body as () => unknown)() : body);
   else res.type("json").send(json);
 }

@@ -1,6 +1,8 @@
+import { dirname } from "node:path";
 import type { RequestHandler } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
 import { requireScopes } from "../auth/authenticate";
+import { RecentValues } from "../text/text-memo";
 import { formBodyReader } from "./form-body";
 import { guardInput } from "./input-guard";
 import { queryNormalizer } from "./query-normalizer";
@@ -19,6 +21,38 @@ const raiseDeferredBodyError: RequestHandler = (req, _res, next) => {
 };
 
 /**
+ * The validator finds a request's operation by compiling the path pattern of every route with
+ * path-to-regexp, on every request, until one matches (a twentieth of an anonymous read's CPU).
+ * The patterns are the document's, a fixed set, and a compiled pattern holds no state between
+ * matches (no `g` flag): each is compiled once. Patched on the module the validator calls through
+ * at each request; Express's router compiles its own routes once, when they are added.
+ */
+function compilePathPatternsOnce(): void {
+  // The copy the validator requires, whichever that is.
+  const validatorDir = dirname(require.resolve("express-openapi-validator"));
+  const pathToRegexp = require(require.resolve("path-to-regexp", { paths: [validatorDir] })) as { pathToRegexp: (path: string, options?: object) => unknown; compiledOnce?: true };
+  if (pathToRegexp.compiledOnce) return;
+  const compile = pathToRegexp.pathToRegexp;
+  const compiled = new RecentValues<unknown>(2_000);
+  pathToRegexp.pathToRegexp = (path, options) => (typeof path === "string" ? compiled.valueOf(`${JSON.stringify(options ?? {})} ${path}`, () => compile(path, options)) : compile(path, options));
+  pathToRegexp.compiledOnce = true;
+}
+
+/**
+ * The validator's security step, but for operations that anyone may call (an empty requirement,
+ * `{}`, among the operation's): it passes those whatever the request carries, after running
+ * every scheme's check, each failing one by throwing an Error (a fifth of an anonymous read's
+ * validation). The credentials themselves were checked before (auth/authenticate.ts).
+ */
+function unlessOpenToAll(security: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    const requirements = (req as { openapi?: { schema?: { security?: object[] } } }).openapi?.schema?.security;
+    if (requirements?.some((requirement) => Object.keys(requirement).length === 0)) return next();
+    return security(req, res, next);
+  };
+}
+
+/**
  * express-openapi-validator's middleware, with steps of ours put between its own:
  *   path params → route metadata → [query normalizer] → security (scopes)
  *   → [authorization] → [deferred body error] → [input guard: NUL, lone surrogates, nesting]
@@ -28,6 +62,7 @@ const raiseDeferredBodyError: RequestHandler = (req, _res, next) => {
  * has been turned away. Unknown query parameters are let through (and ignored), as WordPress does.
  */
 export function specValidation(spec: JsonObject, operations: SpecOperation[], options: ValidationOptions): RequestHandler[] {
+  compilePathPatternsOnce();
   const middleware = OpenApiValidator.middleware({
     apiSpec: structuredClone(spec) as never,
     // The document is linted in CI (`npm run lint:spec`) and checked by the tests; checking it
@@ -53,5 +88,5 @@ export function specValidation(spec: JsonObject, operations: SpecOperation[], op
     throw new Error(`express-openapi-validator's middleware changed: expected ${expected.join(", ")}, got ${names.join(", ")}`);
   }
   const [pathParams, metadata, security, request, ...response] = middleware;
-  return [pathParams, metadata, queryNormalizer(operations), security, ...options.authorization, raiseDeferredBodyError, guardInput, formBodyReader(operations), request, ...response];
+  return [pathParams, metadata, queryNormalizer(operations), unlessOpenToAll(security), ...options.authorization, raiseDeferredBodyError, guardInput, formBodyReader(operations), request, ...response];
 }

@@ -12,7 +12,7 @@ const DAY_MS = 86_400_000;
  * of events. Any other list is counted with COUNT(*) over its conditions.
  */
 export async function countEvents(db: Database, query: Prisma.Sql): Promise<number> {
-  const [row] = await db.read.$queryRaw<Array<{ total: number | bigint | null }>>(query);
+  const [row] = await db.direct.rows<{ total: number | bigint | string | null }>(query);
   return Number(row.total ?? 0);
 }
 

@@ -5,17 +5,18 @@ import { canEditItem } from "../../auth/post-permissions";
 import { canReadItem } from "../../auth/visibility";
 import { writeTargetOf } from "../../auth/write-targets";
 import { collectionLinks, echoedQuery, offsetOf, pageRequest, setCollectionHeaders, totalPagesOf } from "../../http/collection";
-import { sendRepresentation } from "../../http/conditional";
+import { sendPrepared, sendRepresentation, sendRepresentationText } from "../../http/conditional";
 import { ApiError } from "../../http/errors";
-import { bindOperations, bodyOf, itemRefOf, queryOf, type Operation, type OperationHandler, type QueryOf } from "../../http/operation-types";
-import { context } from "../../http/request-context";
+import { bindOperations, bodyOf, itemRefOf, queryOf, type ItemRef, type Operation, type OperationHandler, type QueryOf } from "../../http/operation-types";
+import { context, type RequestContext } from "../../http/request-context";
 import type { Language } from "../../i18n/languages";
 import type { Services } from "../../services";
 import { destroysOf, postTargetRules, postWriteContext, readTagOf, refText, sendWritten, type ItemForms } from "../post-kernel/item-operations";
 import { eventFiltersOf, type EventOrderBy } from "./event-query";
-import type { EventRecord } from "./event-record";
+import { itemsShownBy, type EventRecord } from "./event-record";
 import { serializeEvent } from "./event-serializer";
-import { createEvent, eventsAmong, feedEvents, listEvents, removeEvent, resolveEvent, updateEvent } from "./event-store";
+import { createEvent, eventsAmong, feedEvents, listEvents, removeEvent, resolveEvent, resolveEventId, updateEvent } from "./event-store";
+import { readCommittedEvent } from "./event-record";
 import { eventCalendar, sendCalendar, wantsCalendar } from "./event-ical";
 import { listingToken, postTombstoneShown, sendSyncPage, syncRequestOf } from "../sync/sync-listing";
 
@@ -28,6 +29,11 @@ const FORMS: ItemForms<EventRecord> = {
 /** The name calendar apps show for a feed. */
 const FEED_NAME: Record<Language, string> = { en: "Events", "pt-br": "Eventos", es: "Eventos" };
 
+/** Whether an event reads the same for every anonymous reader: published, without a password. */
+function isPublic(event: EventRecord): boolean {
+  return event.status === "publish" && event.passwordHash === null;
+}
+
 /** Whether the caller may see a password-protected event in full without its password: they may edit it. */
 function editable(event: EventRecord, principal: Principal | null): boolean {
   return principal !== null && canEditItem(principal, "events", event);
@@ -35,7 +41,7 @@ function editable(event: EventRecord, principal: Principal | null): boolean {
 
 /** The event operations (tec-rest-v1.md §5, §7.1), by id and by slug alike. */
 export function eventOperations(services: Services) {
-  const { db, eventPasswords } = services;
+  const { db, eventPasswords, representations } = services;
   /** The stored form of a write's `password`: undefined, unchanged; null (or ""), removed. */
   const passwordWrite = async (req: Request, password: string | null | undefined) => (password ? eventPasswords.hash(password, clientOf(req)) : password === undefined ? undefined : null);
   const rules = postTargetRules<EventRecord>("events", (ref, order) => resolveEvent(db, ref, order), "rest-event-not-found", services);
@@ -67,28 +73,48 @@ export function eventOperations(services: Services) {
         tombstoneShown: postTombstoneShown(ctx.principal, "events"),
       }, services);
     }
+    // An anonymous reader's list shows each public event as every anonymous reader sees it: kept.
+    const shared = ctx.principal === null ? await representations.freshen() : null;
+    const listedKey = (id: number) => `events:${id}|listed|${ctx.language}|${ctx.apiBase}`;
+    const shown = new Map<number, string>();
+    const needed = (id: number) => {
+      const representation = shared && representations.get(listedKey(id));
+      if (representation) shown.set(id, representation.json);
+      return !representation;
+    };
     const syncToken = await listingToken(req, res, "events", services);
-    const { items, total } = await listEvents(db, {
+    const { ids, items, total } = await listEvents(db, {
       shownIn: ctx,
       filters,
       orderBy: (query.orderby ?? "start_date") as EventOrderBy,
       order: (query.order ?? "asc").toLowerCase() as "asc" | "desc",
       offset: offsetOf(page),
       limit: page.perPage,
-    });
-    if (items.length === 0 && page.page > 1) throw new ApiError("event-archive-page-not-found");
+    }, needed);
+    if (ids.length === 0 && page.page > 1) throw new ApiError("event-archive-page-not-found");
+    for (const event of items) {
+      const json = JSON.stringify(present(event));
+      if (shared && isPublic(event)) representations.keep(shared, listedKey(event.id), json, itemsShownBy(event));
+      shown.set(event.id, json);
+    }
     const totalPages = totalPagesOf(total, page.perPage);
     // The links repeat the effective window: defaulted and whole-day dates, as applied.
     const links = collectionLinks(ctx, "/events", echoedQuery(req, page, filters.window.echo), page, totalPages);
     setCollectionHeaders(res, total, totalPages, links);
     const next_sync_token = await syncToken();
-    sendRepresentation(res, { events: items.map(present), ...links, total, total_pages: totalPages, next_sync_token });
+    const events = ids.flatMap((id) => shown.get(id) ?? []);
+    sendRepresentationText(res, `{"events":[${events.join(",")}],${JSON.stringify({ ...links, total, total_pages: totalPages, next_sync_token }).slice(1)}`);
   };
 
   const get: OperationHandler = async (req, res) => {
     const ctx = context(req);
     const ref = itemRefOf(req);
-    const event = await resolveEvent(db, ref, ctx);
+    res.vary("Accept");
+    const calendar = wantsCalendar(req, queryOf(req, "getEvent").ical);
+    // Every anonymous reader gets the same JSON for a published event without a password: kept.
+    const shared = ctx.principal === null && !calendar ? await sharedRepresentation(ref, ctx) : null;
+    if (shared?.kept) return sendPrepared(res, shared.kept);
+    const event = shared?.id ? await readCommittedEvent(db, shared.id) : await resolveEvent(db, ref, ctx);
     if (!event) throw new ApiError("rest-event-not-found", { ref: refText(ref) });
     if (event.status === "trash") throw new ApiError("event-no-longer-available");
     if (!canReadItem(ctx.principal, "events", event)) throw new ApiError("event-not-accessible");
@@ -96,12 +122,21 @@ export function eventOperations(services: Services) {
     if (event.passwordHash !== null && !editable(event, ctx.principal) && !(await eventPasswords.opensOne(event.passwordHash, password, clientOf(req)))) {
       throw new ApiError("event-password-protected");
     }
-    res.vary("Accept");
-    if (wantsCalendar(req, queryOf(req, "getEvent").ical)) {
+    if (calendar) {
       const body = eventCalendar([{ record: event, cancelled: false, json: serializeEvent(event, ctx, { jsonLd: false }) }], ctx, FEED_NAME[ctx.language]);
       return sendCalendar(res, body, `event-${event.id}.ics`);
     }
-    sendRepresentation(res, FORMS.read(event, ctx));
+    const body = FORMS.read(event, ctx);
+    if (shared && isPublic(event)) return sendPrepared(res, representations.keep(shared.freshness, shared.key(event.id), JSON.stringify(body), itemsShownBy(event)));
+    sendRepresentation(res, body);
+  };
+
+  /** The key of an anonymous reader's representation of the event a request names, and the one kept, if any. */
+  const sharedRepresentation = async (ref: ItemRef, ctx: RequestContext) => {
+    const freshness = await representations.freshen();
+    const id = await resolveEventId(db, ref, ctx);
+    const key = (eventId: number) => `events:${eventId}|read|${ctx.language}|${ctx.apiBase}`;
+    return { freshness, id, key, kept: id === null ? undefined : representations.get(key(id)) };
   };
 
   const create: OperationHandler = async (req, res) => {

@@ -3,6 +3,7 @@ import type { Database, Db, Provider } from "../../db/database";
 import { columns, jsonSql, revive } from "../../db/sql-json";
 import type { Tx } from "../../db/transaction";
 import type { RowsSpec } from "../../i18n/localized-rows";
+import type { LoggedItem } from "../sync/representation-cache";
 import type { FallbackOrder } from "../../i18n/localized-text";
 import { ORGANIZER_COLUMNS, organizerSelect } from "../organizers/organizer-record";
 import { POST_COLUMNS } from "../post-kernel/post-record";
@@ -49,6 +50,16 @@ export const eventSelect = {
 } satisfies Prisma.EventSelect;
 
 export type EventRecord = Prisma.EventGetPayload<{ select: typeof eventSelect }>;
+
+/** The items a representation of the event shows, as the change log names them: itself and what it embeds. */
+export function itemsShownBy(event: EventRecord): LoggedItem[] {
+  return [
+    `events:${event.id}`,
+    ...event.venues.map(({ venue }): LoggedItem => `venues:${venue.id}`),
+    ...event.organizers.map(({ organizer }): LoggedItem => `organizers:${organizer.id}`),
+    ...event.terms.map(({ term }): LoggedItem => `${term.taxonomy === "category" ? "categories" : "tags"}:${term.id}`),
+  ];
+}
 
 export type EventTextField = "title" | "description" | "excerpt" | "slug";
 
@@ -112,9 +123,19 @@ function reviveRecord(value: unknown): EventRecord {
   return revive<EventRecord>(value, DATES, BOOLEANS);
 }
 
-/** The records of the events that `rest` (FROM ... WHERE ..., the event aliased "e") selects. */
+function recordsSql(provider: Provider, rest: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`SELECT ${Prisma.raw(eventRecordSql(provider))} AS "record" FROM ${rest}`;
+}
+
+/** The records of the events that `rest` (FROM ... WHERE ..., the event aliased "e") selects, in a transaction. */
 async function readRecords(client: Client, provider: Provider, rest: Prisma.Sql): Promise<EventRecord[]> {
-  const rows = await client.$queryRaw<Array<{ record: unknown }>>`SELECT ${Prisma.raw(eventRecordSql(provider))} AS "record" FROM ${rest}`;
+  const rows = await client.$queryRaw<Array<{ record: unknown }>>(recordsSql(provider, rest));
+  return rows.map((row) => reviveRecord(row.record));
+}
+
+/** The same, outside a write: straight through the driver. */
+async function readCommittedRecords(db: Database, rest: Prisma.Sql): Promise<EventRecord[]> {
+  const rows = await db.direct.rows<{ record: unknown }>(recordsSql(db.provider, rest));
   return rows.map((row) => reviveRecord(row.record));
 }
 
@@ -124,9 +145,15 @@ export async function readEvent(provider: Provider, client: Client, id: number):
   return record ?? null;
 }
 
+/** One event by id, as committed. */
+export async function readCommittedEvent(db: Database, id: number): Promise<EventRecord | null> {
+  const [record] = await readCommittedRecords(db, Prisma.sql`"Event" "e" WHERE "e"."id" = ${id}`);
+  return record ?? null;
+}
+
 /** The event whose slug `named` (a statement selecting one "eventId") finds. */
 export async function readEventNamed(db: Database, named: Prisma.Sql): Promise<EventRecord | null> {
-  const [record] = await readRecords(db.read, db.provider, Prisma.sql`"Event" "e" WHERE "e"."id" = (${named})`);
+  const [record] = await readCommittedRecords(db, Prisma.sql`"Event" "e" WHERE "e"."id" = (${named})`);
   return record ?? null;
 }
 
@@ -147,23 +174,33 @@ export interface EventPageSql {
 }
 
 /**
- * A page of the events that `from` and `where` select, in `order`. The page's ids are found
- * first and the records built for them only: built in the same query, they would be built for
- * every event the database sorts, not just for those it returns. With `countAll`, the same
- * statement counts every event selected (a window function over the rows it sorts anyway), so
- * that a list the day counts cannot total does not go through its events twice; the total is
- * null when the page is empty (past the last one).
+ * A page of the events that `from` and `where` select, in `order`: their ids, in order, and the
+ * records of those `needed` (all, unless told; a representation kept before needs none). The
+ * page's ids are found first and the records built for them only: built in the same query, they
+ * would be built for every event the database sorts, not just for those it returns. With
+ * `countAll`, the same statement counts every event selected (a window function over the rows it
+ * sorts anyway), so that a list the day counts cannot total does not go through its events
+ * twice; the total is null when the page is empty (past the last one). An event deleted between
+ * the two statements is left out of `records`.
  */
-export async function readEventPage(db: Database, parts: EventPageSql, limit: number, offset: number, countAll: boolean): Promise<{ records: EventRecord[]; total: number | null }> {
+export async function readEventPage(
+  db: Database,
+  parts: EventPageSql,
+  page: { limit: number; offset: number; countAll: boolean; needed?: (id: number) => boolean },
+): Promise<{ ids: number[]; records: EventRecord[]; total: number | null }> {
   const { key, direction, join } = parts.order;
-  const total = countAll ? Prisma.sql`, COUNT(*) OVER () AS "total"` : Prisma.empty;
-  const page = Prisma.sql`SELECT "e"."id" AS "id", ${Prisma.raw(key)} AS "k"${total} FROM ${parts.from} ${join} ${parts.where}
-    ORDER BY ${Prisma.raw(`${key} ${direction}, "e"."id" ${direction}`)} LIMIT ${limit} OFFSET ${offset}`;
-  const totalColumn = countAll ? Prisma.sql`, "p"."total" AS "total"` : Prisma.empty;
-  const rows = await db.read.$queryRaw<Array<{ record: unknown; total?: number | bigint }>>`SELECT ${Prisma.raw(eventRecordSql(db.provider, parts.shownIn))} AS "record"${totalColumn}
-    FROM (${page}) "p" JOIN "Event" "e" ON "e"."id" = "p"."id" ORDER BY ${Prisma.raw(`"p"."k" ${direction}, "p"."id" ${direction}`)}`;
+  const total = page.countAll ? Prisma.sql`, COUNT(*) OVER () AS "total"` : Prisma.empty;
+  const rows = await db.direct.rows<{ id: number | string; total?: number | bigint | string }>(Prisma.sql`SELECT "e"."id" AS "id"${total} FROM ${parts.from} ${join} ${parts.where}
+    ORDER BY ${Prisma.raw(`${key} ${direction}, "e"."id" ${direction}`)} LIMIT ${page.limit} OFFSET ${page.offset}`);
+  const ids = rows.map((row) => Number(row.id));
+  const needed = page.needed ? ids.filter(page.needed) : ids;
+  const read = needed.length === 0 ? [] : await db.direct.rows<{ record: unknown }>(
+    Prisma.sql`SELECT ${Prisma.raw(eventRecordSql(db.provider, parts.shownIn))} AS "record" FROM "Event" "e" WHERE "e"."id" IN (${Prisma.join(needed)})`,
+  );
+  const byId = new Map(read.map((row) => reviveRecord(row.record)).map((record) => [record.id, record]));
   return {
-    records: rows.map((row) => reviveRecord(row.record)),
-    total: countAll && rows.length > 0 ? Number(rows[0].total) : null,
+    ids,
+    records: needed.flatMap((id) => byId.get(id) ?? []),
+    total: page.countAll && rows.length > 0 ? Number(rows[0].total) : null,
   };
 }

@@ -21,7 +21,7 @@ import { countEvents, countSql, dayCountSql } from "./event-counts";
 import { checkItemLinks, checkTermLinks, linkChanges, linkIdsOf, writeLinks } from "./event-links";
 import { resolveEventTimes } from "./event-dates";
 import { eventListSql, eventOrderSql, type EventFilters, type EventOrderBy } from "./event-query";
-import { EVENT_TEXT, readEvent, readEventNamed, readEventPage, type EventRecord, type EventTextField } from "./event-record";
+import { EVENT_TEXT, readCommittedEvent, readEvent, readEventNamed, readEventPage, type EventRecord, type EventTextField } from "./event-record";
 import { writeEventSearch } from "./event-search";
 
 /** What a write body of an event may hold (the spec's fields; a create's has the required ones). */
@@ -33,7 +33,14 @@ export type EventWrite = Schemas["EventFields"];
  */
 export async function resolveEvent(db: Database, ref: ItemRef, order: { language: Language; defaultLanguage: Language }): Promise<EventRecord | null> {
   if ("slug" in ref) return readEventNamed(db, itemBySlugSql("EventText", ref.slug, order.language, order.defaultLanguage));
-  return isItemId(ref.id) ? readEvent(db.provider, db.read, ref.id) : null;
+  return isItemId(ref.id) ? readCommittedEvent(db, ref.id) : null;
+}
+
+/** The id of the event a request names (the same rule), without reading the event. */
+export async function resolveEventId(db: Database, ref: ItemRef, order: { language: Language; defaultLanguage: Language }): Promise<number | null> {
+  if (!("slug" in ref)) return isItemId(ref.id) ? ref.id : null;
+  const [row] = await db.direct.rows<Record<string, number | string>>(itemBySlugSql("EventText", ref.slug, order.language, order.defaultLanguage));
+  return row === undefined ? null : Number(Object.values(row)[0]);
 }
 
 /**
@@ -60,26 +67,28 @@ export interface EventPage {
 }
 
 /**
- * A page of events and the total: one statement for the page (records included) and one that
- * counts from the day counts; or, when those cannot answer, one statement for both.
+ * A page of events and the total: one statement for the page's ids, one that builds the records
+ * of those `needed` (all, unless told), and one that counts from the day counts; or, when those
+ * cannot answer, the count in the page's statement. `items` are the records read, in page order.
  */
-export async function listEvents(db: Database, page: EventPage): Promise<{ items: EventRecord[]; total: number }> {
+export async function listEvents(db: Database, page: EventPage, needed?: (id: number) => boolean): Promise<{ ids: number[]; items: EventRecord[]; total: number }> {
   const list = eventListSql(page.filters, db.provider);
   const parts = { ...list, shownIn: page.shownIn, order: eventOrderSql(page.orderBy, page.order, page.filters.language) };
   const fromDays = dayCountSql(db.provider, page.filters);
+  const request = { limit: page.limit, offset: page.offset, needed };
   if (fromDays) {
-    const [{ records }, total] = await Promise.all([readEventPage(db, parts, page.limit, page.offset, false), countEvents(db, fromDays)]);
-    return { items: records, total };
+    const [{ ids, records }, total] = await Promise.all([readEventPage(db, parts, { ...request, countAll: false }), countEvents(db, fromDays)]);
+    return { ids, items: records, total };
   }
-  const { records, total } = await readEventPage(db, parts, page.limit, page.offset, true);
+  const { ids, records, total } = await readEventPage(db, parts, { ...request, countAll: true });
   // An empty first page means none at all; past the last page, the total takes a count of its own.
-  return { items: records, total: total ?? (page.offset === 0 ? 0 : await countEvents(db, countSql(list))) };
+  return { ids, items: records, total: total ?? (page.offset === 0 ? 0 : await countEvents(db, countSql(list))) };
 }
 
 /** Of `ids`, the events a list with these filters shows (in no particular order): a sync's changed items. */
 export async function eventsAmong(db: Database, shownIn: EventPage["shownIn"], filters: EventFilters, ids: number[]): Promise<EventRecord[]> {
   const list = eventListSql({ ...filters, onlyIds: ids }, db.provider);
-  const { records } = await readEventPage(db, { ...list, shownIn, order: eventOrderSql("id", "asc", filters.language) }, ids.length, 0, false);
+  const { records } = await readEventPage(db, { ...list, shownIn, order: eventOrderSql("id", "asc", filters.language) }, { limit: ids.length, offset: 0, countAll: false });
   return records;
 }
 

@@ -1,3 +1,4 @@
+import { Prisma } from "../../../generated/prisma/sqlite/client";
 import type { Database } from "../../db/database";
 import { inTransaction } from "../../db/transaction";
 
@@ -30,7 +31,7 @@ const LAST_ITEM_ID = 2_147_483_647;
  * the oldest position a token may still start from.
  */
 export async function logPosition(db: Database): Promise<{ position: LogPosition; horizon: number }> {
-  const [clock] = await db.read.$queryRaw<Array<{ seq: number | bigint; horizon: number | bigint }>>`SELECT "seq", "horizon" FROM "SyncClock" WHERE "id" = 1`;
+  const [clock] = await db.direct.rows<{ seq: number | bigint | string; horizon: number | bigint | string }>(Prisma.sql`SELECT "seq", "horizon" FROM "SyncClock" WHERE "id" = 1`);
   return { position: { seq: Number(clock.seq), itemId: LAST_ITEM_ID }, horizon: Number(clock.horizon) };
 }
 

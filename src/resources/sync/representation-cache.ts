@@ -1,0 +1,139 @@
+import { Prisma } from "../../../generated/prisma/sqlite/client";
+import type { Database } from "../../db/database";
+import { entityTag } from "../../http/conditional";
+import { logPosition } from "./sync-log";
+
+/** A representation as sent: its JSON and its entity tag. */
+export interface PreparedRepresentation {
+  json: string;
+  etag: string;
+}
+
+/** An item a representation shows, as the change log names it: `events:12`, `venues:3`, `categories:7`. */
+export type LoggedItem = `${string}:${number}`;
+
+interface Entry extends PreparedRepresentation {
+  shows: LoggedItem[];
+}
+
+/**
+ * What `freshen` hands out: the log position the cache was brought to. A representation made
+ * after it may be kept only while the cache is still there (see `keep`).
+ */
+export interface Freshness {
+  readonly generation: number;
+}
+
+/** Changes read per catch-up; more, and the whole cache is dropped (cheaper than reading them all). */
+const CATCH_UP_LIMIT = 1_000;
+
+/**
+ * Representations made before, kept while nothing they show has changed. A read first asks the
+ * change log's clock where it stands (one indexed row: `freshen`); when it has moved, the items
+ * logged since are read (one range of the log's position index) and every representation that
+ * shows one of them is dropped. The log is written by database triggers in the transaction of
+ * every change, and positioned as transactions commit (src/db/transaction.ts), so a read that
+ * follows a committed write, in this process or in any other on the same database, never gets
+ * a representation from before it: the same guarantee as reading the rows themselves.
+ *
+ * A representation read while another request was catching up may be from before the changes
+ * that request dropped: such a one is sent but not kept (`keep` checks the generation).
+ * Bounded by the bytes it holds, the least recently used going first.
+ */
+export class RepresentationCache {
+  private readonly entries = new Map<string, Entry>();
+  /** For each item, the keys of the representations that show it. */
+  private readonly showing = new Map<LoggedItem, Set<string>>();
+  private bytes = 0;
+  private position: number | null = null;
+  private generation = 0;
+  private catchingUp: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Database,
+    private readonly maxBytes: number,
+  ) {}
+
+  /** Brings the cache to where the change log stands now. */
+  async freshen(): Promise<Freshness> {
+    if (this.maxBytes === 0) return { generation: -1 };
+    const { position, horizon } = await logPosition(this.db);
+    if (position.seq !== this.position) {
+      // One catch-up at a time, each from where the last one left the cache.
+      // A catch-up that failed (the database went away) fails its own request, not the next ones'.
+      this.catchingUp = this.catchingUp.catch(() => undefined).then(() => this.catchUp(position.seq, horizon));
+      await this.catchingUp;
+    }
+    return { generation: this.generation };
+  }
+
+  get(key: string): PreparedRepresentation | undefined {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
+    // Most recently used last.
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry;
+  }
+
+  /**
+   * Keeps `json` under `key` (with its tag), made after `freshness` from the current state of the
+   * items it `shows` (the item itself and everything embedded in it), unless the cache has moved
+   * on since. Answers the prepared representation either way.
+   */
+  keep(freshness: Freshness, key: string, json: string, shows: LoggedItem[]): PreparedRepresentation {
+    const entry: Entry = { json, etag: entityTag(json), shows };
+    if (freshness.generation !== this.generation || json.length > this.maxBytes / 16) return entry;
+    this.drop(key);
+    this.entries.set(key, entry);
+    this.bytes += json.length;
+    for (const item of shows) {
+      let keys = this.showing.get(item);
+      if (!keys) this.showing.set(item, (keys = new Set()));
+      keys.add(key);
+    }
+    while (this.bytes > this.maxBytes) this.drop(this.entries.keys().next().value!);
+    return entry;
+  }
+
+  private drop(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.bytes -= entry.json.length;
+    for (const item of entry.shows) {
+      const keys = this.showing.get(item);
+      keys?.delete(key);
+      if (keys?.size === 0) this.showing.delete(item);
+    }
+  }
+
+  private clear(): void {
+    this.entries.clear();
+    this.showing.clear();
+    this.bytes = 0;
+  }
+
+  private async catchUp(seq: number, horizon: number): Promise<void> {
+    if (this.position !== null && seq <= this.position) return;
+    this.generation += 1;
+    // The first look at the log, or one after the tombstones it needs were pruned: start empty.
+    if (this.position === null || this.position < horizon) {
+      this.clear();
+      this.position = seq;
+      return;
+    }
+    // Every item changed after the position the cache was at, up to now and maybe beyond.
+    const changed = await this.db.direct.rows<{ resource: string; itemId: number }>(
+      Prisma.sql`SELECT "resource", "itemId" FROM "SyncChange" WHERE "seq" > ${this.position} ORDER BY "seq" LIMIT ${CATCH_UP_LIMIT + 1}`,
+    );
+    if (changed.length > CATCH_UP_LIMIT) {
+      this.clear();
+    } else {
+      for (const { resource, itemId } of changed) {
+        for (const key of this.showing.get(`${resource}:${itemId}`) ?? []) this.drop(key);
+      }
+    }
+    this.position = seq;
+  }
+}
