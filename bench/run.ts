@@ -53,6 +53,8 @@ interface Scenario {
 
 interface Fixtures {
   eventIds: number[];
+  /** Published events from all over the calendar, in a shuffled order. */
+  spreadEventIds: number[];
   lastEventId: number;
   /** The event the patch scenario changes, as seeded. */
   patched: { id: number; sticky: boolean; cost: string | null; modifiedAt: Date };
@@ -66,6 +68,9 @@ interface Fixtures {
 
 const SCENARIOS: Scenario[] = [
   { name: "event-by-id", baseline: true, request: (f) => ({ path: cycle(f.eventIds.map((id) => `/events/${id}`)) }) },
+  // Ids spread over the whole calendar, more than the service keeps representations of: what a
+  // by-id read costs when it is made afresh (no target of its own; see the README).
+  { name: "event-by-id-cold", baseline: true, request: (f) => ({ path: cycle(f.spreadEventIds.map((id) => `/events/${id}`)) }) },
   { name: "event-by-slug", baseline: false, request: (f) => ({ path: cycle(f.slugs.map((slug) => `/events/by-slug/${slug}`)) }) },
   { name: "list-10", baseline: true, request: () => ({ path: "/events?per_page=10" }) },
   { name: "list-50", baseline: true, request: () => ({ path: "/events?per_page=50" }) },
@@ -88,6 +93,22 @@ const SCENARIOS: Scenario[] = [
   // One common word (in about 1 event in 7): every match is counted for the total.
   { name: "search-broad", baseline: false, request: () => ({ path: "/events?search=festival" }) },
 ];
+
+/** How many ids the cold by-id scenario cycles through: far more representations than 16 MB keeps. */
+const SPREAD_IDS = 20_000;
+
+/** At most `count` of `ids`, evenly spaced, in a fixed shuffled order (the same every run). */
+function spread(ids: number[], count: number): number[] {
+  const step = Math.max(1, ids.length / count);
+  const chosen = Array.from({ length: Math.min(count, ids.length) }, (_, i) => ids[Math.floor(i * step)]);
+  let state = 12345;
+  for (let i = chosen.length - 1; i > 0; i -= 1) {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    const j = state % (i + 1);
+    [chosen[i], chosen[j]] = [chosen[j], chosen[i]];
+  }
+  return chosen;
+}
 
 function cycle(paths: string[]): () => string {
   let i = 0;
@@ -153,6 +174,7 @@ async function fixtures(url: string, events: number): Promise<Fixtures> {
       orderBy: { id: "asc" },
       take: 200,
     });
+    const everyPublished = await db.read.event.findMany({ where: { status: "publish", passwordHash: null }, select: { id: true }, orderBy: { id: "asc" } });
     const linked = await db.read.eventVenue.findFirst({
       where: { event: { featured: true, status: "publish", terms: { some: { term: { taxonomy: "category" } } } } },
       select: { venueId: true, event: { select: { terms: { where: { term: { taxonomy: "category" } } , select: { termId: true } } } } },
@@ -162,6 +184,7 @@ async function fixtures(url: string, events: number): Promise<Fixtures> {
     const seededAt = (await db.read.event.findFirstOrThrow({ where: { id: events }, select: { modifiedAt: true } })).modifiedAt;
     return {
       eventIds: published.map((event) => event.id),
+      spreadEventIds: spread(everyPublished.map((event) => event.id), SPREAD_IDS),
       // The seed numbers its events 1 to N.
       lastEventId: events,
       patched,
