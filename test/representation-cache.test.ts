@@ -82,6 +82,21 @@ describe("representations kept for anonymous readers", () => {
     expect(listed(await read("/events?per_page=50"), event.id)).toBeUndefined();
   });
 
+  it("follow which event a slug names: one given the slug in the request language takes it over", async () => {
+    const english = (await write("POST", "/events", { ...when, title: "Slug taken in English", slug: "a-slug-to-share" })).body;
+    const bySlugInSpanish = () => server.raw("GET", `/es${root}/events/by-slug/a-slug-to-share`);
+    expect((await bySlugInSpanish()).body.id).toBe(english.id);
+    expect((await bySlugInSpanish()).body.id).toBe(english.id);
+    const spanish = (await write("POST", "/events", { ...when, title: "Otro evento" })).body;
+    await server.raw("PATCH", `/es${root}/events/${spanish.id}`, { body: { slug: "a-slug-to-share" }, headers: ADMIN_HEADERS });
+    expect((await bySlugInSpanish()).body.id).toBe(spanish.id);
+    expect((await bySlugInSpanish()).body.id).toBe(spanish.id);
+    // Its own slug in the request language names an event until the event gives it up.
+    await server.raw("PATCH", `/es${root}/events/${spanish.id}`, { body: { slug: "another-slug" }, headers: ADMIN_HEADERS });
+    expect((await bySlugInSpanish()).body.id).toBe(english.id);
+    expect((await readTwice("/events/by-slug/a-slug-to-share")).body.id).toBe(english.id);
+  });
+
   it("follow changes of what the event embeds: venue, organizer, category and its count", async () => {
     const venue = await createLinkedVia(server, "venues", { venue: "Old hall" });
     const organizer = await createLinkedVia(server, "organizers", { organizer: "Old crew" });

@@ -114,7 +114,7 @@ export function eventOperations(services: Services) {
     // Every anonymous reader gets the same JSON for a published event without a password: kept.
     const shared = ctx.principal === null && !calendar ? await sharedRepresentation(ref, ctx) : null;
     if (shared?.kept) return sendPrepared(res, shared.kept);
-    const event = shared?.id ? await readCommittedEvent(db, shared.id) : await resolveEvent(db, ref, ctx);
+    const event = shared ? shared.named && (await readCommittedEvent(db, shared.named.id)) : await resolveEvent(db, ref, ctx);
     if (!event) throw new ApiError("rest-event-not-found", { ref: refText(ref) });
     if (event.status === "trash") throw new ApiError("event-no-longer-available");
     if (!canReadItem(ctx.principal, "events", event)) throw new ApiError("event-not-accessible");
@@ -127,16 +127,27 @@ export function eventOperations(services: Services) {
       return sendCalendar(res, body, `event-${event.id}.ics`);
     }
     const body = FORMS.read(event, ctx);
-    if (shared && isPublic(event)) return sendPrepared(res, representations.keep(shared.freshness, shared.key(event.id), JSON.stringify(body), itemsShownBy(event)));
-    sendRepresentation(res, body);
+    if (!shared || !isPublic(event)) return sendRepresentation(res, body);
+    const json = JSON.stringify(body);
+    const shows = itemsShownBy(event);
+    if (shared.slugKey && shared.named?.ownSlug) representations.keep(shared.freshness, shared.slugKey, json, shows);
+    sendPrepared(res, representations.keep(shared.freshness, shared.idKey(event.id), json, shows));
   };
 
-  /** The key of an anonymous reader's representation of the event a request names, and the one kept, if any. */
+  /**
+   * An anonymous reader's representation of the event a request names, kept before: under its
+   * slug, when the slug is the event's own in the request language (no other event can take it
+   * while the event keeps it); else under its id. `named`: the event found, when none was kept.
+   */
   const sharedRepresentation = async (ref: ItemRef, ctx: RequestContext) => {
     const freshness = await representations.freshen();
-    const id = await resolveEventId(db, ref, ctx);
-    const key = (eventId: number) => `events:${eventId}|read|${ctx.language}|${ctx.apiBase}`;
-    return { freshness, id, key, kept: id === null ? undefined : representations.get(key(id)) };
+    const variant = `read|${ctx.language}|${ctx.apiBase}`;
+    const idKey = (id: number) => `events:${id}|${variant}`;
+    const slugKey = "slug" in ref ? `events-slug:${ref.slug}|${variant}` : null;
+    const keptBySlug = slugKey === null ? undefined : representations.get(slugKey);
+    if (keptBySlug) return { freshness, idKey, slugKey, kept: keptBySlug, named: null };
+    const named = await resolveEventId(db, ref, ctx);
+    return { freshness, idKey, slugKey, named, kept: named === null ? undefined : representations.get(idKey(named.id)) };
   };
 
   const create: OperationHandler = async (req, res) => {

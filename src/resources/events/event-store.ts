@@ -13,7 +13,7 @@ import { changedColumns } from "../post-kernel/item-columns";
 import { lockTarget } from "../post-kernel/item-lock";
 import { nameForNewSlug, textRowsToWrite } from "../post-kernel/item-texts";
 import { resolvePostFields, type PostWriteContext } from "../post-kernel/post-fields";
-import { itemBySlugSql } from "../post-kernel/slug-lookup";
+import { itemBySlugSql, slugMatchSql } from "../post-kernel/slug-lookup";
 import { checkSlugHasLetters, freeSlug, retryOnSlugClash, slugBase } from "../post-kernel/unique-slug";
 import { flagOf } from "../post-kernel/write-flags";
 import { storedCost } from "./event-cost";
@@ -36,11 +36,14 @@ export async function resolveEvent(db: Database, ref: ItemRef, order: { language
   return isItemId(ref.id) ? readCommittedEvent(db, ref.id) : null;
 }
 
-/** The id of the event a request names (the same rule), without reading the event. */
-export async function resolveEventId(db: Database, ref: ItemRef, order: { language: Language; defaultLanguage: Language }): Promise<number | null> {
-  if (!("slug" in ref)) return isItemId(ref.id) ? ref.id : null;
-  const [row] = await db.direct.rows<Record<string, number | string>>(itemBySlugSql("EventText", ref.slug, order.language, order.defaultLanguage));
-  return row === undefined ? null : Number(Object.values(row)[0]);
+/**
+ * The id of the event a request names (the same rule), without reading the event; for a slug,
+ * with whether it is the event's slug in the request language itself (see slugMatchSql).
+ */
+export async function resolveEventId(db: Database, ref: ItemRef, order: { language: Language; defaultLanguage: Language }): Promise<{ id: number; ownSlug: boolean } | null> {
+  if (!("slug" in ref)) return isItemId(ref.id) ? { id: ref.id, ownSlug: false } : null;
+  const [row] = await db.direct.rows<{ eventId: number | string; language: string }>(slugMatchSql("EventText", ref.slug, order.language, order.defaultLanguage));
+  return row === undefined ? null : { id: Number(row.eventId), ownSlug: row.language === order.language };
 }
 
 /**

@@ -18,8 +18,17 @@ export type SluggedTable = keyof typeof SLUGGED;
  * language is (the first language in order). A statement selecting that item's id.
  */
 export function itemBySlugSql(table: SluggedTable, slug: string, language: Language, defaultLanguage: Language): Prisma.Sql {
+  return slugMatchSql(table, slug, language, defaultLanguage, Prisma.empty);
+}
+
+/**
+ * The same, with the language whose slug matched ("language"): a match in the request language is
+ * the item's for as long as the item keeps that slug (slugs are unique per language); one in
+ * another language can be overtaken by an item given that slug in the request language.
+ */
+export function slugMatchSql(table: SluggedTable, slug: string, language: Language, defaultLanguage: Language, extraColumns = Prisma.sql`, "t"."language" AS "language"`): Prisma.Sql {
   const key = Prisma.raw(`"t"."${SLUGGED[table]}"`);
-  return Prisma.sql`SELECT ${key} FROM ${Prisma.raw(`"${table}"`)} "t" WHERE "t"."slug" = ${slug}
+  return Prisma.sql`SELECT ${key}${extraColumns} FROM ${Prisma.raw(`"${table}"`)} "t" WHERE "t"."slug" = ${slug}
     ORDER BY CASE "t"."language" WHEN ${language} THEN 0 WHEN ${defaultLanguage} THEN 1 ELSE 2 END, "t"."language" LIMIT 1`;
 }
 

@@ -12,8 +12,18 @@ export interface PreparedRepresentation {
 /** An item a representation shows, as the change log names it: `events:12`, `venues:3`, `categories:7`. */
 export type LoggedItem = `${string}:${number}`;
 
-interface Entry extends PreparedRepresentation {
-  shows: LoggedItem[];
+/** Its tag is worked out when first sent: the representations of list items are never sent alone. */
+class Entry implements PreparedRepresentation {
+  private tag: string | undefined;
+
+  constructor(
+    readonly json: string,
+    readonly shows: LoggedItem[],
+  ) {}
+
+  get etag(): string {
+    return (this.tag ??= entityTag(this.json));
+  }
 }
 
 /**
@@ -23,6 +33,12 @@ interface Entry extends PreparedRepresentation {
 export interface Freshness {
   readonly generation: number;
 }
+
+/**
+ * What a kept text is counted as, per character: V8 keeps a string in one byte per character, or
+ * in two as soon as one of its characters needs it (a curly quote, CJK); counted as the larger.
+ */
+const BYTES_PER_CHARACTER = 2;
 
 /** Changes read per catch-up; more, and the whole cache is dropped (cheaper than reading them all). */
 const CATCH_UP_LIMIT = 1_000;
@@ -82,11 +98,12 @@ export class RepresentationCache {
    * on since. Answers the prepared representation either way.
    */
   keep(freshness: Freshness, key: string, json: string, shows: LoggedItem[]): PreparedRepresentation {
-    const entry: Entry = { json, etag: entityTag(json), shows };
-    if (freshness.generation !== this.generation || json.length > this.maxBytes / 16) return entry;
+    const entry = new Entry(json, shows);
+    const bytes = json.length * BYTES_PER_CHARACTER;
+    if (freshness.generation !== this.generation || bytes > this.maxBytes / 16) return entry;
     this.drop(key);
     this.entries.set(key, entry);
-    this.bytes += json.length;
+    this.bytes += bytes;
     for (const item of shows) {
       let keys = this.showing.get(item);
       if (!keys) this.showing.set(item, (keys = new Set()));
@@ -100,7 +117,7 @@ export class RepresentationCache {
     const entry = this.entries.get(key);
     if (!entry) return;
     this.entries.delete(key);
-    this.bytes -= entry.json.length;
+    this.bytes -= entry.json.length * BYTES_PER_CHARACTER;
     for (const item of entry.shows) {
       const keys = this.showing.get(item);
       keys?.delete(key);
