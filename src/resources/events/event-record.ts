@@ -174,6 +174,14 @@ export interface EventPageSql {
 }
 
 /**
+ * A list of ids as one parameter, so that the statement is the same whatever their number: one
+ * compiled statement kept, not one per length (each holds a compiled copy of the record's JSON).
+ */
+function idList(provider: Provider, ids: number[]): Prisma.Sql {
+  return provider === "postgresql" ? Prisma.sql`SELECT unnest(${ids}::integer[])` : Prisma.sql`SELECT "value" FROM json_each(${JSON.stringify(ids)})`;
+}
+
+/**
  * A page of the events that `from` and `where` select, in `order`: their ids, in order, and the
  * records of those `needed` (all, unless told; a representation kept before needs none). The
  * page's ids are found first and the records built for them only: built in the same query, they
@@ -195,7 +203,7 @@ export async function readEventPage(
   const ids = rows.map((row) => Number(row.id));
   const needed = page.needed ? ids.filter(page.needed) : ids;
   const read = needed.length === 0 ? [] : await db.direct.rows<{ record: unknown }>(
-    Prisma.sql`SELECT ${Prisma.raw(eventRecordSql(db.provider, parts.shownIn))} AS "record" FROM "Event" "e" WHERE "e"."id" IN (${Prisma.join(needed)})`,
+    Prisma.sql`SELECT ${Prisma.raw(eventRecordSql(db.provider, parts.shownIn))} AS "record" FROM "Event" "e" WHERE "e"."id" IN (${idList(db.provider, needed)})`,
   );
   const byId = new Map(read.map((row) => reviveRecord(row.record)).map((record) => [record.id, record]));
   return {
