@@ -74,7 +74,8 @@ export function eventOperations(services: Services) {
       }, services);
     }
     // An anonymous reader's list shows each public event as every anonymous reader sees it: kept.
-    const shared = ctx.principal === null ? await representations.freshen() : null;
+    const freshness = await representations.freshen();
+    const shared = ctx.principal === null ? freshness : null;
     const listedKey = (id: number) => `events:${id}|listed|${ctx.language}|${ctx.apiBase}`;
     const shown = new Map<number, string>();
     const needed = (id: number) => {
@@ -82,7 +83,7 @@ export function eventOperations(services: Services) {
       if (representation) shown.set(id, representation.json);
       return !representation;
     };
-    const syncToken = await listingToken(req, res, "events", services);
+    const syncToken = await listingToken(req, res, "events", services, freshness.position);
     const { ids, items, total } = await listEvents(db, {
       shownIn: ctx,
       filters,

@@ -1,7 +1,7 @@
 import { Prisma } from "../../../generated/prisma/sqlite/client";
 import type { Database } from "../../db/database";
 import { entityTag } from "../../http/conditional";
-import { logPosition } from "./sync-log";
+import { logPosition, type LogPosition } from "./sync-log";
 
 /** A representation as sent: its JSON and its entity tag. */
 export interface PreparedRepresentation {
@@ -32,6 +32,8 @@ class Entry implements PreparedRepresentation {
  */
 export interface Freshness {
   readonly generation: number;
+  /** Where the change log stood: a listing read after it sees every change up to there. */
+  readonly position: LogPosition;
 }
 
 /**
@@ -72,15 +74,15 @@ export class RepresentationCache {
 
   /** Brings the cache to where the change log stands now. */
   async freshen(): Promise<Freshness> {
-    if (this.maxBytes === 0) return { generation: -1 };
     const { position, horizon } = await logPosition(this.db);
+    if (this.maxBytes === 0) return { generation: -1, position };
     if (position.seq !== this.position) {
       // One catch-up at a time, each from where the last one left the cache.
       // A catch-up that failed (the database went away) fails its own request, not the next ones'.
       this.catchingUp = this.catchingUp.catch(() => undefined).then(() => this.catchUp(position.seq, horizon));
       await this.catchingUp;
     }
-    return { generation: this.generation };
+    return { generation: this.generation, position };
   }
 
   get(key: string): PreparedRepresentation | undefined {

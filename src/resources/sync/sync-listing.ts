@@ -61,12 +61,12 @@ export async function syncRequestOf(req: Request, resource: SyncResource, servic
 }
 
 /**
- * Where a listing starts in the change log, read before the listing itself: every change up to
- * there is in what it reads, so the token it ends with misses none. Resolves to what makes the
- * token, sets its header on `res` and gives it for the body.
+ * Where a listing starts in the change log, read before the listing itself (here, or given as
+ * `readBefore`): every change up to there is in what it reads, so the token it ends with misses
+ * none. Resolves to what makes the token, sets its header on `res` and gives it for the body.
  */
-export async function listingToken(req: Request, res: Response, resource: SyncResource, services: Services): Promise<() => Promise<string>> {
-  const { position } = await logPosition(services.db);
+export async function listingToken(req: Request, res: Response, resource: SyncResource, services: Services, readBefore?: LogPosition): Promise<() => Promise<string>> {
+  const position = readBefore ?? (await logPosition(services.db)).position;
   return async () => {
     const token = await services.syncTokens.encode({ resource, position, filters: filtersOf(req) });
     setSyncTokenHeader(res, token);
