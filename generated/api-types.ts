@@ -760,7 +760,7 @@ export interface components {
          *     today; a later version may add one, which a client should treat as `rest_invalid_param`.
          * @enum {string}
          */
-        ErrorDetailCode: "rest_invalid_type" | "rest_out_of_range" | "rest_too_short" | "rest_too_long" | "rest_too_few_items" | "rest_too_many_items" | "rest_not_in_enum" | "rest_invalid_format" | "rest_invalid_value" | "rest_missing_field" | "rest_empty_value" | "rest_invalid_param" | "rest_invalid_text" | "rest_too_deep" | "rest_invalid_date" | "rest_invalid_timezone" | "rest_end_before_start" | "rest_invalid_slug" | "rest_invalid_term_name" | "rest_invalid_parent" | "rest_missing_callback_param" | "rest_status_forbidden" | "rest_event_not_found" | "rest_venue_not_found" | "rest_organizer_not_found" | "rest_term_not_found" | "rest_user_not_found" | "rest_linked_item_not_found" | "rest_sync_filters_differ" | "rest_sync_not_paged" | "rest_invalid_response";
+        ErrorDetailCode: "rest_invalid_type" | "rest_out_of_range" | "rest_too_short" | "rest_too_long" | "rest_too_few_items" | "rest_too_many_items" | "rest_not_in_enum" | "rest_invalid_format" | "rest_invalid_value" | "rest_missing_field" | "rest_empty_value" | "rest_invalid_param" | "rest_invalid_text" | "rest_too_deep" | "rest_invalid_date" | "rest_invalid_timezone" | "rest_end_before_start" | "rest_invalid_slug" | "rest_invalid_term_name" | "rest_invalid_parent" | "rest_invalid_recurrence" | "rest_too_many_occurrences" | "rest_missing_callback_param" | "rest_status_forbidden" | "rest_event_not_found" | "rest_venue_not_found" | "rest_organizer_not_found" | "rest_term_not_found" | "rest_user_not_found" | "rest_linked_item_not_found" | "rest_sync_filters_differ" | "rest_sync_not_paged" | "rest_invalid_response";
         /**
          * @description The error envelope of every error response. `code` is stable and never translated;
          *     `message` is in the request language.
@@ -959,6 +959,26 @@ export interface components {
              *     ]
              */
             values: string[];
+        };
+        /**
+         * @description The rule of a series, as stored: `rrule` in canonical form (upper case, without `RRULE:`),
+         *     `rdate` and `exdate` as wall clocks of the event's zone (`exdate` also holds the occurrences
+         *     deleted one by one), and `occurrences_until`: the wall clock up to which its occurrences exist as
+         *     events (a horizon that moves on as time passes; `RECURRENCE_HORIZON_DAYS`, 365 days by default).
+         */
+        EventRecurrence: {
+            /** @example FREQ=WEEKLY;BYDAY=TU */
+            rrule: string;
+            /** @example [] */
+            rdate: string[];
+            /**
+             * @example [
+             *       "2026-12-29 19:00:00"
+             *     ]
+             */
+            exdate: string[];
+            /** @example 2027-11-25 12:00:00 */
+            occurrences_until: string | null;
         };
         /**
          * @description Links to the term, its collection and (for a child category) its parent, in this API.
@@ -1399,6 +1419,21 @@ export interface components {
              * @example 0
              */
             post_parent: number;
+            /** @description The rule of a recurring event (a series); `null` for any other event. See `EventRecurrence`. */
+            recurrence?: components["schemas"]["EventRecurrence"] | null;
+            /**
+             * @description Of an occurrence of a series (`post_parent` is the series): the start the rule gave it, as a
+             *     wall clock of the event's time zone (iCalendar's RECURRENCE-ID), which stays when the
+             *     occurrence is moved. `null` for any other event.
+             * @example null
+             */
+            recurrence_id?: string | null;
+            /**
+             * @description Of an occurrence: whether it was edited (or deleted) on its own, after which edits of the
+             *     series leave it as it is. `false` for any other event.
+             * @example false
+             */
+            detached?: boolean;
             categories: components["schemas"]["EmbeddedTerm"][];
             tags: components["schemas"]["EmbeddedTerm"][];
             venue: components["schemas"]["EventVenue"];
@@ -1510,6 +1545,38 @@ export interface components {
          * @example https://www.bluenotejazz.com/
          */
         WriteUrl: string | null;
+        /**
+         * @description How a series repeats (RFC 5545), in the event's time zone: `rrule` is an RRULE value (`RRULE:` may
+         *     go before it) with FREQ `DAILY`, `WEEKLY`, `MONTHLY` or `YEARLY` and any of INTERVAL, BYDAY (with
+         *     ordinals: `2TU`, `-1FR`), BYMONTHDAY, BYMONTH, BYSETPOS, WKST and one of COUNT or UNTIL (UTC with
+         *     `Z`, or a wall clock of the event's zone; a date alone means that whole day). The event's own dates
+         *     are the first occurrence (COUNT counts it). `rdate` adds and `exdate` removes occurrences, as wall
+         *     clocks of the event's zone (`YYYY-MM-DD HH:MM[:SS]`). Any other part, a rule that never gives a
+         *     date, or one giving more than 730 occurrences up to the horizon, is `400 rest_invalid_param`
+         *     (`rest_invalid_recurrence`, `rest_too_many_occurrences`).
+         * @example {
+         *       "rrule": "FREQ=WEEKLY;BYDAY=TU",
+         *       "exdate": [
+         *         "2026-12-29 19:00"
+         *       ]
+         *     }
+         */
+        EventRecurrenceInput: {
+            /** @example FREQ=WEEKLY;BYDAY=TU;UNTIL=20270630T000000Z */
+            rrule: string;
+            /**
+             * @example [
+             *       "2026-12-23 19:00"
+             *     ]
+             */
+            rdate?: string[];
+            /**
+             * @example [
+             *       "2026-12-29 19:00"
+             *     ]
+             */
+            exdate?: string[];
+        };
         /**
          * @example [
          *       4,
@@ -1705,6 +1772,13 @@ export interface components {
              * @example 31
              */
             post_parent?: number | null;
+            /**
+             * @description Makes the event a series that repeats by this rule (see `EventRecurrenceInput`), replacing the
+             *     one before (occurrences deleted one by one stay in `exdate`); `null` makes it a single event
+             *     again (its occurrences still to come are deleted; those edited on their own stay). Not on an
+             *     occurrence of a series.
+             */
+            recurrence?: components["schemas"]["EventRecurrenceInput"] | null;
             categories?: components["schemas"]["WriteTermRefs"];
             tags?: components["schemas"]["WriteTermRefs"];
             venue?: components["schemas"]["WriteVenueRef"];

@@ -9,6 +9,7 @@ import { createHttpServer, stopGracefully } from "./http/server-limits";
 import { createLogger, type Logger } from "./logging/logger";
 import { publishDueItems } from "./resources/post-kernel/scheduled-publishing";
 import { pruneTombstones } from "./resources/sync/sync-log";
+import { extendSeries } from "./resources/events/event-series";
 import { databaseStartupMessage, portStartupMessage } from "./startup-errors";
 
 /**
@@ -82,8 +83,16 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
         if (pruned > 0) logger.info({ pruned }, "old tombstones pruned from the sync log");
       })
       .catch((err: unknown) => logger.error({ err }, "pruning the sync log failed"));
-  void pruneSyncLog();
-  const pruner = setInterval(pruneSyncLog, PRUNE_SYNC_LOG_EVERY_MS);
+  const extendRecurrences = () =>
+    extendSeries(db, new Date(), config.recurrenceHorizonDays)
+      .then(({ extended, refused }) => {
+        if (extended > 0) logger.info({ extended }, "recurring events extended to the horizon");
+        if (refused.length > 0) logger.warn({ series: refused }, "recurring events whose rule gives too many occurrences were not extended");
+      })
+      .catch((err: unknown) => logger.error({ err }, "extending recurring events failed"));
+  const hourly = () => void pruneSyncLog().then(extendRecurrences);
+  hourly();
+  const pruner = setInterval(hourly, PRUNE_SYNC_LOG_EVERY_MS);
   pruner.unref();
 
   onStopSignal((signal) => {

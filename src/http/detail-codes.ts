@@ -64,6 +64,22 @@ export const DETAIL_CODES = {
       es: "El nombre de un término debe tener como máximo 200 caracteres.",
     },
   },
+  rest_invalid_recurrence: {
+    meaning: "a recurrence rule this service cannot expand, or one on an occurrence of a series",
+    message: {
+      en: "Must be an RRULE with FREQ DAILY, WEEKLY, MONTHLY or YEARLY and INTERVAL, BYDAY, BYMONTHDAY, BYMONTH, BYSETPOS, WKST and COUNT or UNTIL only, with dates as YYYY-MM-DD HH:MM, on an event that is not an occurrence of a series.",
+      "pt-br": "Deve ser uma RRULE com FREQ DAILY, WEEKLY, MONTHLY ou YEARLY e apenas INTERVAL, BYDAY, BYMONTHDAY, BYMONTH, BYSETPOS, WKST e COUNT ou UNTIL, com datas como AAAA-MM-DD HH:MM, num evento que não seja ocorrência de uma série.",
+      es: "Debe ser una RRULE con FREQ DAILY, WEEKLY, MONTHLY o YEARLY y solo INTERVAL, BYDAY, BYMONTHDAY, BYMONTH, BYSETPOS, WKST y COUNT o UNTIL, con fechas como AAAA-MM-DD HH:MM, en un evento que no sea una ocurrencia de una serie.",
+    },
+  },
+  rest_too_many_occurrences: {
+    meaning: "a recurrence rule giving more occurrences up to the horizon than a series may have (730)",
+    message: {
+      en: "The rule gives more than 730 occurrences up to the horizon; use a larger INTERVAL, COUNT or UNTIL.",
+      "pt-br": "A regra gera mais de 730 ocorrências até o horizonte; use INTERVAL maior, COUNT ou UNTIL.",
+      es: "La regla genera más de 730 ocurrencias hasta el horizonte; use un INTERVAL mayor, COUNT o UNTIL.",
+    },
+  },
   rest_invalid_parent: {
     meaning: "a category parent that is the category itself or one of its descendants",
     message: {

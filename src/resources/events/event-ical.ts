@@ -7,6 +7,8 @@ import { answeredNotModified, entityTag } from "../../http/conditional";
 import type { Schemas } from "../../http/operation-types";
 import { plainText } from "../../text/html";
 import type { EventRecord } from "./event-record";
+import { parseStoredRecurrence } from "./event-recurrence";
+import { instantOfWallClock } from "../../dates/date-input";
 
 /**
  * iCalendar (RFC 5545) representations of events, for calendar apps: a feed of a list, or one
@@ -20,7 +22,8 @@ import type { EventRecord } from "./event-record";
  * - SUMMARY, DESCRIPTION (plain text), URL (the permalink), LOCATION and GEO from the venue,
  *   ORGANIZER from the first organizer that has an e-mail address, CATEGORIES from categories
  *   and tags;
- * - an event trashed inside the feed's window: STATUS:CANCELLED, so subscribed apps drop it.
+ * - an event trashed inside the feed's window: STATUS:CANCELLED, so subscribed apps drop it;
+ * - a series: RRULE, EXDATE, RDATE (see withSeries).
  */
 
 /** Whether a GET of events asks for iCalendar: `ical=1`, or an Accept header that prefers text/calendar. */
@@ -34,6 +37,27 @@ export interface FeedEvent {
   record: EventRecord;
   json: Schemas["Event"];
   cancelled: boolean;
+  /** An occurrence written as an override of its series' instance (the series is in the same calendar). */
+  overridesSeries?: boolean;
+}
+
+/**
+ * The events of a feed as a calendar app needs them: a series once, with its rule (also when only
+ * its occurrences fall in the window: `seriesOf` reads it), its occurrences edited on their own as
+ * overrides, the others left to the rule; occurrences deleted one by one are EXDATEs already.
+ */
+export async function withSeries(events: FeedEvent[], seriesOf: (ids: number[]) => Promise<FeedEvent[]>): Promise<FeedEvent[]> {
+  const present = new Set(events.filter((event) => event.record.recurrence !== null).map((event) => event.record.id));
+  const isOccurrence = (event: FeedEvent) => event.record.recurrenceId !== null && event.record.parentId !== null;
+  const missing = [...new Set(events.filter((event) => isOccurrence(event) && !present.has(event.record.parentId!)).map((event) => event.record.parentId!))];
+  const series = missing.length > 0 ? await seriesOf(missing) : [];
+  const shown = new Set([...present, ...series.map((event) => event.record.id)]);
+  const kept = events.flatMap((event): FeedEvent[] => {
+    if (!isOccurrence(event) || !shown.has(event.record.parentId!)) return [event];
+    if (event.cancelled || !event.record.detached) return [];
+    return [{ ...event, overridesSeries: true }];
+  });
+  return [...series, ...kept];
 }
 
 function hostOf(ctx: RequestContext): string {
@@ -46,6 +70,35 @@ function locationOf(venue: Schemas["Venue"] | undefined): Pick<ICalEventData, "l
   const title = [venue.venue, address].filter((part) => part).join(", ");
   const geo = venue.geo_lat !== null && venue.geo_lat !== undefined && venue.geo_lng !== null && venue.geo_lng !== undefined ? { lat: venue.geo_lat, lon: venue.geo_lng } : undefined;
   return { location: { title, ...(geo ? { geo } : {}) } };
+}
+
+/** `YYYYMMDDTHHMMSS` (or `YYYYMMDD`) of a `YYYY-MM-DD HH:MM:SS` wall clock. */
+function icalWall(wall: string, dateOnly: boolean): string {
+  const compact = wall.replace(/[-:]/g, "").replace(" ", "T");
+  return dateOnly ? compact.slice(0, 8) : compact;
+}
+
+/**
+ * A series' RRULE, EXDATE and RDATE lines. UNTIL goes out as RFC 5545 asks beside a DTSTART with a
+ * zone: in UTC (a wall clock of the zone, or a day, turned into the instant it ends at); for an
+ * all-day series, as a date.
+ */
+function recurrenceLines(record: EventRecord): string | undefined {
+  const recurrence = parseStoredRecurrence(record.recurrence);
+  if (recurrence === null) return undefined;
+  const rule = recurrence.rrule.replace(/UNTIL=(\d{8})(?:T(\d{6})(Z)?)?/, (whole, day: string, time: string | undefined, utc: string | undefined) => {
+    if (record.allDay) return `UNTIL=${day}`;
+    if (utc) return whole;
+    const wall = `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6, 8)} ${time ? `${time.slice(0, 2)}:${time.slice(2, 4)}:${time.slice(4, 6)}` : "23:59:59"}`;
+    return `UNTIL=${instantOfWallClock(wall, record.timezone).toUTC().toFormat("yyyyMMdd'T'HHmmss'Z'")}`;
+  });
+  const dated = (name: string, walls: string[]) =>
+    walls.map((wall) =>
+      record.allDay ? `${name};VALUE=DATE:${icalWall(wall, true)}`
+      : record.timezone === "UTC" ? `${name}:${icalWall(wall, false)}Z`
+      : `${name};TZID=${record.timezone}:${icalWall(wall, false)}`,
+    );
+  return [`RRULE:${rule}`, ...dated("EXDATE", recurrence.exdate), ...dated("RDATE", recurrence.rdate)].join("\n");
 }
 
 function eventData(event: FeedEvent, ctx: RequestContext): ICalEventData {
@@ -64,8 +117,13 @@ function eventData(event: FeedEvent, ctx: RequestContext): ICalEventData {
         end: DateTime.fromJSDate(record.endsAt).setZone(record.timezone),
       };
   const description = plainText(json.description ?? "").trim();
+  // An occurrence edited on its own overrides its series' instance (same UID, RECURRENCE-ID).
+  const override = event.overridesSeries && record.parentId !== null && record.recurrenceId !== null;
+  const repeating = recurrenceLines(record);
   return {
-    id: `event-${record.id}@${hostOf(ctx)}`,
+    id: `event-${override ? record.parentId : record.id}@${hostOf(ctx)}`,
+    ...(override ? { recurrenceId: DateTime.fromJSDate(record.recurrenceId!).setZone(record.timezone) } : {}),
+    ...(repeating ? { repeating } : {}),
     sequence: record.version,
     stamp: record.modifiedAt,
     lastModified: record.modifiedAt,

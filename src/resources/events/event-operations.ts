@@ -13,11 +13,10 @@ import type { Language } from "../../i18n/languages";
 import type { Services } from "../../services";
 import { destroysOf, postTargetRules, postWriteContext, readTagOf, refText, sendWritten, type ItemForms } from "../post-kernel/item-operations";
 import { eventFiltersOf, type EventOrderBy } from "./event-query";
-import { itemsShownBy, type EventRecord } from "./event-record";
+import { itemsShownBy, readCommittedEvent, type EventRecord } from "./event-record";
 import { serializeEvent } from "./event-serializer";
 import { createEvent, eventsAmong, feedEvents, listEvents, removeEvent, resolveEvent, resolveEventId, updateEvent } from "./event-store";
-import { readCommittedEvent } from "./event-record";
-import { eventCalendar, sendCalendar, wantsCalendar } from "./event-ical";
+import { eventCalendar, sendCalendar, wantsCalendar, withSeries } from "./event-ical";
 import { listingToken, postTombstoneShown, sendSyncPage, syncRequestOf } from "../sync/sync-listing";
 
 /** A single GET shows the event with its schema.org data; writes answer without it. */
@@ -44,6 +43,7 @@ export function eventOperations(services: Services) {
   const { db, eventPasswords, representations } = services;
   /** The stored form of a write's `password`: undefined, unchanged; null (or ""), removed. */
   const passwordWrite = async (req: Request, password: string | null | undefined) => (password ? eventPasswords.hash(password, clientOf(req)) : password === undefined ? undefined : null);
+  const seriesHorizon = { horizonDays: services.config.recurrenceHorizonDays };
   const rules = postTargetRules<EventRecord>("events", (ref, order) => resolveEvent(db, ref, order), "rest-event-not-found", services);
 
   const list: OperationHandler = async (req, res) => {
@@ -58,7 +58,10 @@ export function eventOperations(services: Services) {
     res.vary("Accept");
     if (wantsCalendar(req, query.ical)) {
       const { events, truncated } = await feedEvents(db, ctx, filters, services.config.feedMaxEvents);
-      const body = eventCalendar(events.map(({ record, cancelled }) => ({ record, cancelled, json: present(record) })), ctx, FEED_NAME[ctx.language]);
+      const asFeed = (records: Array<{ record: EventRecord; cancelled: boolean }>) => records.map(({ record, cancelled }) => ({ record, cancelled, json: present(record) }));
+      // The series of occurrences in the window, as the list would show them (same caller, same filters but the dates).
+      const seriesOf = async (ids: number[]) => asFeed((await eventsAmong(db, ctx, { ...filters, window: { echo: {} } }, ids)).map((record) => ({ record, cancelled: false })));
+      const body = eventCalendar(await withSeries(asFeed(events), seriesOf), ctx, FEED_NAME[ctx.language]);
       return sendCalendar(res, body, "events.ics", truncated);
     }
     if (sync) {
@@ -154,7 +157,7 @@ export function eventOperations(services: Services) {
   const create: OperationHandler = async (req, res) => {
     const ctx = context(req);
     const body = bodyOf(req, "createEvent");
-    const event = await createEvent(db, postWriteContext(req, "events", services.clock()), body, await passwordWrite(req, body.password));
+    const event = await createEvent(db, postWriteContext(req, "events", services.clock()), body, await passwordWrite(req, body.password), seriesHorizon);
     res.setHeader("Location", `${ctx.apiBase}/events/${event.id}`);
     sendWritten(req, res, event, FORMS, { status: 201 });
   };
@@ -165,7 +168,7 @@ export function eventOperations(services: Services) {
     target: rules.edit,
     run: async (req, res) => {
       const body = bodyOf(req, "updateEvent");
-      const event = await updateEvent(db, postWriteContext(req, "events", services.clock()), targetOf(req, rules.edit), body, await passwordWrite(req, body.password));
+      const event = await updateEvent(db, postWriteContext(req, "events", services.clock()), targetOf(req, rules.edit), body, await passwordWrite(req, body.password), seriesHorizon);
       sendWritten(req, res, event, FORMS);
     },
   };

@@ -37,6 +37,10 @@ export const EVENT_COLUMNS = {
   featured: true,
   ticketed: true,
   parentId: true,
+  recurrence: true,
+  recurrenceUntil: true,
+  recurrenceId: true,
+  detached: true,
 } as const satisfies Prisma.EventSelect;
 
 export const EVENT_TEXT_COLUMNS = { language: true, title: true, description: true, excerpt: true, slug: true } as const satisfies Prisma.EventTextSelect;
@@ -71,8 +75,8 @@ export const EVENT_TEXT: RowsSpec<EventTextField> = {
 };
 
 // Columns whose JSON form is not the record's: SQLite has no booleans, and dates come as text.
-const DATES = new Set(["postDate", "modifiedAt", "startsAt", "endsAt"]);
-const BOOLEANS = new Set(["allDay", "showMap", "showMapLink", "hideFromListings", "sticky", "featured", "ticketed"]);
+const DATES = new Set(["postDate", "modifiedAt", "startsAt", "endsAt", "recurrenceUntil", "recurrenceId"]);
+const BOOLEANS = new Set(["allDay", "showMap", "showMapLink", "hideFromListings", "sticky", "featured", "ticketed", "detached"]);
 
 const names = (select: object) => Object.keys(select);
 

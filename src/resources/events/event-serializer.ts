@@ -11,6 +11,7 @@ import { TERM_TEXT_FIELDS, type TermRecord } from "../terms/term-record";
 import { CATEGORIES, TAGS } from "../terms/taxonomies";
 import { serializeVenue } from "../venues/venue-serializer";
 import { describeCost } from "./event-cost";
+import { recurrenceJson } from "./event-recurrence";
 import { EVENT_TEXT, type EventRecord } from "./event-record";
 
 /** A category or tag as embedded in an event (tec-rest-v1.md §3.4.1). */
@@ -133,6 +134,9 @@ export function serializeEvent(event: EventRecord, ctx: RequestContext, options:
     featured: event.featured,
     ticketed: event.ticketed,
     post_parent: event.parentId ?? 0,
+    recurrence: recurrenceJson(event.recurrence, event.recurrenceUntil, event.timezone),
+    recurrence_id: event.recurrenceId === null ? null : formatWallClock(event.recurrenceId, event.timezone),
+    detached: event.detached,
     categories: terms.filter((term) => term.taxonomy === "category").map((term) => embeddedTerm(term, ctx)),
     tags: terms.filter((term) => term.taxonomy === "tag").map((term) => embeddedTerm(term, ctx)),
     venue: venues.length === 1 ? venues[0] : (venues as [] | Schemas["Venue"][] as never),

@@ -10,7 +10,7 @@ import { noneIfEmpty } from "../../i18n/localized-rows";
 import type { Language } from "../../i18n/languages";
 import { markupFilterOf, type MarkupFilter } from "../../text/kses";
 import { changedColumns } from "../post-kernel/item-columns";
-import { lockTarget } from "../post-kernel/item-lock";
+import { lockItem, lockTarget } from "../post-kernel/item-lock";
 import { nameForNewSlug, textRowsToWrite } from "../post-kernel/item-texts";
 import { resolvePostFields, type PostWriteContext } from "../post-kernel/post-fields";
 import { itemBySlugSql, slugMatchSql } from "../post-kernel/slug-lookup";
@@ -23,6 +23,8 @@ import { resolveEventTimes } from "./event-dates";
 import { eventListSql, eventOrderSql, type EventFilters, type EventOrderBy } from "./event-query";
 import { EVENT_TEXT, readCommittedEvent, readEvent, readEventNamed, readEventPage, type EventRecord, type EventTextField } from "./event-record";
 import { writeEventSearch } from "./event-search";
+import { parseStoredRecurrence, recurrenceOf } from "./event-recurrence";
+import { exdateOf, horizonOf, moveExceptions, syncSeries, wallShift, withExdate } from "./event-series";
 
 /** What a write body of an event may hold (the spec's fields; a create's has the required ones). */
 export type EventWrite = Schemas["EventFields"];
@@ -173,18 +175,36 @@ async function writeTexts(db: Database, tx: Tx, eventId: number, sourceLanguage:
  */
 export type PasswordWrite = string | null | undefined;
 
-export async function createEvent(db: Database, ctx: PostWriteContext, input: Schemas["CreateEventRequest"], passwordHash: PasswordWrite): Promise<EventRecord> {
+/** How far ahead a series' occurrences are made (see event-series.ts), in days. */
+export interface SeriesHorizon {
+  horizonDays: number;
+}
+
+/** The stored rule of a write's `recurrence`: undefined, unchanged; null, none; refused on an occurrence. */
+function recurrenceWrite(input: EventWrite, current: EventRecord | null, problems: ParamProblems): string | null | undefined {
+  if (input.recurrence === undefined) return undefined;
+  if (current !== null && current.recurrenceId !== null) {
+    problems.add("recurrence", "rest_invalid_recurrence");
+    return undefined;
+  }
+  if (input.recurrence === null) return null;
+  const recurrence = recurrenceOf(input.recurrence, problems);
+  return recurrence === null ? undefined : JSON.stringify(recurrence);
+}
+
+export async function createEvent(db: Database, ctx: PostWriteContext, input: Schemas["CreateEventRequest"], passwordHash: PasswordWrite, series: SeriesHorizon): Promise<EventRecord> {
   return retryOnSlugClash(() =>
     inTransaction(db, async (tx) => {
       const problems = new ParamProblems();
       const links = linkChanges(await linkIdsOf(db, tx, ctx, input, problems), null);
       const fields = await resolvePostFields(tx, input, ctx, problems);
       const times = resolveEventTimes(input, null, ctx.siteTimezone, ctx.now, problems);
+      const recurrence = recurrenceWrite(input, null, problems);
       checkSlugHasLetters(input.slug, problems);
       await checkItemLinks(db, tx, ctx, links, null, input.post_parent, problems);
       problems.throwIfAny();
       const created = await tx.event.create({
-        data: { ...(eventColumns(input, passwordHash) as Prisma.EventUncheckedCreateInput), ...fields, ...times!, sourceLanguage: ctx.language, modifiedAt: ctx.now },
+        data: { ...(eventColumns(input, passwordHash) as Prisma.EventUncheckedCreateInput), ...fields, ...times!, recurrence, sourceLanguage: ctx.language, modifiedAt: ctx.now },
         select: { id: true },
       });
       await checkTermLinks(db, tx, links, null, problems);
@@ -192,9 +212,18 @@ export async function createEvent(db: Database, ctx: PostWriteContext, input: Sc
       const change = await textChangeWithSlug(db, tx, ctx, input, null);
       await writeTexts(db, tx, created.id, ctx.language, [], ctx, change);
       await writeLinks(tx, created.id, links);
+      if (recurrence) await syncSeries(db, tx, created.id, "create", ctx.now, horizonOf(ctx.now, series.horizonDays));
       return (await readEvent(db.provider, tx, created.id))!;
     }),
   );
+}
+
+/**
+ * An occurrence's writes take its series' lock first, as the series' own writes do, so that an
+ * edit of the series and one of its occurrences go one after the other (see event-series.ts).
+ */
+async function lockSeriesOf(db: Database, tx: Tx, event: EventRecord): Promise<void> {
+  if (event.recurrenceId !== null && event.parentId !== null) await lockItem(db, tx, "Event", event.parentId);
 }
 
 /**
@@ -203,25 +232,37 @@ export async function createEvent(db: Database, ctx: PostWriteContext, input: Sc
  * values change are written, so the day counts and the search index are rewritten only when
  * what they hold changes.
  */
-export async function updateEvent(db: Database, ctx: PostWriteContext, target: WriteTarget<EventRecord>, input: EventWrite, passwordHash: PasswordWrite): Promise<EventRecord> {
+export async function updateEvent(db: Database, ctx: PostWriteContext, target: WriteTarget<EventRecord>, input: EventWrite, passwordHash: PasswordWrite, series: SeriesHorizon): Promise<EventRecord> {
   const id = target.record.id;
   return retryOnSlugClash(() =>
     inTransaction(db, async (tx) => {
       const problems = new ParamProblems();
       const wantedLinks = await linkIdsOf(db, tx, ctx, input, problems);
+      await lockSeriesOf(db, tx, target.record);
       const current = await lockTarget(db, tx, "Event", target, () => readEvent(db.provider, tx, id));
       const fields = await resolvePostFields(tx, input, ctx, problems, current);
       const times = resolveEventTimes(input, current, ctx.siteTimezone, ctx.now, problems);
+      let recurrence = recurrenceWrite(input, current, problems);
       checkSlugHasLetters(input.slug, problems);
       const links = linkChanges(wantedLinks, current);
       await checkItemLinks(db, tx, ctx, links, current, input.post_parent, problems);
       problems.throwIfAny();
-      const columns = changedColumns(current, { ...eventColumns(input, passwordHash), ...fields, ...times! });
+      // A series whose start moves on the wall clock takes its exceptions along.
+      const shift = current.recurrence !== null ? wallShift(current.startLocal, times!.startLocal) : 0;
+      if (shift !== 0) {
+        const rule = recurrence === undefined ? parseStoredRecurrence(current.recurrence) : parseStoredRecurrence(recurrence);
+        const moved = await moveExceptions(tx, current, shift, rule, input.recurrence?.exdate !== undefined);
+        recurrence = moved === null ? recurrence : JSON.stringify(moved);
+      }
+      // An occurrence edited on its own leaves its series' edits behind.
+      const detached = current.recurrenceId !== null ? { detached: true } : {};
+      const columns = changedColumns(current, { ...eventColumns(input, passwordHash), ...fields, ...times!, ...(recurrence !== undefined ? { recurrence } : {}), ...detached });
       await tx.event.update({ where: { id }, data: { ...columns, modifiedAt: ctx.now, version: { increment: 1 } } });
       await checkTermLinks(db, tx, links, current, problems);
       problems.throwIfAny();
       await writeTexts(db, tx, id, current.sourceLanguage, current.texts, ctx, await textChangeWithSlug(db, tx, ctx, input, current));
       await writeLinks(tx, id, links);
+      if (current.recurrence !== null || recurrence) await syncSeries(db, tx, id, "update", ctx.now, horizonOf(ctx.now, series.horizonDays));
       return (await readEvent(db.provider, tx, id))!;
     }),
   );
@@ -234,13 +275,28 @@ export async function updateEvent(db: Database, ctx: PostWriteContext, target: W
 export function removeEvent(db: Database, now: Date, target: WriteTarget<EventRecord>, destroys: boolean): Promise<{ event: EventRecord; deleted: boolean }> {
   const id = target.record.id;
   return inTransaction(db, async (tx) => {
+    await lockSeriesOf(db, tx, target.record);
     const current = await lockTarget(db, tx, "Event", target, () => readEvent(db.provider, tx, id));
+    const occurrencesOfSeries = { parentId: id, recurrenceId: { not: null } };
     if (current.status === "trash") {
       if (!destroys) throw new ApiError("event-is-in-trash");
+      // A series goes with its occurrences.
+      if (current.recurrence !== null) await tx.event.deleteMany({ where: occurrencesOfSeries });
       await tx.event.delete({ where: { id } });
       return { event: current, deleted: true };
     }
-    await tx.event.update({ where: { id }, data: { status: "trash", modifiedAt: now, version: { increment: 1 } } });
+    const trashed = { status: "trash", modifiedAt: now, version: { increment: 1 } };
+    if (current.recurrence !== null) await tx.event.updateMany({ where: { ...occurrencesOfSeries, status: { not: "trash" } }, data: trashed });
+    if (current.recurrenceId !== null && current.parentId !== null) await excludeFromSeries(tx, current, current.parentId);
+    await tx.event.update({ where: { id }, data: { ...trashed, ...(current.recurrenceId !== null ? { detached: true } : {}) } });
     return { event: (await readEvent(db.provider, tx, id))!, deleted: false };
   });
+}
+
+/** An occurrence deleted on its own becomes an EXDATE of its series (and stays one: see syncSeries). */
+async function excludeFromSeries(tx: Tx, occurrence: EventRecord, seriesId: number): Promise<void> {
+  const series = await tx.event.findUnique({ where: { id: seriesId }, select: { recurrence: true } });
+  const recurrence = parseStoredRecurrence(series?.recurrence ?? null);
+  if (recurrence === null) return;
+  await tx.event.update({ where: { id: seriesId }, data: { recurrence: JSON.stringify(withExdate(recurrence, exdateOf(occurrence))) } });
 }

@@ -1,0 +1,215 @@
+import { DateTime } from "luxon";
+import { RRule, type Options } from "rrule";
+import { instantOfWallClock } from "../../dates/date-input";
+import type { ParamProblems } from "../../http/errors";
+import type { Schemas } from "../../http/operation-types";
+
+/**
+ * Recurring events (RFC 5545). A series is an event with a rule: its own dates are its first
+ * occurrence, and every later one is an event of its own, a child of the series (`post_parent`),
+ * made in advance up to a horizon, so that lists, totals, search and every filter find them as they
+ * find any event. The rule is an RRULE (FREQ DAILY, WEEKLY, MONTHLY or YEARLY; INTERVAL, BYDAY with
+ * ordinals such as 2TU or -1FR, BYMONTHDAY, BYMONTH, BYSETPOS, WKST, COUNT or UNTIL), with RDATE
+ * and EXDATE lists, all read as wall clocks of the event's time zone: a class at 19:00 stays at
+ * 19:00 local across a daylight-saving change. The expansion is rrule's, on wall clocks.
+ */
+
+/** The rule as stored on the series: RRULE parts, and extra and excluded dates as wall clocks. */
+export interface Recurrence {
+  rrule: string;
+  rdate: string[];
+  exdate: string[];
+}
+
+/** Most occurrences a series may have up to the horizon: a rule giving more is refused (400). */
+export const MAX_OCCURRENCES = 730;
+
+const FREQUENCIES = new Set(["DAILY", "WEEKLY", "MONTHLY", "YEARLY"]);
+const PARTS = new Set(["FREQ", "INTERVAL", "BYDAY", "BYMONTHDAY", "BYMONTH", "BYSETPOS", "WKST", "COUNT", "UNTIL"]);
+const WEEKDAY = /^([+-]?\d{1,2})?(MO|TU|WE|TH|FR|SA|SU)$/;
+const UNTIL = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})(Z)?)?$/;
+const WALL_CLOCK = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/;
+
+function integerIn(value: string, min: number, max: number): boolean {
+  return /^[+-]?\d+$/.test(value) && Number(value) >= min && Number(value) <= max;
+}
+
+function listOf(value: string, valid: (item: string) => boolean): boolean {
+  return value.split(",").every((item) => item !== "" && valid(item));
+}
+
+/** Whether each part of an RRULE (without its `RRULE:` name) is one this service expands, with a valid value. */
+function validParts(parts: Map<string, string>): boolean {
+  for (const [name, value] of parts) {
+    if (!PARTS.has(name)) return false;
+    const valid =
+      name === "FREQ" ? FREQUENCIES.has(value)
+      : name === "INTERVAL" ? integerIn(value, 1, 1000)
+      : name === "COUNT" ? integerIn(value, 1, 100_000)
+      : name === "BYDAY" ? listOf(value, (day) => { const match = WEEKDAY.exec(day); return match !== null && (match[1] === undefined || (integerIn(match[1], -53, 53) && Number(match[1]) !== 0)); })
+      : name === "BYMONTHDAY" ? listOf(value, (day) => integerIn(day, -31, 31) && Number(day) !== 0)
+      : name === "BYMONTH" ? listOf(value, (month) => integerIn(month, 1, 12))
+      : name === "BYSETPOS" ? listOf(value, (position) => integerIn(position, -366, 366) && Number(position) !== 0)
+      : name === "WKST" ? WEEKDAY.test(value) && !/\d/.test(value)
+      : UNTIL.test(value);
+    if (!valid) return false;
+  }
+  return parts.has("FREQ") && !(parts.has("COUNT") && parts.has("UNTIL")) && canMatch(parts);
+}
+
+const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * Whether the parts can give a date at all. rrule searches a rule that never matches (the 30th of
+ * February, the 9th of 7 weekdays) up to the year 9999, seconds of CPU for a daily rule: such
+ * rules are refused, as are ordinals RFC 5545 does not allow with their FREQ.
+ */
+function canMatch(parts: Map<string, string>): boolean {
+  const freq = parts.get("FREQ")!;
+  const days = parts.get("BYDAY")?.split(",") ?? [];
+  const ordinals = days.map((day) => Math.abs(Number(WEEKDAY.exec(day)![1] ?? 0)));
+  const maxOrdinal = freq === "MONTHLY" ? 5 : freq === "YEARLY" ? 53 : 0;
+  if (ordinals.some((ordinal) => ordinal > maxOrdinal)) return false;
+  const months = parts.get("BYMONTH")?.split(",").map(Number) ?? [1, 3];
+  const monthDays = parts.get("BYMONTHDAY")?.split(",").map((day) => Math.abs(Number(day))) ?? [];
+  if (monthDays.length > 0 && !months.some((month) => monthDays.some((day) => day <= DAYS_IN_MONTH[month - 1]))) return false;
+  const positions = parts.get("BYSETPOS")?.split(",").map((position) => Math.abs(Number(position))) ?? [];
+  if (positions.length === 0) return true;
+  // A position picks among the dates of one period: there must be that many.
+  const setSize = freq === "WEEKLY" ? days.length : freq === "MONTHLY" ? Math.min(31, 5 * days.length || 31) : freq === "YEARLY" ? Math.min(366, 53 * days.length || 366) : 1;
+  return freq !== "DAILY" && positions.every((position) => position <= setSize);
+}
+
+function partsOf(rrule: string): Map<string, string> | null {
+  const text = rrule.trim().replace(/^RRULE:/i, "").toUpperCase();
+  const parts = new Map<string, string>();
+  for (const part of text.split(";").filter((item) => item !== "")) {
+    const [name, value, ...rest] = part.split("=");
+    if (value === undefined || rest.length > 0 || parts.has(name)) return null;
+    parts.set(name, value);
+  }
+  return parts;
+}
+
+/** `YYYY-MM-DD HH:MM:SS` of a wall clock given as `YYYY-MM-DD HH:MM[:SS]` or with a `T`; null if it is not one. */
+function wallClockOf(value: string): string | null {
+  const match = WALL_CLOCK.exec(value.trim());
+  if (!match) return null;
+  const [, year, month, day, hour, minute, second = "00"] = match;
+  const wall = `${year}-${month}-${day} ${hour}:${minute}:${second}`;
+  return DateTime.fromFormat(wall, "yyyy-MM-dd HH:mm:ss", { zone: "UTC" }).isValid ? wall : null;
+}
+
+/**
+ * The stored rule of a write's `recurrence` (null: none), or null with the problem added when it
+ * cannot be expanded: an unknown part, a bad value, COUNT with UNTIL, a date that is not a wall clock.
+ */
+export function recurrenceOf(input: NonNullable<Schemas["EventRecurrenceInput"]>, problems: ParamProblems): Recurrence | null {
+  const parts = partsOf(input.rrule);
+  if (parts === null || !validParts(parts)) {
+    problems.add("recurrence", "rest_invalid_recurrence");
+    return null;
+  }
+  const dates = (list: string[] | undefined) => (list ?? []).map(wallClockOf);
+  const rdate = dates(input.rdate);
+  const exdate = dates(input.exdate);
+  if ([...rdate, ...exdate].some((wall) => wall === null)) {
+    problems.add("recurrence", "rest_invalid_recurrence");
+    return null;
+  }
+  const rrule = [...parts].map(([name, value]) => `${name}=${value}`).join(";");
+  return { rrule, rdate: [...new Set(rdate as string[])].sort(), exdate: [...new Set(exdate as string[])].sort() };
+}
+
+export function parseStoredRecurrence(stored: string | null): Recurrence | null {
+  return stored === null ? null : (JSON.parse(stored) as Recurrence);
+}
+
+/** A wall clock as a Date whose UTC fields are the wall clock's ("floating", as rrule computes). */
+function floating(wall: string): Date {
+  return new Date(`${wall.replace(" ", "T")}Z`);
+}
+
+function wallOf(date: Date): string {
+  return date.toISOString().slice(0, 19).replace("T", " ");
+}
+
+/**
+ * UNTIL as a floating wall clock of `zone`: a UTC one (…Z, as RFC 5545 asks with a time zone) is
+ * the wall clock it is there; one without a zone is that wall clock; a date alone, that whole day.
+ */
+function untilOf(value: string, zone: string): Date {
+  const [, year, month, day, hour, minute, second, utc] = UNTIL.exec(value)!;
+  if (hour === undefined) return floating(`${year}-${month}-${day} 23:59:59`);
+  const wall = `${year}-${month}-${day} ${hour}:${minute}:${second}`;
+  if (!utc) return floating(wall);
+  return floating(DateTime.fromISO(`${wall.replace(" ", "T")}Z`).setZone(zone).toFormat("yyyy-MM-dd HH:mm:ss"));
+}
+
+/** An occurrence the rule gives: when it starts and ends (wall clocks and instants), and its RECURRENCE-ID. */
+export interface Occurrence {
+  startLocal: string;
+  endLocal: string;
+  startsAt: Date;
+  endsAt: Date;
+  recurrenceId: Date;
+}
+
+export interface SeriesTimes {
+  startLocal: string;
+  endLocal: string;
+  timezone: string;
+}
+
+/**
+ * The occurrences of a series after its own (first) one, up to the instant `until`, in order: the
+ * rule's, plus RDATEs, less EXDATEs. The first occurrence counts toward COUNT, as RFC 5545 has it.
+ * Each lasts as long as the series' first one does on the wall clock. `tooMany` when more than
+ * MAX_OCCURRENCES would come before `until`.
+ */
+export function occurrencesOf(recurrence: Recurrence, series: SeriesTimes, until: Date): { occurrences: Occurrence[]; tooMany: boolean } {
+  const parts = partsOf(recurrence.rrule)!;
+  const start = floating(series.startLocal);
+  const duration = floating(series.endLocal).getTime() - start.getTime();
+  const last = floating(DateTime.fromJSDate(until).setZone(series.timezone).toFormat("yyyy-MM-dd HH:mm:ss"));
+  const untilPart = parts.get("UNTIL");
+  parts.delete("UNTIL");
+  const ruleUntil = untilPart === undefined ? last : untilOf(untilPart, series.timezone);
+  const options: Partial<Options> = {
+    ...RRule.parseString([...parts].map(([name, value]) => `${name}=${value}`).join(";")),
+    dtstart: start,
+    // Bounded by the horizon too: a rule that matches no date (BYMONTHDAY=30 in February) would
+    // otherwise be searched to the year 9999.
+    until: ruleUntil < last ? ruleUntil : last,
+  };
+  const count = options.count ?? null;
+  options.count = null;
+  const walls = new Set<string>();
+  // One more than may be made, to tell a rule that gives too many.
+  new RRule(options).all((date, index) => {
+    if (date > last || index > MAX_OCCURRENCES + 1 || (count !== null && index >= count)) return false;
+    walls.add(wallOf(date));
+    return true;
+  });
+  walls.delete(series.startLocal);
+  // The rule's occurrences after the first, COUNT including the first; then the extra dates.
+  let starts = [...walls].sort();
+  if (count !== null) starts = starts.slice(0, Math.max(0, count - 1));
+  for (const wall of recurrence.rdate) if (wall > series.startLocal && floating(wall) <= last) starts.push(wall);
+  const excluded = new Set(recurrence.exdate);
+  starts = [...new Set(starts)].filter((wall) => !excluded.has(wall)).sort();
+  const occurrences = starts.slice(0, MAX_OCCURRENCES).map((startLocal) => {
+    const endLocal = wallOf(new Date(floating(startLocal).getTime() + duration));
+    const startsAt = instantOfWallClock(startLocal, series.timezone).toJSDate();
+    return { startLocal, endLocal, startsAt, endsAt: instantOfWallClock(endLocal, series.timezone).toJSDate(), recurrenceId: startsAt };
+  });
+  return { occurrences, tooMany: starts.length > MAX_OCCURRENCES };
+}
+
+/** The recurrence as the API shows it on a series. */
+export function recurrenceJson(stored: string | null, until: Date | null, timezone: string): Schemas["EventRecurrence"] | null {
+  const recurrence = parseStoredRecurrence(stored);
+  if (recurrence === null) return null;
+  const materializedUntil = until === null ? null : DateTime.fromJSDate(until).setZone(timezone).toFormat("yyyy-MM-dd HH:mm:ss");
+  return { rrule: recurrence.rrule, rdate: recurrence.rdate, exdate: recurrence.exdate, occurrences_until: materializedUntil };
+}

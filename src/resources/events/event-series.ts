@@ -1,0 +1,277 @@
+import type { Database } from "../../db/database";
+import { inTransaction, type Tx } from "../../db/transaction";
+import { lockItem } from "../post-kernel/item-lock";
+import { formatWallClock, instantOfWallClock, zoneAbbreviation } from "../../dates/date-input";
+import { invalidParam, InvalidParamsError } from "../../http/errors";
+import { readEvent, type EventRecord } from "./event-record";
+import { occurrencesOf, parseStoredRecurrence, type Occurrence, type Recurrence } from "./event-recurrence";
+import { searchDocumentsParams, searchDocumentsSql } from "./event-search";
+
+/**
+ * The occurrences of a series as events (see event-recurrence.ts for the rule): made, kept in step
+ * with the series, and cut when its rule changes, always in the series' write transaction, under
+ * the series' row lock (an occurrence's own writes take it too). The rules, as Google Calendar's
+ * "all events" / "this event":
+ * - an edit of the series changes its occurrences still to come that were not edited on their
+ *   own: their fields, texts and links become the series'; those the rule no longer gives (or gives
+ *   at another time) are deleted, and those it newly gives are made;
+ * - an occurrence edited on its own is detached: the series' edits and rule changes leave it as it
+ *   is; one deleted on its own is detached and its start becomes an EXDATE of the series;
+ * - past occurrences are history: an edit of the series does not touch them.
+ */
+
+const DAY_MS = 86_400_000;
+
+/** How far ahead of `now` occurrences exist. */
+export function horizonOf(now: Date, horizonDays: number): Date {
+  return new Date(now.getTime() + horizonDays * DAY_MS);
+}
+
+/** Series extended per run of `extendSeries`: the rest wait for the next run. */
+const EXTEND_BATCH = 50;
+
+/**
+ * Moves the horizon of the series whose occurrences end more than a day short of it: their
+ * occurrences up to `now` + `horizonDays` are made (nothing else changes). Run hourly by each
+ * instance (safe at once: each series under its lock). Answers the series extended, and those
+ * whose rule gives too many occurrences over the longer stretch (left as they are).
+ */
+export async function extendSeries(db: Database, now: Date, horizonDays: number): Promise<{ extended: number; refused: number[] }> {
+  const until = horizonOf(now, horizonDays);
+  const due = await db.read.event.findMany({
+    where: { recurrence: { not: null }, status: { not: "trash" }, recurrenceUntil: { lt: new Date(until.getTime() - DAY_MS) } },
+    select: { id: true },
+    orderBy: { recurrenceUntil: "asc" },
+    take: EXTEND_BATCH,
+  });
+  const refused: number[] = [];
+  for (const { id } of due) {
+    try {
+      await inTransaction(db, async (tx) => {
+        await lockItem(db, tx, "Event", id);
+        await syncSeries(db, tx, id, "extend", now, until);
+      });
+    } catch (error) {
+      if (!(error instanceof InvalidParamsError)) throw error;
+      refused.push(id);
+    }
+  }
+  return { extended: due.length - refused.length, refused };
+}
+
+/** What a sync of a series does to the occurrences that exist: `update` them (a write of the series), or only `extend` (the horizon moved). */
+export type SeriesSync = "create" | "update" | "extend";
+
+/** The columns an occurrence takes from its series. */
+function copiedColumns(series: EventRecord) {
+  return {
+    authorId: series.authorId,
+    status: series.status,
+    passwordHash: series.passwordHash,
+    sourceLanguage: series.sourceLanguage,
+    postDate: series.postDate,
+    timezone: series.timezone,
+    allDay: series.allDay,
+    cost: series.cost,
+    website: series.website,
+    image: series.image,
+    showMap: series.showMap,
+    showMapLink: series.showMapLink,
+    hideFromListings: series.hideFromListings,
+    sticky: series.sticky,
+    featured: series.featured,
+    ticketed: series.ticketed,
+  };
+}
+
+/**
+ * Brings the occurrences of the series `seriesId` in step with it, up to `until`, as `mode` says;
+ * `now` is where "to come" starts. A rule giving too many occurrences is a `400`.
+ */
+export async function syncSeries(db: Database, tx: Tx, seriesId: number, mode: SeriesSync, now: Date, until: Date): Promise<void> {
+  const series = (await readEvent(db.provider, tx, seriesId))!;
+  const existing = await tx.event.findMany({ where: { parentId: seriesId, recurrenceId: { not: null } }, select: { id: true, recurrenceId: true, detached: true, status: true, startsAt: true, startLocal: true, endLocal: true } });
+  // Occurrences deleted one by one stay EXDATEs, whatever rule a write of the series gives.
+  const deleted = existing.filter((row) => row.detached && row.status === "trash").map((row) => formatWallClock(row.recurrenceId!, series.timezone));
+  let recurrence = parseStoredRecurrence(series.recurrence);
+  if (recurrence !== null && deleted.some((wall) => !recurrence!.exdate.includes(wall))) {
+    recurrence = deleted.reduce(withExdate, recurrence);
+    await tx.event.update({ where: { id: seriesId }, data: { recurrence: JSON.stringify(recurrence) } });
+  }
+  // Past occurrences are history; a new series makes all its own.
+  const from = mode === "create" ? new Date(-8.64e15) : now;
+  const wanted: Occurrence[] = [];
+  if (recurrence !== null) {
+    const { occurrences, tooMany } = occurrencesOf(recurrence, series, until);
+    if (tooMany) throw invalidParam("recurrence", "rest_too_many_occurrences");
+    wanted.push(...occurrences.filter((occurrence) => occurrence.startsAt >= from));
+  }
+  const wantedById = new Map(wanted.map((occurrence) => [occurrence.recurrenceId.getTime(), occurrence]));
+  const existingIds = new Set(existing.map((row) => row.recurrenceId!.getTime()));
+  // Occurrences to come, not detached, that the rule no longer gives as they are.
+  const outOfStep = existing.filter((row) => {
+    if (row.detached || row.startsAt < from) return false;
+    const occurrence = wantedById.get(row.recurrenceId!.getTime());
+    return occurrence === undefined || occurrence.startLocal !== row.startLocal || occurrence.endLocal !== row.endLocal;
+  });
+  if (mode !== "extend" && outOfStep.length > 0) {
+    await tx.event.deleteMany({ where: { id: { in: outOfStep.map((row) => row.id) } } });
+    for (const row of outOfStep) existingIds.delete(row.recurrenceId!.getTime());
+  }
+  const outOfStepIds = new Set(outOfStep.map((row) => row.id));
+  const kept = existing.filter((row) => !row.detached && row.startsAt >= from && !outOfStepIds.has(row.id)).map((row) => row.id);
+  if (mode === "update" && kept.length > 0) await followSeries(db, tx, series, kept, now);
+  const missing = wanted.filter((occurrence) => !existingIds.has(occurrence.recurrenceId.getTime()));
+  if (missing.length > 0) await makeOccurrences(db, tx, series, missing, now);
+  await tx.event.update({ where: { id: seriesId }, data: { recurrenceUntil: recurrence === null ? null : until } });
+}
+
+/** The series' text rows, whole (search text and sort key included), by language. */
+async function seriesTexts(tx: Tx, seriesId: number) {
+  return tx.eventText.findMany({ where: { eventId: seriesId } });
+}
+
+async function copyLinks(tx: Tx, series: EventRecord, ids: number[]): Promise<void> {
+  const venues = ids.flatMap((eventId) => series.venues.map(({ venue }, position) => ({ eventId, venueId: venue.id, position })));
+  const organizers = ids.flatMap((eventId) => series.organizers.map(({ organizer }, position) => ({ eventId, organizerId: organizer.id, position })));
+  const terms = ids.flatMap((eventId) => series.terms.map(({ term }, position) => ({ eventId, termId: term.id, position })));
+  if (venues.length > 0) await tx.eventVenue.createMany({ data: venues });
+  if (organizers.length > 0) await tx.eventOrganizer.createMany({ data: organizers });
+  if (terms.length > 0) await tx.eventTerm.createMany({ data: terms });
+}
+
+async function writeSearchDocuments(db: Database, tx: Tx, ids: number[], searchTexts: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const documents = ids.map((eventId) => ({ eventId, searchTexts }));
+  await tx.$executeRawUnsafe(searchDocumentsSql(db.provider, documents.length), ...searchDocumentsParams(documents));
+}
+
+/** Occurrences to come take the series' fields, texts (their own slugs stay) and links. */
+async function followSeries(db: Database, tx: Tx, series: EventRecord, ids: number[], now: Date): Promise<void> {
+  await tx.event.updateMany({ where: { id: { in: ids }, detached: false }, data: { ...copiedColumns(series), modifiedAt: now, version: { increment: 1 } } });
+  const texts = await seriesTexts(tx, series.id);
+  await tx.eventText.deleteMany({ where: { eventId: { in: ids }, language: { notIn: texts.map((text) => text.language) } } });
+  const present = await tx.eventText.findMany({ where: { eventId: { in: ids } }, select: { eventId: true, language: true } });
+  const has = new Set(present.map((row) => `${row.eventId}:${row.language}`));
+  for (const text of texts) {
+    await tx.eventText.updateMany({ where: { eventId: { in: ids }, language: text.language }, data: { title: text.title, description: text.description, excerpt: text.excerpt, searchText: text.searchText, sortKey: text.sortKey } });
+  }
+  const occurrences = await tx.event.findMany({ where: { id: { in: ids } }, select: { id: true, startLocal: true } });
+  const lacking = occurrences.filter((occurrence) => texts.some((text) => !has.has(`${occurrence.id}:${text.language}`)));
+  if (lacking.length > 0) await writeOccurrenceTexts(tx, texts, lacking, has);
+  await tx.eventVenue.deleteMany({ where: { eventId: { in: ids } } });
+  await tx.eventOrganizer.deleteMany({ where: { eventId: { in: ids } } });
+  await tx.eventTerm.deleteMany({ where: { eventId: { in: ids } } });
+  await copyLinks(tx, series, ids);
+  await writeSearchDocuments(db, tx, ids, texts.map((text) => text.searchText));
+}
+
+/** Makes the `missing` occurrences of the series, with its texts (each its own slug), links and search document. */
+async function makeOccurrences(db: Database, tx: Tx, series: EventRecord, missing: Occurrence[], now: Date): Promise<void> {
+  const columns = copiedColumns(series);
+  const made = await tx.event.createManyAndReturn({
+    data: missing.map((occurrence) => ({
+      ...columns,
+      parentId: series.id,
+      modifiedAt: now,
+      startLocal: occurrence.startLocal,
+      endLocal: occurrence.endLocal,
+      startsAt: occurrence.startsAt,
+      endsAt: occurrence.endsAt,
+      // The zone's abbreviation at the occurrence: EST in winter, EDT in summer.
+      timezoneAbbr: zoneAbbreviation(series.timezone, occurrence.startsAt),
+      recurrenceId: occurrence.recurrenceId,
+    })),
+    select: { id: true, startLocal: true },
+  });
+  const texts = await seriesTexts(tx, series.id);
+  await writeOccurrenceTexts(tx, texts, made, new Set());
+  await copyLinks(tx, series, made.map((row) => row.id));
+  await writeSearchDocuments(db, tx, made.map((row) => row.id), texts.map((text) => text.searchText));
+}
+
+/**
+ * The text rows of occurrences (those of `texts`' languages each lacks, per `has`): the series'
+ * text, and a slug of their own where the series has one: the series' with the occurrence's date
+ * (and time, when the series has two that day), numbered when another event has it already.
+ */
+async function writeOccurrenceTexts(tx: Tx, texts: Awaited<ReturnType<typeof seriesTexts>>, occurrences: Array<{ id: number; startLocal: string }>, has: Set<string>): Promise<void> {
+  const days = new Map<string, number>();
+  for (const occurrence of occurrences) days.set(occurrence.startLocal.slice(0, 10), (days.get(occurrence.startLocal.slice(0, 10)) ?? 0) + 1);
+  const rows = [];
+  for (const text of texts) {
+    const wanted = occurrences
+      .filter((occurrence) => !has.has(`${occurrence.id}:${text.language}`))
+      .map((occurrence) => {
+        const day = occurrence.startLocal.slice(0, 10);
+        const when = days.get(day)! > 1 ? `${day}-${occurrence.startLocal.slice(11, 16).replace(":", "")}` : day;
+        return { occurrence, base: `${text.slug}-${when}` };
+      });
+    // A language whose row has no slug of its own (the series' slug is another language's) has none either.
+    const slugs = text.slug === null ? wanted.map(() => null) : await freeSlugs(tx, text.language, wanted.map((item) => item.base));
+    rows.push(
+      ...wanted.map(({ occurrence }, index) => ({
+        eventId: occurrence.id,
+        language: text.language,
+        title: text.title,
+        description: text.description,
+        excerpt: text.excerpt,
+        slug: slugs[index],
+        searchText: text.searchText,
+        sortKey: text.sortKey,
+      })),
+    );
+  }
+  if (rows.length > 0) await tx.eventText.createMany({ data: rows });
+}
+
+/** For each base, itself or `base-2`, `base-3`…: the first that no event has in `language`, nor an earlier base took. */
+async function freeSlugs(tx: Tx, language: string, bases: string[]): Promise<string[]> {
+  const numbered = (base: string, n: number) => (n === 1 ? base : `${base}-${n}`);
+  const candidates = bases.flatMap((base) => [1, 2, 3].map((n) => numbered(base, n)));
+  const taken = new Set((await tx.eventText.findMany({ where: { language, slug: { in: candidates } }, select: { slug: true } })).map((row) => row.slug!));
+  return bases.map((base) => {
+    let n = 1;
+    while (taken.has(numbered(base, n))) n += 1;
+    taken.add(numbered(base, n));
+    return numbered(base, n);
+  });
+}
+
+/** How far the wall clock moves from `from` to `to`, in milliseconds (as if there were no time zones). */
+export function wallShift(from: string, to: string): number {
+  return floatingTime(to) - floatingTime(from);
+}
+
+function floatingTime(wall: string): number {
+  return Date.parse(`${wall.replace(" ", "T")}Z`);
+}
+
+function shiftedWall(wall: string, shift: number): string {
+  return new Date(floatingTime(wall) + shift).toISOString().slice(0, 19).replace("T", " ");
+}
+
+/**
+ * When a series' start moves on the wall clock (19:00 to 19:15), its instances move with it, and
+ * so do its exceptions: each detached occurrence's RECURRENCE-ID, and the EXDATEs (`exdate`,
+ * unless the write gives its own). Answers the rule with its EXDATEs moved.
+ */
+export async function moveExceptions(tx: Tx, series: Pick<EventRecord, "id" | "timezone">, shift: number, recurrence: Recurrence | null, givenExdates: boolean): Promise<Recurrence | null> {
+  const detached = await tx.event.findMany({ where: { parentId: series.id, recurrenceId: { not: null }, detached: true }, select: { id: true, recurrenceId: true } });
+  for (const row of detached) {
+    const moved = instantOfWallClock(shiftedWall(formatWallClock(row.recurrenceId!, series.timezone), shift), series.timezone).toJSDate();
+    await tx.event.update({ where: { id: row.id }, data: { recurrenceId: moved } });
+  }
+  if (recurrence === null || givenExdates) return recurrence;
+  return { ...recurrence, exdate: recurrence.exdate.map((wall) => shiftedWall(wall, shift)) };
+}
+
+/** The wall clock of an occurrence's RECURRENCE-ID in its zone: what an EXDATE of it says. */
+export function exdateOf(occurrence: Pick<EventRecord, "recurrenceId" | "timezone">): string {
+  return formatWallClock(occurrence.recurrenceId!, occurrence.timezone);
+}
+
+/** The series' rule with `wall` among its EXDATEs. */
+export function withExdate(recurrence: Recurrence, wall: string): Recurrence {
+  return { ...recurrence, exdate: [...new Set([...recurrence.exdate, wall])].sort() };
+}
