@@ -126,11 +126,12 @@ export function parseStoredRecurrence(stored: string | null): Recurrence | null 
 }
 
 /** A wall clock as a Date whose UTC fields are the wall clock's ("floating", as rrule computes). */
-function floating(wall: string): Date {
+export function floating(wall: string): Date {
   return new Date(`${wall.replace(" ", "T")}Z`);
 }
 
-function wallOf(date: Date): string {
+/** The wall clock of a floating Date. */
+export function wallOf(date: Date): string {
   return date.toISOString().slice(0, 19).replace("T", " ");
 }
 
@@ -187,7 +188,7 @@ export function occurrencesOf(recurrence: Recurrence, series: SeriesTimes, until
   const walls = new Set<string>();
   // One more than may be made, to tell a rule that gives too many.
   new RRule(options).all((date, index) => {
-    if (date > last || index > MAX_OCCURRENCES + 1 || (count !== null && index >= count)) return false;
+    if (index > MAX_OCCURRENCES + 1 || (count !== null && index >= count)) return false;
     walls.add(wallOf(date));
     return true;
   });

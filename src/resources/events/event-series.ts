@@ -4,7 +4,7 @@ import { lockItem } from "../post-kernel/item-lock";
 import { formatWallClock, instantOfWallClock, zoneAbbreviation } from "../../dates/date-input";
 import { invalidParam, InvalidParamsError } from "../../http/errors";
 import { readEvent, type EventRecord } from "./event-record";
-import { occurrencesOf, parseStoredRecurrence, type Occurrence, type Recurrence } from "./event-recurrence";
+import { floating, occurrencesOf, parseStoredRecurrence, wallOf, type Occurrence, type Recurrence } from "./event-recurrence";
 import { searchDocumentsParams, searchDocumentsSql } from "./event-search";
 
 /**
@@ -59,7 +59,7 @@ export async function extendSeries(db: Database, now: Date, horizonDays: number)
   return { extended: due.length - refused.length, refused };
 }
 
-/** What a sync of a series does to the occurrences that exist: `update` them (a write of the series), or only `extend` (the horizon moved). */
+/** What a sync of a series is for: its first occurrences (`create`), a write of the series (`update`: the occurrences to come follow it), or a horizon that moved (`extend`: only new ones are made). */
 export type SeriesSync = "create" | "update" | "extend";
 
 /** The columns an occurrence takes from its series. */
@@ -240,15 +240,11 @@ async function freeSlugs(tx: Tx, language: string, bases: string[]): Promise<str
 
 /** How far the wall clock moves from `from` to `to`, in milliseconds (as if there were no time zones). */
 export function wallShift(from: string, to: string): number {
-  return floatingTime(to) - floatingTime(from);
-}
-
-function floatingTime(wall: string): number {
-  return Date.parse(`${wall.replace(" ", "T")}Z`);
+  return floating(to).getTime() - floating(from).getTime();
 }
 
 function shiftedWall(wall: string, shift: number): string {
-  return new Date(floatingTime(wall) + shift).toISOString().slice(0, 19).replace("T", " ");
+  return wallOf(new Date(floating(wall).getTime() + shift));
 }
 
 /**
