@@ -204,6 +204,17 @@ describe("rules", () => {
     expect([response.status, response.body.data.details?.recurrence?.code]).toEqual([400, "rest_invalid_recurrence"]);
   });
 
+  it("make a daily series for a whole year, and follow its edits", async () => {
+    const daily = (await send("POST", "/events", { title: "Morning yoga", start_date: "2026-11-22 09:00", end_date: "2026-11-22 10:00", recurrence: { rrule: "FREQ=DAILY" } })).body;
+    const count = async () => (await server.raw("GET", `${root}/events?post_parent=${daily.id}&start_date=2020-01-01&end_date=2030-12-31&per_page=1`)).body.total;
+    // Up to a year after the service's clock (2026-11-21 12:00): the 2027-11-21 class is the last.
+    expect(await count()).toBe(364);
+    await send("PATCH", `/events/${daily.id}`, { title: "Morning yoga with Ana" });
+    const last = (await server.raw("GET", `${root}/events/by-slug/morning-yoga-2027-11-21`)).body;
+    expect(last).toMatchObject({ title: "Morning yoga with Ana", post_parent: daily.id });
+    expect(await count()).toBe(364);
+  });
+
   it("make the occurrences of an open-ended rule up to the horizon, and more as time passes", async () => {
     const { created, starts: got } = await seriesStarts({ start_date: "2026-12-01 09:00", end_date: "2026-12-01 10:00", recurrence: { rrule: "FREQ=MONTHLY" } });
     // A year ahead of the service's clock (2026-11-21): up to November 2027.

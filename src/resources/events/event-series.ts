@@ -141,9 +141,17 @@ async function copyLinks(tx: Tx, series: EventRecord, ids: number[]): Promise<vo
 }
 
 async function writeSearchDocuments(db: Database, tx: Tx, ids: number[], searchTexts: string[]): Promise<void> {
-  if (ids.length === 0) return;
-  const documents = ids.map((eventId) => ({ eventId, searchTexts }));
-  await tx.$executeRawUnsafe(searchDocumentsSql(db.provider, documents.length), ...searchDocumentsParams(documents));
+  for (const chunk of chunks(ids)) {
+    const documents = chunk.map((eventId) => ({ eventId, searchTexts }));
+    await tx.$executeRawUnsafe(searchDocumentsSql(db.provider, documents.length), ...searchDocumentsParams(documents));
+  }
+}
+
+/** Prisma refuses a statement with more than 999 parameters on SQLite: lists go in parts. */
+const CHUNK = 300;
+
+function chunks<T>(items: T[]): T[][] {
+  return Array.from({ length: Math.ceil(items.length / CHUNK) }, (_, i) => items.slice(i * CHUNK, (i + 1) * CHUNK));
 }
 
 /** Occurrences to come take the series' fields, texts (their own slugs stay) and links. */
@@ -229,7 +237,10 @@ async function writeOccurrenceTexts(tx: Tx, texts: Awaited<ReturnType<typeof ser
 async function freeSlugs(tx: Tx, language: string, bases: string[]): Promise<string[]> {
   const numbered = (base: string, n: number) => (n === 1 ? base : `${base}-${n}`);
   const candidates = bases.flatMap((base) => [1, 2, 3].map((n) => numbered(base, n)));
-  const taken = new Set((await tx.eventText.findMany({ where: { language, slug: { in: candidates } }, select: { slug: true } })).map((row) => row.slug!));
+  const taken = new Set<string>();
+  for (const chunk of chunks(candidates)) {
+    for (const row of await tx.eventText.findMany({ where: { language, slug: { in: chunk } }, select: { slug: true } })) taken.add(row.slug!);
+  }
   return bases.map((base) => {
     let n = 1;
     while (taken.has(numbered(base, n))) n += 1;
