@@ -205,13 +205,15 @@ describe("rules", () => {
   });
 
   it("make a daily series for a whole year, and follow its edits", async () => {
-    const daily = (await send("POST", "/events", { title: "Morning yoga", start_date: "2026-11-22 09:00", end_date: "2026-11-22 10:00", recurrence: { rrule: "FREQ=DAILY" } })).body;
+    const venue = await createLinkedVia(server, "venues", { venue: "Yoga loft" });
+    const organizer = await createLinkedVia(server, "organizers", { organizer: "Yoga people" });
+    const daily = (await send("POST", "/events", { title: "Morning yoga", start_date: "2026-11-22 09:00", end_date: "2026-11-22 10:00", venue: venue.id, organizer: [organizer.id], recurrence: { rrule: "FREQ=DAILY" } })).body;
     const count = async () => (await server.raw("GET", `${root}/events?post_parent=${daily.id}&start_date=2020-01-01&end_date=2030-12-31&per_page=1`)).body.total;
     // Up to a year after the service's clock (2026-11-21 12:00): the 2027-11-21 class is the last.
     expect(await count()).toBe(364);
     await send("PATCH", `/events/${daily.id}`, { title: "Morning yoga with Ana" });
     const last = (await server.raw("GET", `${root}/events/by-slug/morning-yoga-2027-11-21`)).body;
-    expect(last).toMatchObject({ title: "Morning yoga with Ana", post_parent: daily.id });
+    expect(last).toMatchObject({ title: "Morning yoga with Ana", post_parent: daily.id, venue: { id: venue.id }, organizer: [{ id: organizer.id }] });
     expect(await count()).toBe(364);
   });
 
