@@ -601,6 +601,137 @@ export interface paths {
         patch: operations["patchTag"];
         trace?: never;
     };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook subscriptions
+         * @description The subscriptions to notifications of changes, oldest first. Administrators only.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Create a webhook subscription
+         * @description Subscribes a receiver to notifications of changes. The answer carries the subscription's
+         *     signing `secret`, once: no later answer shows it. Administrators only.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a webhook subscription
+         * @description A subscription, without its secret. Administrators only.
+         */
+        get: operations["getWebhook"];
+        /**
+         * Update a webhook subscription
+         * @description Changes the fields given; the others keep their values. `POST`, `PUT` and `PATCH` do the same.
+         *     `active: false` pauses the subscription (its notifications wait), `active: true` resumes it.
+         *     Administrators only.
+         */
+        put: operations["putWebhook"];
+        /**
+         * Update a webhook subscription
+         * @description Changes the fields given; the others keep their values. `POST`, `PUT` and `PATCH` do the same.
+         *     `active: false` pauses the subscription (its notifications wait), `active: true` resumes it.
+         *     Administrators only.
+         */
+        post: operations["updateWebhook"];
+        /**
+         * Delete a webhook subscription
+         * @description Deletes the subscription and its delivery log; notifications not yet delivered are not sent.
+         *     Administrators only.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a webhook subscription
+         * @description Changes the fields given; the others keep their values. `POST`, `PUT` and `PATCH` do the same.
+         *     `active: false` pauses the subscription (its notifications wait), `active: true` resumes it.
+         *     Administrators only.
+         */
+        patch: operations["patchWebhook"];
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a subscription's deliveries
+         * @description The subscription's delivery log, newest first: every notification made for it, whether it is
+         *     delivered, waiting (with its next attempt) or failed, and how its last attempt went (the
+         *     receiver's status, how long it took, or why there was no answer). Delivered and failed ones
+         *     are kept for `WEBHOOK_LOG_RETENTION_DAYS` days (7). Administrators only.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test notification
+         * @description Sends a `webhook.ping` notification (`data`: `{"resource": "webhooks", "id": <subscription id>}`)
+         *     to the subscription's receiver now, paused or not, signed like every notification, and answers
+         *     with how it went (it is also in the delivery log). It is not retried. Administrators only.
+         */
+        post: operations["pingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -648,7 +779,29 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    itemChanged: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A change notification
+         * @description What a subscription's receiver gets for each change it wants (see the Webhooks section),
+         *     or for a test ping. Verify `webhook-signature` before trusting the body.
+         */
+        post: operations["itemChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -752,7 +905,7 @@ export interface components {
          * @example rest_invalid_param
          * @enum {string}
          */
-        ErrorCode: "rest_no_route" | "rest_invalid_param" | "rest_missing_callback_param" | "rest_invalid_json" | "rest_forbidden" | "rest_payload_too_large" | "rest_unsupported_media_type" | "rest_too_many_requests" | "rest_request_timeout" | "rest_bad_request" | "rest_headers_too_large" | "rest_not_ready" | "rest_service_unavailable" | "rest_internal_error" | "term_exists" | "rest-category-not-found" | "rest-tag-not-found" | "rest-venue-not-found" | "venue-not-accessible" | "venue-is-in-trash" | "venue-archive-page-not-found" | "rest-organizer-not-found" | "organizer-not-accessible" | "organizer-is-in-trash" | "organizer-archive-page-not-found" | "rest-event-not-found" | "event-no-longer-available" | "event-not-accessible" | "event-is-in-trash" | "event-archive-page-not-found" | "rest_sync_token_expired" | "rest_precondition_failed" | "event-password-protected";
+        ErrorCode: "rest_no_route" | "rest_invalid_param" | "rest_missing_callback_param" | "rest_invalid_json" | "rest_forbidden" | "rest_payload_too_large" | "rest_unsupported_media_type" | "rest_too_many_requests" | "rest_request_timeout" | "rest_bad_request" | "rest_headers_too_large" | "rest_not_ready" | "rest_service_unavailable" | "rest_internal_error" | "term_exists" | "rest-category-not-found" | "rest-tag-not-found" | "rest-venue-not-found" | "venue-not-accessible" | "venue-is-in-trash" | "venue-archive-page-not-found" | "rest-organizer-not-found" | "organizer-not-accessible" | "organizer-is-in-trash" | "organizer-archive-page-not-found" | "rest-event-not-found" | "event-no-longer-available" | "event-not-accessible" | "event-is-in-trash" | "event-archive-page-not-found" | "rest_sync_token_expired" | "rest_precondition_failed" | "event-password-protected" | "rest_webhook_not_found";
         /**
          * @description What exactly was wrong with one parameter (stable, never translated): a value that does not
          *     fit the parameter's type, range, length or format, that names an item which does not exist or
@@ -760,7 +913,7 @@ export interface components {
          *     today; a later version may add one, which a client should treat as `rest_invalid_param`.
          * @enum {string}
          */
-        ErrorDetailCode: "rest_invalid_type" | "rest_out_of_range" | "rest_too_short" | "rest_too_long" | "rest_too_few_items" | "rest_too_many_items" | "rest_not_in_enum" | "rest_invalid_format" | "rest_invalid_value" | "rest_missing_field" | "rest_empty_value" | "rest_invalid_param" | "rest_invalid_text" | "rest_too_deep" | "rest_invalid_date" | "rest_invalid_timezone" | "rest_end_before_start" | "rest_invalid_slug" | "rest_invalid_term_name" | "rest_invalid_parent" | "rest_invalid_recurrence" | "rest_too_many_occurrences" | "rest_missing_callback_param" | "rest_status_forbidden" | "rest_event_not_found" | "rest_venue_not_found" | "rest_organizer_not_found" | "rest_term_not_found" | "rest_user_not_found" | "rest_linked_item_not_found" | "rest_sync_filters_differ" | "rest_sync_not_paged" | "rest_invalid_response";
+        ErrorDetailCode: "rest_invalid_type" | "rest_out_of_range" | "rest_too_short" | "rest_too_long" | "rest_too_few_items" | "rest_too_many_items" | "rest_not_in_enum" | "rest_invalid_format" | "rest_invalid_value" | "rest_missing_field" | "rest_empty_value" | "rest_invalid_param" | "rest_invalid_text" | "rest_too_deep" | "rest_invalid_date" | "rest_invalid_timezone" | "rest_end_before_start" | "rest_invalid_slug" | "rest_invalid_term_name" | "rest_invalid_parent" | "rest_invalid_recurrence" | "rest_invalid_webhook_target" | "rest_too_many_occurrences" | "rest_missing_callback_param" | "rest_status_forbidden" | "rest_event_not_found" | "rest_venue_not_found" | "rest_organizer_not_found" | "rest_term_not_found" | "rest_user_not_found" | "rest_linked_item_not_found" | "rest_sync_filters_differ" | "rest_sync_not_paged" | "rest_invalid_response";
         /**
          * @description The error envelope of every error response. `code` is stable and never translated;
          *     `message` is in the request language.
@@ -2102,6 +2255,233 @@ export interface components {
             description?: components["schemas"]["WriteTermDescription"];
             slug?: components["schemas"]["WriteTermSlug"];
         };
+        /**
+         * Format: uri
+         * @description Where notifications are POSTed: an `http` or `https` URL without credentials. Its host's
+         *     addresses are checked before every delivery: link-local, multicast and reserved addresses are
+         *     always refused, loopback and private ones unless the operator allows them
+         *     (`WEBHOOK_ALLOW_PRIVATE_TARGETS`). An address written in the URL is checked at once
+         *     (`400 rest_invalid_param`, `rest_invalid_webhook_target`).
+         * @example https://hooks.example.org/calendar
+         */
+        WebhookUrl: string;
+        /**
+         * @description What happened to an item, as an anonymous reader of the API sees it: `created` when it became
+         *     visible (published; a category or tag: made), `updated` when a visible item changed,
+         *     `deleted` when it stopped being visible (deleted, trashed, unpublished, made private).
+         * @example event.updated
+         * @enum {string}
+         */
+        NotificationType: "event.created" | "event.updated" | "event.deleted" | "venue.created" | "venue.updated" | "venue.deleted" | "organizer.created" | "organizer.updated" | "organizer.deleted" | "category.created" | "category.updated" | "category.deleted" | "tag.created" | "tag.updated" | "tag.deleted";
+        /**
+         * @description The notification types the subscription wants.
+         * @example [
+         *       "event.created",
+         *       "event.updated",
+         *       "event.deleted"
+         *     ]
+         */
+        WebhookEventTypes: components["schemas"]["NotificationType"][];
+        /**
+         * @description Which events' notifications the subscription wants: those in one of `categories` (when given)
+         *     and with one of `tags` (when given). An event that leaves the filter is notified as
+         *     `event.deleted`, one that enters it as `event.created`. Venues, organizers, categories and tags
+         *     are not filtered. `null`: every event.
+         * @example {
+         *       "categories": [
+         *         5
+         *       ]
+         *     }
+         */
+        WebhookFilter: {
+            categories?: number[];
+            tags?: number[];
+        } | null;
+        /** @description A subscription to notifications of changes. */
+        Webhook: {
+            /**
+             * Format: int32
+             * @example 3
+             */
+            id: number;
+            url: components["schemas"]["WebhookUrl"];
+            /** @example Newsletter sync */
+            description: string;
+            event_types: components["schemas"]["WebhookEventTypes"];
+            filter: components["schemas"]["WebhookFilter"];
+            language: components["schemas"]["Language"];
+            /**
+             * @description `false`: paused; notifications wait until it is resumed.
+             * @example true
+             */
+            active: boolean;
+            /**
+             * @description `failing` when the service paused it: a notification could not be delivered for its whole
+             *     retry period. `null` when active, or paused by an administrator.
+             * @example null
+             * @enum {string|null}
+             */
+            paused_reason: "failing" | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:00:00.000Z
+             */
+            modified_at: string;
+            rest_url: components["schemas"]["RestUrl"];
+            /**
+             * @description Only in the answer to the creation, never again: the key that signs every notification
+             *     (Standard Webhooks, `whsec_` + base64). Keep it where the receiver can read it.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret?: string;
+        };
+        WebhookCollection: {
+            webhooks: components["schemas"]["Webhook"][];
+            rest_url: components["schemas"]["RestUrl"];
+            next_rest_url?: components["schemas"]["RestUrl"];
+            previous_rest_url?: components["schemas"]["RestUrl"];
+            /** @example 1 */
+            total: number;
+            /** @example 1 */
+            total_pages: number;
+        };
+        /**
+         * @example {
+         *       "url": "https://hooks.example.org/calendar",
+         *       "event_types": [
+         *         "event.created",
+         *         "event.updated",
+         *         "event.deleted"
+         *       ],
+         *       "filter": {
+         *         "categories": [
+         *           5
+         *         ]
+         *       }
+         *     }
+         */
+        CreateWebhookRequest: {
+            url: components["schemas"]["WebhookUrl"];
+            /** @description The notification types the subscription wants; every type when not given. */
+            event_types?: components["schemas"]["WebhookEventTypes"];
+            filter?: components["schemas"]["WebhookFilter"];
+            /** @description The language of the items' text in notifications; the request language when not given. */
+            language?: components["schemas"]["Language"];
+            /**
+             * @description What the subscription is for, for administrators.
+             * @example Newsletter sync
+             */
+            description?: string;
+            /**
+             * @description `false` makes the subscription paused from the start.
+             * @example true
+             */
+            active?: boolean;
+        };
+        /**
+         * @description The fields to change; the others keep their values. `active: true` resumes a paused
+         *     subscription: the notifications that waited are sent, each retried for a whole retry period
+         *     again.
+         * @example {
+         *       "active": true
+         *     }
+         */
+        UpdateWebhookRequest: {
+            url?: components["schemas"]["WebhookUrl"];
+            event_types?: components["schemas"]["WebhookEventTypes"];
+            filter?: components["schemas"]["WebhookFilter"];
+            language?: components["schemas"]["Language"];
+            /** @example Newsletter sync */
+            description?: string;
+            /** @example true */
+            active?: boolean;
+        };
+        DeletedWebhook: {
+            /** @constant */
+            deleted: true;
+            previous: components["schemas"]["Webhook"];
+        };
+        /** @description One notification to one subscription, and how sending it went. */
+        WebhookDelivery: {
+            /**
+             * @description The message id, sent as `webhook-id` on every attempt (de-duplicate by it).
+             * @example msg_5b0e3f0c9a4d4a0e8f3b1c2d3e4f5a6b
+             */
+            id: string;
+            /**
+             * @description A notification type, or `webhook.ping` for a test.
+             * @example event.updated
+             */
+            type: string;
+            /**
+             * @example events
+             * @enum {string}
+             */
+            resource: "events" | "venues" | "organizers" | "categories" | "tags" | "webhooks";
+            /**
+             * Format: int32
+             * @example 42
+             */
+            item_id: number;
+            /**
+             * @description `pending`: not delivered yet (waiting its turn, or its next attempt); `delivered`: a
+             *     receiver answered 2xx; `failed`: no 2xx for the whole retry period (or a ping not answered
+             *     2xx).
+             * @example delivered
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed";
+            /** @example 1 */
+            attempts: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it is tried next (pending only).
+             * @example null
+             */
+            next_attempt_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:00:00.120Z
+             */
+            completed_at: string | null;
+            /**
+             * @example {
+             *       "at": "2026-11-25T10:00:00.010Z",
+             *       "status_code": 200,
+             *       "duration_ms": 110,
+             *       "error": null
+             *     }
+             */
+            last_attempt: {
+                /** Format: date-time */
+                at: string;
+                /** @description The receiver's HTTP status; null when there was no answer. */
+                status_code: number | null;
+                duration_ms: number;
+                /** @description Why there was no answer (a refused address, a time-out, a refused connection). */
+                error: string | null;
+            } | null;
+        };
+        WebhookDeliveryCollection: {
+            deliveries: components["schemas"]["WebhookDelivery"][];
+            rest_url: components["schemas"]["RestUrl"];
+            next_rest_url?: components["schemas"]["RestUrl"];
+            previous_rest_url?: components["schemas"]["RestUrl"];
+            /** @example 1 */
+            total: number;
+            /** @example 1 */
+            total_pages: number;
+        };
         /** @description The answer of `/healthz`. */
         Health: {
             /** @constant */
@@ -2111,6 +2491,41 @@ export interface components {
         Readiness: {
             /** @constant */
             status: "ready";
+        };
+        /**
+         * @description The body of a notification (Standard Webhooks layout). `type` is what the change was as it
+         *     committed (with the event's categories and tags then, for filters). `data.item` is the item as
+         *     an anonymous reader of the API sees it when the notification is made, moments later, in the
+         *     subscription's language (as `GET` of it gives it, without `json_ld`; a password-protected
+         *     event as lists show it): a change made meanwhile may already show in it, and is notified in
+         *     turn. A deletion has no `item`; nor has a creation or update of an item that was deleted or
+         *     hidden again before the notification was made (its deletion follows).
+         * @example {
+         *       "type": "category.deleted",
+         *       "timestamp": "2026-11-25T10:00:00.000Z",
+         *       "data": {
+         *         "resource": "categories",
+         *         "id": 5
+         *       }
+         *     }
+         */
+        WebhookNotification: {
+            type: components["schemas"]["NotificationType"] | "webhook.ping";
+            /**
+             * Format: date-time
+             * @description When the notification was made (moments after the change committed).
+             */
+            timestamp: string;
+            data: {
+                /**
+                 * @description The item's collection (`webhooks` for a ping, whose `id` is the subscription's).
+                 * @enum {string}
+                 */
+                resource: "events" | "venues" | "organizers" | "categories" | "tags" | "webhooks";
+                /** Format: int32 */
+                id: number;
+                item?: components["schemas"]["Event"] | components["schemas"]["Venue"] | components["schemas"]["Organizer"] | components["schemas"]["Category"] | components["schemas"]["Tag"];
+            };
         };
     };
     responses: {
@@ -2655,6 +3070,28 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description There is no webhook subscription with this id (`rest_webhook_not_found`). */
+        WebhookNotFound: {
+            headers: {
+                "Content-Language": components["headers"]["ContentLanguage"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "rest_webhook_not_found",
+                 *       "message": "Webhook subscription with ID 3 does not exist.",
+                 *       "data": {
+                 *         "status": 404
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
     };
     parameters: {
         /**
@@ -3050,6 +3487,18 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["UpdateTagRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["UpdateTagRequest"];
+            };
+        };
+        CreateWebhook: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["CreateWebhookRequest"];
+            };
+        };
+        UpdateWebhook: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["UpdateWebhookRequest"];
             };
         };
     };
@@ -6765,6 +7214,464 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The page of the collection to return, from 1.
+                 * @example 2
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description How many items a page holds. Values above the maximum (50 unless configured otherwise) are
+                 *     clamped to it, not rejected.
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: {
+                /**
+                 * @description The entity tags (`ETag`) of copies the client has, comma-separated, or `*`. When one of them is
+                 *     the current representation's tag, the answer is `304 Not Modified`, without a body.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of subscriptions. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-TEC-Total": components["headers"]["XTecTotal"];
+                    "X-TEC-TotalPages": components["headers"]["XTecTotalPages"];
+                    "X-WP-Total": components["headers"]["XWpTotal"];
+                    "X-WP-TotalPages": components["headers"]["XWpTotalPages"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookCollection"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["CreateWebhook"];
+        responses: {
+            /** @description The subscription was created; `secret` is shown this once. */
+            201: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: {
+                /**
+                 * @description The entity tags (`ETag`) of copies the client has, comma-separated, or `*`. When one of them is
+                 *     the current representation's tag, the answer is `304 Not Modified`, without a body.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["WebhookNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    putWebhook: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["UpdateWebhook"];
+        responses: {
+            /** @description The updated subscription. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["WebhookNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["UpdateWebhook"];
+        responses: {
+            /** @description The updated subscription. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["WebhookNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription was deleted; `previous` is what it was. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedWebhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["WebhookNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    patchWebhook: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["UpdateWebhook"];
+        responses: {
+            /** @description The updated subscription. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["WebhookNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The page of the collection to return, from 1.
+                 * @example 2
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description How many items a page holds. Values above the maximum (50 unless configured otherwise) are
+                 *     clamped to it, not rejected.
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Only the deliveries in this state.
+                 * @example failed
+                 */
+                status?: "pending" | "delivered" | "failed";
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: {
+                /**
+                 * @description The entity tags (`ETag`) of copies the client has, comma-separated, or `*`. When one of them is
+                 *     the current representation's tag, the answer is `304 Not Modified`, without a body.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the delivery log. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-TEC-Total": components["headers"]["XTecTotal"];
+                    "X-TEC-TotalPages": components["headers"]["XTecTotalPages"];
+                    "X-WP-Total": components["headers"]["XWpTotal"];
+                    "X-WP-TotalPages": components["headers"]["XWpTotalPages"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryCollection"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["WebhookNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    pingWebhook: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ping was sent, or could not be: `status` and `last_attempt` say how it went. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["WebhookNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getHealth: {
         parameters: {
             query?: never;
@@ -6840,6 +7747,51 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
+            };
+        };
+    };
+    itemChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The message id; the same on every attempt of one notification.
+                 * @example msg_5b0e3f0c9a4d4a0e8f3b1c2d3e4f5a6b
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since 1970.
+                 * @example 1795600800
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` + base64 of HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookNotification"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the notification. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver wants no more notifications; the subscription is deleted. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -30,6 +30,7 @@ import { namespaceOperations } from "./resources/namespace/namespace-operations"
 import { organizerOperations } from "./resources/organizers/organizer-operations";
 import { categoryOperations, tagOperations } from "./resources/terms/term-operations";
 import { venueOperations } from "./resources/venues/venue-operations";
+import { webhookOperations } from "./resources/webhooks/webhook-operations";
 import type { Services } from "./services";
 
 const ORIGIN_PROBES = ["getHealth", "getReadiness"];
@@ -51,6 +52,7 @@ function resourceOperations(services: Services, documentation: Documentation, in
     ...organizerOperations(services),
     ...categoryOperations(services),
     ...tagOperations(services),
+    ...webhookOperations(services),
   };
 }
 

@@ -51,6 +51,28 @@ export interface Config {
   recurrenceHorizonDays: number;
   /** Bytes of representations kept for anonymous readers (resources/sync/representation-cache.ts); 0 = none. */
   representationCacheBytes: number;
+  webhooks: WebhookConfig;
+}
+
+/** How notifications are delivered (src/resources/webhooks/). */
+export interface WebhookConfig {
+  /** Whether this process sends notifications (every process may; each delivery is sent by one). */
+  deliver: boolean;
+  /** Whether receivers may be on loopback and private addresses (link-local ones never may). */
+  allowPrivateTargets: boolean;
+  /** How long a receiver has to answer, in milliseconds. */
+  timeoutMs: number;
+  /** The wait before the first retry; each retry waits twice as long as the one before, up to maxRetryDelayMs. */
+  firstRetryMs: number;
+  maxRetryDelayMs: number;
+  /** How long a notification is retried, from when it was made; then it has failed. */
+  retryPeriodMs: number;
+  /** How often a worker looks for notifications to send when it found none, in milliseconds. */
+  pollMs: number;
+  /** Notifications a process sends at once. */
+  concurrency: number;
+  /** How long sent and failed notifications stay in the delivery log, in days. */
+  logRetentionDays: number;
 }
 
 export class ConfigError extends Error {}
@@ -181,5 +203,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     feedMaxEvents: integer(env, "FEED_MAX_EVENTS", 1000, 1, 10_000),
     recurrenceHorizonDays: integer(env, "RECURRENCE_HORIZON_DAYS", 365, 30, 3650),
     representationCacheBytes: integer(env, "REPRESENTATION_CACHE_MB", 16, 0, 4096) * 1_048_576,
+    webhooks: {
+      deliver: flag(env, "WEBHOOK_DELIVERY", true),
+      allowPrivateTargets: flag(env, "WEBHOOK_ALLOW_PRIVATE_TARGETS", false),
+      timeoutMs: integer(env, "WEBHOOK_TIMEOUT_MS", 10_000, 100, 300_000),
+      firstRetryMs: integer(env, "WEBHOOK_FIRST_RETRY_MS", 5_000, 10, 3_600_000),
+      maxRetryDelayMs: integer(env, "WEBHOOK_MAX_RETRY_DELAY_SECONDS", 3_600, 1, 86_400) * 1000,
+      retryPeriodMs: integer(env, "WEBHOOK_RETRY_PERIOD_SECONDS", 86_400, 1, 30 * 86_400) * 1000,
+      pollMs: integer(env, "WEBHOOK_POLL_MS", 1_000, 10, 600_000),
+      concurrency: integer(env, "WEBHOOK_CONCURRENCY", 8, 1, 256),
+      logRetentionDays: integer(env, "WEBHOOK_LOG_RETENTION_DAYS", 7, 1, 3650),
+    },
   };
 }

@@ -10,6 +10,7 @@ import { createLogger, type Logger } from "./logging/logger";
 import { publishDueItems } from "./resources/post-kernel/scheduled-publishing";
 import { pruneTombstones } from "./resources/sync/sync-log";
 import { extendSeries } from "./resources/events/event-series";
+import { WebhookWorker } from "./resources/webhooks/webhook-worker";
 import { databaseStartupMessage, portStartupMessage } from "./startup-errors";
 
 /**
@@ -94,12 +95,14 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
   hourly();
   const pruner = setInterval(hourly, PRUNE_SYNC_LOG_EVERY_MS);
   pruner.unref();
+  const webhooks = new WebhookWorker(db, config, logger);
+  if (config.webhooks.deliver) webhooks.start();
 
   onStopSignal((signal) => {
     logger.info({ signal }, "stopping");
     clearInterval(scheduler);
     clearInterval(pruner);
-    void stopGracefully(server, config.shutdownGraceMs).then(async () => {
+    void Promise.all([stopGracefully(server, config.shutdownGraceMs), webhooks.stop()]).then(async () => {
       await db.close();
       logger.info("stopped");
       process.exit(0);

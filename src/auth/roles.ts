@@ -40,7 +40,8 @@ const EDITOR = [
 ];
 
 const CAPABILITIES: Record<Role, ReadonlySet<string>> = {
-  administrator: new Set([...EDITOR, "force_delete"]),
+  // Only administrators subscribe receivers to notifications (they reach the service's network).
+  administrator: new Set([...EDITOR, "force_delete", "manage_webhooks"]),
   editor: new Set(EDITOR),
   // Authors manage their own items, published or not, and event categories (not tags).
   author: new Set([...postCapabilities(["edit", "delete", "publish", "edit_published", "delete_published"]), "manage_categories"]),

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
-import type { Prisma } from "../../generated/prisma/sqlite/client";
-import type { Database } from "./database";
+import { Prisma } from "../../generated/prisma/sqlite/client";
+import type { Database, Provider } from "./database";
+import { jsonSql } from "./sql-json";
 
 export type Tx = Prisma.TransactionClient;
 
@@ -24,15 +25,39 @@ export function isTransientConflict(error: unknown): boolean {
   return (error as { code?: string } | null)?.code === "P2034" || TRANSIENT_CODES.has(cause?.originalCode ?? "") || cause?.kind === "TransactionWriteConflict";
 }
 
+// An event's categories and tags, for the webhooks' filters: [{"taxonomy", "id"}].
+function eventTermsSql(provider: Provider): Prisma.Sql {
+  const json = jsonSql(provider);
+  const terms = json.array(json.object({ taxonomy: '"t"."taxonomy"', id: '"t"."id"' }), '"EventTerm" "et" JOIN "Term" "t" ON "t"."id" = "et"."termId" WHERE "et"."eventId" = "c"."itemId"', '"t"."id"');
+  return Prisma.raw(`CASE WHEN "c"."resource" = 'events' THEN CAST(${terms} AS TEXT) ELSE '[]' END`);
+}
+
 /**
  * Gives the changes the transaction logged (database triggers mark the changed items' rows of the
  * sync log pending) their position, the next one of the sync clock. Done last: the clock's row
  * stays locked until the commit, so on PostgreSQL concurrent transactions take positions in the
  * order they commit, and a reader that sees position N sees every change up to N.
+ * Webhooks' notifications of the changes are written here too (the transactional outbox).
  */
-async function positionChanges(tx: Tx): Promise<void> {
+async function positionChanges(tx: Tx, provider: Provider): Promise<void> {
   const taken = await tx.$queryRaw<Array<{ seq: number | bigint }>>`UPDATE "SyncClock" SET "seq" = "seq" + 1 WHERE "id" = 1 AND EXISTS (SELECT 1 FROM "SyncChange" WHERE "seq" IS NULL) RETURNING "seq"`;
-  if (taken.length > 0) await tx.$executeRaw`UPDATE "SyncChange" SET "seq" = ${Number(taken[0].seq)} WHERE "seq" IS NULL`;
+  if (taken.length === 0) return;
+  const seq = Number(taken[0].seq);
+  // The webhooks' outbox (src/resources/webhooks/): the same changes, at the same position, in the
+  // same transaction, while anyone subscribes; with what each item is as it commits: public or
+  // not, made by this change (its version is 1) or not, an event's terms.
+  await tx.$executeRaw`INSERT INTO "WebhookOutbox" ("seq", "resource", "itemId", "visible", "created", "everPublic", "terms")
+    SELECT CAST(${seq} AS INTEGER), "c"."resource", "c"."itemId",
+        COALESCE(COALESCE("e"."status", "v"."status", "o"."status", CASE WHEN "t"."id" IS NULL THEN NULL ELSE 'publish' END) = 'publish', ${false}),
+        COALESCE(COALESCE("e"."version", "v"."version", "o"."version", "t"."version") = 1, ${false}),
+        "c"."everPublic", ${eventTermsSql(provider)}
+      FROM "SyncChange" "c"
+        LEFT JOIN "Event" "e" ON "c"."resource" = 'events' AND "e"."id" = "c"."itemId"
+        LEFT JOIN "Venue" "v" ON "c"."resource" = 'venues' AND "v"."id" = "c"."itemId"
+        LEFT JOIN "Organizer" "o" ON "c"."resource" = 'organizers' AND "o"."id" = "c"."itemId"
+        LEFT JOIN "Term" "t" ON "c"."resource" IN ('categories', 'tags') AND "t"."id" = "c"."itemId"
+      WHERE "c"."seq" IS NULL AND EXISTS (SELECT 1 FROM "WebhookSubscription")`;
+  await tx.$executeRaw`UPDATE "SyncChange" SET "seq" = ${seq} WHERE "seq" IS NULL`;
 }
 
 /**
@@ -42,7 +67,7 @@ async function positionChanges(tx: Tx): Promise<void> {
 export async function inTransaction<T>(db: Database, work: (tx: Tx) => Promise<T>): Promise<T> {
   const logged = async (tx: Tx) => {
     const result = await work(tx);
-    await positionChanges(tx);
+    await positionChanges(tx, db.provider);
     return result;
   };
   for (let attempt = 1; ; attempt += 1) {

@@ -80,6 +80,14 @@ export const DETAIL_CODES = {
       es: "La regla genera más de 730 ocurrencias hasta el horizonte; use un INTERVAL mayor, COUNT o UNTIL.",
     },
   },
+  rest_invalid_webhook_target: {
+    meaning: "a webhook URL that is not http(s), carries credentials, or names an address notifications may not go to",
+    message: {
+      en: "Must be an http or https URL without credentials, not naming a link-local, multicast or reserved address (nor a loopback or private one, unless the operator allows them).",
+      "pt-br": "Deve ser uma URL http ou https sem credenciais, que não indique um endereço link-local, multicast ou reservado (nem um de loopback ou privado, a menos que o operador os permita).",
+      es: "Debe ser una URL http o https sin credenciales, que no indique una dirección link-local, multicast o reservada (ni una de loopback o privada, salvo que el operador las permita).",
+    },
+  },
   rest_invalid_parent: {
     meaning: "a category parent that is the category itself or one of its descendants",
     message: {

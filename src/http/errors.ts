@@ -142,6 +142,14 @@ export const ERRORS = {
       es: "La etiqueta con ID {id} no existe.",
     },
   },
+  rest_webhook_not_found: {
+    status: 404,
+    message: {
+      en: "Webhook subscription with ID {id} does not exist.",
+      "pt-br": "A assinatura de webhook com ID {id} não existe.",
+      es: "La suscripción de webhook con ID {id} no existe.",
+    },
+  },
   "rest-venue-not-found": {
     status: 404,
     message: { en: "Venue {ref} does not exist.", "pt-br": "O local {ref} não existe.", es: "El lugar {ref} no existe." },

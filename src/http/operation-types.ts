@@ -72,8 +72,11 @@ export function bindOperations<Id extends OperationId>(set: ItemOperationSet, op
   return Object.fromEntries(Object.entries<keyof ItemOperationSet>(operations).map(([id, what]) => [id, set[what]])) as Operations<Id>;
 }
 
-/** Every operation of the spec. The router refuses to start if one is missing. */
-export type AllOperations = Record<OperationId, Operation>;
+/** What the service sends rather than serves: the spec's `webhooks` (their receivers implement them). */
+type OutgoingOperationId = "itemChanged";
+
+/** Every operation of the spec's paths. The router refuses to start if one is missing. */
+export type AllOperations = Record<Exclude<OperationId, OutgoingOperationId>, Operation>;
 
 /** How a request names one item: by `{id}` or by `{slug}`. */
 export type ItemRef = { id: number } | { slug: string };

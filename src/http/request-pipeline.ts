@@ -1,9 +1,10 @@
 import express, { type RequestHandler } from "express";
 import type { Config } from "../config";
-import { isLanguage } from "../i18n/languages";
+import type { Principal } from "../auth/principal";
+import { isLanguage, type Language } from "../i18n/languages";
 import { NAMESPACE } from "../openapi/spec";
 import { ApiError } from "./errors";
-import { requestOrigin } from "./request-context";
+import { requestOrigin, type RequestContext } from "./request-context";
 
 const LANGUAGE_PREFIX = /^\/([a-z]{2}(?:-[a-z]{2})?)(?=\/|$)/;
 
@@ -66,6 +67,20 @@ export function writeBody(limitBytes: number): RequestHandler {
   };
 }
 
+/** What a handler works with, for a caller reaching the API at `origin` in `language`. */
+export function contextAt(config: Config, origin: string, language: Language, languagePrefix: string, principal: Principal | null): RequestContext {
+  return {
+    language,
+    defaultLanguage: config.defaultLanguage,
+    siteTimezone: config.siteTimezone,
+    principal,
+    apiBase: `${origin}${languagePrefix}${config.restRoot}/${NAMESPACE}`,
+    siteUrl: config.siteUrl ?? origin,
+    languagePrefix,
+    apiBaseIn: (other) => `${origin}/${other}${config.restRoot}/${NAMESPACE}`,
+  };
+}
+
 /** After validation: the language, caller and addresses every handler works with. */
 export function resolveContext(config: Config): RequestHandler {
   return (req, res, next) => {
@@ -74,17 +89,7 @@ export function resolveContext(config: Config): RequestHandler {
     const language = fromQuery ?? req.prefixLanguage ?? config.defaultLanguage;
     // Links keep the language the client asked for, through its prefix.
     const languagePrefix = fromQuery !== undefined || req.prefixLanguage !== undefined ? `/${language}` : "";
-    const origin = requestOrigin(req, config);
-    req.ctx = {
-      language,
-      defaultLanguage: config.defaultLanguage,
-      siteTimezone: config.siteTimezone,
-      principal: req.principal ?? null,
-      apiBase: `${origin}${languagePrefix}${config.restRoot}/${NAMESPACE}`,
-      siteUrl: config.siteUrl ?? origin,
-      languagePrefix,
-      apiBaseIn: (other) => `${origin}/${other}${config.restRoot}/${NAMESPACE}`,
-    };
+    req.ctx = contextAt(config, requestOrigin(req, config), language, languagePrefix, req.principal ?? null);
     res.setHeader("Content-Language", language);
     next();
   };

@@ -77,6 +77,18 @@ export async function exercise(baseUrl: string, adminToken: string): Promise<Rec
   await seen("updateEventBySlug", sdk.updateEventBySlug({ client: admin, path: { slug: event.slug }, body: { cost: "$5" } }));
   await seen("putEventBySlug", sdk.putEventBySlug({ client: admin, path: { slug: event.slug }, body: { cost: "$6" } }));
 
+  // Webhooks: a receiver on a loopback name, which the service refuses at delivery time (a ping
+  // answers how it went, without sending anything).
+  const webhook = (await seen("createWebhook", sdk.createWebhook({ client: admin, body: { url: "http://localhost:9/hook", event_types: ["event.created"] } }))).data!;
+  await seen("listWebhooks", sdk.listWebhooks({ client: admin }));
+  await seen("getWebhook", sdk.getWebhook({ client: admin, path: { id: webhook.id } }));
+  await seen("patchWebhook", sdk.patchWebhook({ client: admin, path: { id: webhook.id }, body: { active: false } }));
+  await seen("updateWebhook", sdk.updateWebhook({ client: admin, path: { id: webhook.id }, body: { description: "Updated" } }));
+  await seen("putWebhook", sdk.putWebhook({ client: admin, path: { id: webhook.id }, body: { filter: { categories: [category.id] } } }));
+  await seen("pingWebhook", sdk.pingWebhook({ client: admin, path: { id: webhook.id } }));
+  await seen("listWebhookDeliveries", sdk.listWebhookDeliveries({ client: admin, path: { id: webhook.id }, query: { status: "failed" } }));
+  await seen("deleteWebhook", sdk.deleteWebhook({ client: admin, path: { id: webhook.id } }));
+
   // Deletes last: by slug first (to the trash), then by id (the event in the trash, for good).
   await seen("deleteEventBySlug", sdk.deleteEventBySlug({ client: admin, path: { slug: event.slug } }));
   await seen("deleteEvent", sdk.deleteEvent({ client: admin, path: { id: event.id }, query: { force: true } }));
@@ -105,6 +117,8 @@ export function requiredFieldsAreRequired(): void {
   void sdk.createTag({ body: {} });
   // @ts-expect-error the id is required
   void sdk.getEvent({ path: {} });
+  // @ts-expect-error url is required
+  void sdk.createWebhook({ body: { event_types: ["event.created"] } });
   // @ts-expect-error the slug is required
   void sdk.getVenueBySlug({});
 }

@@ -9,6 +9,7 @@ import { openDatabase, type Database } from "../../src/db/database";
 import type { Language } from "../../src/i18n/languages";
 import { createHttpServer } from "../../src/http/server-limits";
 import { createLogger } from "../../src/logging/logger";
+import { WebhookWorker } from "../../src/resources/webhooks/webhook-worker";
 import { createTestDatabase, type TestDatabase } from "./test-database";
 
 export const ADMIN_TOKEN = "test-admin-token-0123456789";
@@ -65,6 +66,8 @@ export interface TestServerOptions {
   logLines?: string[];
   /** The URL the service connects to, made from the test database's (to go through a proxy). */
   connectThrough?: (databaseUrl: string) => string;
+  /** Runs a webhook delivery worker beside the app, as the service does. */
+  deliverWebhooks?: boolean;
 }
 
 export async function startTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
@@ -78,6 +81,8 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     ? createLogger("info", new Writable({ write: (chunk, _encoding, done) => (logLines.push(...String(chunk).trim().split("\n")), done()) }))
     : createLogger(process.env.TEST_LOG_LEVEL ?? "silent");
   const app = createApp({ config, db, logger, clock: options.clock });
+  const webhooks = new WebhookWorker(db, config, logger);
+  if (options.deliverWebhooks) webhooks.start();
   const server: Server = await new Promise((resolve) => {
     const listening = createHttpServer(app, config).listen(0, "127.0.0.1", () => resolve(listening));
   });
@@ -111,6 +116,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
       return { status: response.status, headers: response.headers, body: parsed, text };
     },
     async close() {
+      await webhooks.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

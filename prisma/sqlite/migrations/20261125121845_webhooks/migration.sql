@@ -1,0 +1,74 @@
+-- CreateTable
+CREATE TABLE "WebhookSubscription" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "url" TEXT NOT NULL,
+    "description" TEXT NOT NULL DEFAULT '',
+    "eventTypes" TEXT NOT NULL,
+    "filter" TEXT,
+    "language" TEXT NOT NULL,
+    "active" BOOLEAN NOT NULL DEFAULT true,
+    "pausedReason" TEXT,
+    "secret" TEXT NOT NULL,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "modifiedAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP
+);
+
+-- CreateTable
+CREATE TABLE "WebhookOutbox" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "seq" INTEGER NOT NULL,
+    "resource" TEXT NOT NULL,
+    "itemId" INTEGER NOT NULL,
+    "visible" BOOLEAN NOT NULL,
+    "created" BOOLEAN NOT NULL,
+    "everPublic" BOOLEAN NOT NULL,
+    "terms" TEXT NOT NULL
+);
+
+-- CreateTable
+CREATE TABLE "WebhookItemState" (
+    "resource" TEXT NOT NULL,
+    "itemId" INTEGER NOT NULL,
+    "visible" BOOLEAN NOT NULL,
+    "terms" TEXT NOT NULL,
+
+    PRIMARY KEY ("resource", "itemId")
+);
+
+-- CreateTable
+CREATE TABLE "WebhookDelivery" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "messageId" TEXT NOT NULL,
+    "subscriptionId" INTEGER NOT NULL,
+    "type" TEXT NOT NULL,
+    "resource" TEXT NOT NULL,
+    "itemId" INTEGER NOT NULL,
+    "payload" TEXT NOT NULL,
+    "status" TEXT NOT NULL,
+    "attempts" INTEGER NOT NULL DEFAULT 0,
+    "createdAt" REAL NOT NULL,
+    "nextAttemptAt" REAL NOT NULL,
+    "leaseUntil" REAL,
+    "giveUpAt" REAL NOT NULL,
+    "completedAt" REAL,
+    "lastAttemptAt" REAL,
+    "lastStatusCode" INTEGER,
+    "lastDurationMs" INTEGER,
+    "lastError" TEXT,
+    CONSTRAINT "WebhookDelivery_subscriptionId_fkey" FOREIGN KEY ("subscriptionId") REFERENCES "WebhookSubscription" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateIndex
+CREATE INDEX "WebhookOutbox_seq_id_idx" ON "WebhookOutbox"("seq", "id");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "WebhookDelivery_messageId_key" ON "WebhookDelivery"("messageId");
+
+-- CreateIndex
+CREATE INDEX "WebhookDelivery_status_nextAttemptAt_idx" ON "WebhookDelivery"("status", "nextAttemptAt");
+
+-- CreateIndex
+CREATE INDEX "WebhookDelivery_subscriptionId_resource_itemId_status_id_idx" ON "WebhookDelivery"("subscriptionId", "resource", "itemId", "status", "id");
+
+-- CreateIndex
+CREATE INDEX "WebhookDelivery_subscriptionId_id_idx" ON "WebhookDelivery"("subscriptionId", "id");

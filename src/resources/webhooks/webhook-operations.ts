@@ -1,0 +1,126 @@
+import type { Request } from "express";
+import { collectionLinks, echoedQuery, offsetOf, pageRequest, setCollectionHeaders, totalPagesOf } from "../../http/collection";
+import { sendRepresentation } from "../../http/conditional";
+import { ApiError } from "../../http/errors";
+import { bodyOf, itemRefOf, queryOf, type OperationHandler, type Operations, type Schemas } from "../../http/operation-types";
+import { context, type RequestContext } from "../../http/request-context";
+import type { Services } from "../../services";
+import { sendPing } from "./webhook-worker";
+import { createSubscription, deleteSubscription, findSubscription, listSubscriptions, serializeSubscription, updateSubscription, type Subscription } from "./webhook-subscriptions";
+
+type DeliveryRow = {
+  messageId: string;
+  type: string;
+  resource: string;
+  itemId: number;
+  status: string;
+  attempts: number;
+  createdAt: number;
+  nextAttemptAt: number;
+  completedAt: number | null;
+  lastAttemptAt: number | null;
+  lastStatusCode: number | null;
+  lastDurationMs: number | null;
+  lastError: string | null;
+};
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export function serializeDelivery(row: DeliveryRow): Schemas["WebhookDelivery"] {
+  return {
+    id: row.messageId,
+    type: row.type,
+    resource: row.resource as Schemas["WebhookDelivery"]["resource"],
+    item_id: row.itemId,
+    status: row.status as Schemas["WebhookDelivery"]["status"],
+    attempts: row.attempts,
+    created_at: iso(row.createdAt),
+    next_attempt_at: row.status === "pending" ? iso(row.nextAttemptAt) : null,
+    completed_at: row.completedAt === null ? null : iso(row.completedAt),
+    last_attempt:
+      row.lastAttemptAt === null
+        ? null
+        : { at: iso(row.lastAttemptAt), status_code: row.lastStatusCode, duration_ms: row.lastDurationMs ?? 0, error: row.lastError },
+  };
+}
+
+/** The webhook subscriptions' operations (administrators only: the spec's scopes say so). */
+export function webhookOperations(services: Services): Operations<
+  "listWebhooks" | "createWebhook" | "getWebhook" | "updateWebhook" | "putWebhook" | "patchWebhook" | "deleteWebhook" | "listWebhookDeliveries" | "pingWebhook"
+> {
+  const { db, config } = services;
+  const idOf = (req: Request) => (itemRefOf(req) as { id: number }).id;
+  const found = async (req: Request): Promise<Subscription> => {
+    const subscription = await findSubscription(db, idOf(req));
+    if (!subscription) throw new ApiError("rest_webhook_not_found", { id: idOf(req) });
+    return subscription;
+  };
+  const present = (subscription: Subscription, ctx: RequestContext) => serializeSubscription(subscription, ctx);
+
+  const list: OperationHandler = async (req, res) => {
+    const ctx = context(req);
+    const page = pageRequest(queryOf(req, "listWebhooks"), config);
+    const { items, total } = await listSubscriptions(db, offsetOf(page), page.perPage);
+    const totalPages = totalPagesOf(total, page.perPage);
+    const links = collectionLinks(ctx, "/webhooks", echoedQuery(req, page), page, totalPages);
+    setCollectionHeaders(res, total, totalPages, links);
+    sendRepresentation(res, { webhooks: items.map((item) => present(item, ctx)), ...links, total, total_pages: totalPages });
+  };
+
+  const create: OperationHandler = async (req, res) => {
+    const ctx = context(req);
+    const subscription = await createSubscription(db, config, bodyOf(req, "createWebhook"), ctx.language, services.clock());
+    const body = serializeSubscription(subscription, ctx, { secret: true });
+    res.setHeader("Location", body.rest_url);
+    // The secret is in this answer only: no tag that a cache could keep it under.
+    sendRepresentation(res, body, { status: 201, etag: null });
+  };
+
+  const get: OperationHandler = async (req, res) => sendRepresentation(res, present(await found(req), context(req)));
+
+  const update: OperationHandler = async (req, res) => {
+    const updated = await updateSubscription(db, config, idOf(req), bodyOf(req, "updateWebhook"), services.clock());
+    if (!updated) throw new ApiError("rest_webhook_not_found", { id: idOf(req) });
+    sendRepresentation(res, present(updated, context(req)));
+  };
+
+  const remove: OperationHandler = async (req, res) => {
+    const subscription = await found(req);
+    await deleteSubscription(db, subscription.id);
+    sendRepresentation(res, { deleted: true, previous: present(subscription, context(req)) }, { etag: null });
+  };
+
+  const deliveries: OperationHandler = async (req, res) => {
+    const ctx = context(req);
+    const subscription = await found(req);
+    const query = queryOf(req, "listWebhookDeliveries");
+    const page = pageRequest(query, config);
+    const where = { subscriptionId: subscription.id, ...(query.status ? { status: query.status } : {}) };
+    const [rows, total] = await Promise.all([
+      db.read.webhookDelivery.findMany({ where, orderBy: { id: "desc" }, skip: offsetOf(page), take: page.perPage }),
+      db.read.webhookDelivery.count({ where }),
+    ]);
+    const totalPages = totalPagesOf(total, page.perPage);
+    const links = collectionLinks(ctx, `/webhooks/${subscription.id}/deliveries`, echoedQuery(req, page), page, totalPages);
+    setCollectionHeaders(res, total, totalPages, links);
+    sendRepresentation(res, { deliveries: rows.map(serializeDelivery), ...links, total, total_pages: totalPages });
+  };
+
+  const ping: OperationHandler = async (req, res) => {
+    const subscription = await found(req);
+    // Signed at the real time (receivers check it), whatever clock the service reads dates with.
+    sendRepresentation(res, serializeDelivery(await sendPing(db, config, subscription, Date.now())), { etag: null });
+  };
+
+  return {
+    listWebhooks: { run: list },
+    createWebhook: { run: create },
+    getWebhook: { run: get },
+    updateWebhook: { run: update },
+    putWebhook: { run: update },
+    patchWebhook: { run: update },
+    deleteWebhook: { run: remove },
+    listWebhookDeliveries: { run: deliveries },
+    pingWebhook: { run: ping },
+  };
+}

@@ -1,0 +1,177 @@
+import type { Config } from "../../config";
+import type { Database } from "../../db/database";
+import { ParamProblems } from "../../http/errors";
+import type { Schemas } from "../../http/operation-types";
+import type { RequestContext } from "../../http/request-context";
+import { isLanguage, type Language } from "../../i18n/languages";
+import type { SyncResource } from "../sync/sync-log";
+import { literalAddress, refusedAddress } from "./webhook-sender";
+import { newSigningSecret } from "./webhook-signature";
+
+/** What notifications call each collection's items: `event.created`, `category.deleted`... */
+export const ITEM_NAMES: Record<SyncResource, string> = { events: "event", venues: "venue", organizers: "organizer", categories: "category", tags: "tag" };
+
+export type ChangeKind = "created" | "updated" | "deleted";
+
+export const NOTIFICATION_TYPES = Object.values(ITEM_NAMES).flatMap((item) => (["created", "updated", "deleted"] as const).map((kind) => `${item}.${kind}`));
+
+/** An event's categories and tags, by id: what subscriptions' filters look at. */
+export interface ItemTerms {
+  categories: number[];
+  tags: number[];
+}
+
+export interface SubscriptionFilter {
+  categories?: number[];
+  tags?: number[];
+}
+
+export interface Subscription {
+  id: number;
+  url: string;
+  description: string;
+  eventTypes: string[];
+  filter: SubscriptionFilter | null;
+  language: Language;
+  active: boolean;
+  pausedReason: string | null;
+  secret: string;
+  createdAt: Date;
+  modifiedAt: Date;
+}
+
+type SubscriptionRow = Omit<Subscription, "eventTypes" | "filter" | "language"> & { eventTypes: string; filter: string | null; language: string };
+
+export function subscriptionOf(row: SubscriptionRow): Subscription {
+  return {
+    ...row,
+    eventTypes: JSON.parse(row.eventTypes) as string[],
+    filter: row.filter === null ? null : (JSON.parse(row.filter) as SubscriptionFilter),
+    language: isLanguage(row.language) ? row.language : "en",
+  };
+}
+
+/**
+ * Whether an item in the state `terms` is one the subscription wants: its filter narrows events
+ * (to those in one of its categories, and with one of its tags); other items all pass.
+ */
+export function passesFilter(subscription: Subscription, resource: SyncResource, terms: ItemTerms): boolean {
+  const filter = subscription.filter;
+  if (filter === null || resource !== "events") return true;
+  const among = (wanted: number[] | undefined, has: number[]) => wanted === undefined || wanted.length === 0 || has.some((id) => wanted.includes(id));
+  return among(filter.categories, terms.categories) && among(filter.tags, terms.tags);
+}
+
+export type SubscriptionWrite = Schemas["UpdateWebhookRequest"];
+
+/** Whether notifications may be sent to `raw`, as far as the URL alone says (its host's addresses are checked at each delivery). */
+function allowedTarget(raw: string, allowPrivate: boolean): boolean {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return false;
+  }
+  const address = literalAddress(url);
+  if (url.protocol !== "http:" && url.protocol !== "https:") return false;
+  if (url.username !== "" || url.password !== "") return false;
+  return address === null || refusedAddress(address, allowPrivate) === null;
+}
+
+/** The checks the schema cannot make: the target's address, the filter's terms. */
+async function checkWrite(db: Database, config: Config, input: SubscriptionWrite): Promise<void> {
+  const problems = new ParamProblems();
+  if (input.url !== undefined && !allowedTarget(input.url, config.webhooks.allowPrivateTargets)) problems.add("url", "rest_invalid_webhook_target");
+  for (const [field, taxonomy] of [["categories", "category"], ["tags", "tag"]] as const) {
+    const ids = [...new Set(input.filter?.[field] ?? [])];
+    if (ids.length === 0) continue;
+    const found = await db.read.term.count({ where: { id: { in: ids }, taxonomy } });
+    if (found !== ids.length) problems.within("filter").add(field, "rest_term_not_found");
+  }
+  problems.throwIfAny();
+}
+
+function columnsOf(input: SubscriptionWrite) {
+  return {
+    url: input.url,
+    description: input.description,
+    eventTypes: input.event_types === undefined ? undefined : JSON.stringify([...new Set(input.event_types)]),
+    filter: input.filter === undefined ? undefined : input.filter === null ? null : JSON.stringify(input.filter),
+    language: input.language,
+    active: input.active,
+  };
+}
+
+export async function createSubscription(db: Database, config: Config, input: Schemas["CreateWebhookRequest"], language: Language, now: Date): Promise<Subscription> {
+  await checkWrite(db, config, input);
+  const columns = columnsOf(input);
+  const row = await db.write.webhookSubscription.create({
+    data: {
+      ...columns,
+      url: input.url,
+      eventTypes: columns.eventTypes ?? JSON.stringify(NOTIFICATION_TYPES),
+      language: input.language ?? language,
+      secret: newSigningSecret(),
+      createdAt: now,
+      modifiedAt: now,
+    },
+  });
+  return subscriptionOf(row);
+}
+
+/**
+ * Changes the fields given. Resuming a paused subscription makes its waiting notifications due
+ * now, each with a whole retry period ahead of it.
+ */
+export async function updateSubscription(db: Database, config: Config, id: number, input: SubscriptionWrite, now: Date): Promise<Subscription | null> {
+  await checkWrite(db, config, input);
+  return db.write.$transaction(async (tx) => {
+    const before = await tx.webhookSubscription.findUnique({ where: { id } });
+    if (!before) return null;
+    const resumed = input.active === true && !before.active;
+    const row = await tx.webhookSubscription.update({ where: { id }, data: { ...columnsOf(input), pausedReason: input.active === undefined ? undefined : null, modifiedAt: now } });
+    if (resumed) {
+      await tx.webhookDelivery.updateMany({
+        where: { subscriptionId: id, status: "pending" },
+        data: { nextAttemptAt: now.getTime(), giveUpAt: now.getTime() + config.webhooks.retryPeriodMs, leaseUntil: null },
+      });
+    }
+    return subscriptionOf(row);
+  });
+}
+
+export async function findSubscription(db: Database, id: number): Promise<Subscription | null> {
+  const row = await db.read.webhookSubscription.findUnique({ where: { id } });
+  return row && subscriptionOf(row);
+}
+
+export async function listSubscriptions(db: Database, offset: number, limit: number): Promise<{ items: Subscription[]; total: number }> {
+  const [rows, total] = await Promise.all([db.read.webhookSubscription.findMany({ orderBy: { id: "asc" }, skip: offset, take: limit }), db.read.webhookSubscription.count()]);
+  return { items: rows.map(subscriptionOf), total };
+}
+
+/** Deletes a subscription and its notifications, sent or not. */
+export async function deleteSubscription(db: Database, id: number): Promise<boolean> {
+  return db.write.$transaction(async (tx) => {
+    await tx.webhookDelivery.deleteMany({ where: { subscriptionId: id } });
+    return (await tx.webhookSubscription.deleteMany({ where: { id } })).count > 0;
+  });
+}
+
+export function serializeSubscription(subscription: Subscription, ctx: RequestContext, options: { secret?: boolean } = {}): Schemas["Webhook"] {
+  return {
+    id: subscription.id,
+    url: subscription.url,
+    description: subscription.description,
+    // Written from the spec's enum only (the request was validated against it).
+    event_types: subscription.eventTypes as Array<Schemas["NotificationType"]>,
+    filter: subscription.filter,
+    language: subscription.language,
+    active: subscription.active,
+    paused_reason: subscription.pausedReason === "failing" ? "failing" : null,
+    created_at: subscription.createdAt.toISOString(),
+    modified_at: subscription.modifiedAt.toISOString(),
+    rest_url: `${ctx.apiBase}/webhooks/${subscription.id}`,
+    ...(options.secret ? { secret: subscription.secret } : {}),
+  };
+}

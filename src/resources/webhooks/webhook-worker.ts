@@ -1,0 +1,195 @@
+import { randomUUID } from "node:crypto";
+import { Prisma } from "../../../generated/prisma/sqlite/client";
+import type { Config } from "../../config";
+import type { Database } from "../../db/database";
+import type { Logger } from "../../logging/logger";
+import { fanOut } from "./webhook-fanout";
+import { sendNotification, type SendResult } from "./webhook-sender";
+import { signMessage } from "./webhook-signature";
+import { deleteSubscription, type Subscription } from "./webhook-subscriptions";
+
+/**
+ * The delivery worker: every process runs one (unless WEBHOOK_DELIVERY=false). Each round it
+ * fans the outbox out into deliveries, claims the deliveries that are due, sends them and
+ * records how it went. A delivery waits while an earlier one of the same item to the same
+ * subscription is not done (order per item). Claims are leases: a worker that dies leaves its
+ * deliveries to be claimed again when the lease ends, so a notification may come twice (the
+ * receiver de-duplicates by `webhook-id`) but is never lost.
+ */
+
+export interface ClaimedDelivery {
+  id: number;
+  messageId: string;
+  subscriptionId: number;
+  payload: string;
+  attempts: number;
+  giveUpAt: number;
+}
+
+// Beyond the receiver's time limit, what a worker may take to resolve its host and record the result.
+const LEASE_MARGIN_MS = 5_000;
+const PRUNE_EVERY_MS = 3_600_000;
+
+/**
+ * Claims up to `limit` due deliveries. On PostgreSQL, rows another worker is claiming are
+ * skipped (FOR UPDATE SKIP LOCKED) rather than waited for; SQLite has one writer at a time.
+ */
+async function claimDue(db: Database, now: number, leaseMs: number, limit: number): Promise<ClaimedDelivery[]> {
+  const lock = db.provider === "postgresql" ? Prisma.sql`FOR UPDATE OF "d" SKIP LOCKED` : Prisma.empty;
+  const rows = await db.write.$queryRaw<ClaimedDelivery[]>`
+    UPDATE "WebhookDelivery" SET "leaseUntil" = ${now + leaseMs}, "attempts" = "attempts" + 1
+    WHERE "id" IN (
+      SELECT "d"."id" FROM "WebhookDelivery" "d" JOIN "WebhookSubscription" "s" ON "s"."id" = "d"."subscriptionId" AND "s"."active" = ${true}
+      WHERE "d"."status" = 'pending' AND "d"."nextAttemptAt" <= ${now} AND ("d"."leaseUntil" IS NULL OR "d"."leaseUntil" < ${now})
+        AND NOT EXISTS (SELECT 1 FROM "WebhookDelivery" "e" WHERE "e"."subscriptionId" = "d"."subscriptionId" AND "e"."resource" = "d"."resource"
+          AND "e"."itemId" = "d"."itemId" AND "e"."status" = 'pending' AND "e"."id" < "d"."id")
+      ORDER BY "d"."id" LIMIT ${limit} ${lock})
+    RETURNING "id", "messageId", "subscriptionId", "payload", "attempts", "giveUpAt"`;
+  return rows.map((row) => ({ ...row, id: Number(row.id), subscriptionId: Number(row.subscriptionId), attempts: Number(row.attempts), giveUpAt: Number(row.giveUpAt) }));
+}
+
+/** Sends one message to a subscription's URL, signed with its secret, as the Standard Webhooks headers say. */
+export function attemptDelivery(config: Config, subscription: Pick<Subscription, "url" | "secret">, messageId: string, payload: string, now: number): Promise<SendResult> {
+  const timestamp = Math.floor(now / 1000);
+  const headers = { "webhook-id": messageId, "webhook-timestamp": String(timestamp), "webhook-signature": signMessage(subscription.secret, messageId, timestamp, payload) };
+  return sendNotification(subscription.url, headers, payload, { timeoutMs: config.webhooks.timeoutMs, allowPrivate: config.webhooks.allowPrivateTargets });
+}
+
+export const delivered = (result: SendResult) => result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+
+/** A receiver that answers 410 Gone no longer wants notifications: its subscription is deleted (as Eventbrite does). */
+export const gone = (result: SendResult) => result.statusCode === 410;
+
+/** The wait before the next attempt: doubled each time, capped, and between half and all of it (jitter). */
+export function retryDelayMs(config: Config, attempts: number): number {
+  const full = Math.min(config.webhooks.firstRetryMs * 2 ** Math.min(attempts - 1, 30), config.webhooks.maxRetryDelayMs);
+  return full / 2 + Math.random() * (full / 2);
+}
+
+function lastAttempt(result: SendResult, now: number) {
+  return { lastAttemptAt: now, lastStatusCode: result.statusCode, lastDurationMs: result.durationMs, lastError: result.error?.slice(0, 500) ?? null };
+}
+
+export class WebhookWorker {
+  private timer: NodeJS.Timeout | null = null;
+  private round: Promise<void> | null = null;
+  private stopped = false;
+  private lastPrune = 0;
+
+  constructor(
+    private readonly db: Database,
+    private readonly config: Config,
+    private readonly logger: Logger,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Stops looking for work and waits for the round under way, whose results are recorded. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.round;
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.round = this.runRound().then(
+        (busy) => this.schedule(busy ? 0 : this.config.webhooks.pollMs),
+        (err: unknown) => {
+          this.logger.error({ err }, "delivering webhooks failed");
+          this.schedule(this.config.webhooks.pollMs);
+        },
+      );
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  /** One round: fan out, claim, send, record. Whether it found work (another round follows at once). */
+  async runRound(): Promise<boolean> {
+    const now = Date.now();
+    if (now - this.lastPrune > PRUNE_EVERY_MS) {
+      this.lastPrune = now;
+      await this.pruneLog(now);
+    }
+    const fannedOut = await fanOut(this.db, this.config, now);
+    const claimed = await claimDue(this.db, now, 2 * this.config.webhooks.timeoutMs + LEASE_MARGIN_MS, this.config.webhooks.concurrency);
+    if (claimed.length === 0) return fannedOut > 0;
+    const subscriptions = new Map(
+      (await this.db.read.webhookSubscription.findMany({ where: { id: { in: [...new Set(claimed.map((delivery) => delivery.subscriptionId))] } } })).map((row) => [row.id, row]),
+    );
+    await Promise.all(
+      claimed.map(async (delivery) => {
+        const subscription = subscriptions.get(delivery.subscriptionId);
+        if (!subscription) return;
+        const result = await attemptDelivery(this.config, subscription, delivery.messageId, delivery.payload, Date.now());
+        await this.record(delivery, result, Date.now());
+      }),
+    );
+    return true;
+  }
+
+  private async record(delivery: ClaimedDelivery, result: SendResult, now: number): Promise<void> {
+    // Only the attempt that holds the claim records (a worker whose lease ran out does not).
+    const mine = { id: delivery.id, attempts: delivery.attempts };
+    if (delivered(result)) {
+      await this.db.write.webhookDelivery.updateMany({ where: mine, data: { status: "delivered", completedAt: now, leaseUntil: null, nextAttemptAt: now, ...lastAttempt(result, now) } });
+      return;
+    }
+    if (gone(result)) {
+      await deleteSubscription(this.db, delivery.subscriptionId);
+      this.logger.warn({ subscription: delivery.subscriptionId }, "webhook receiver answered 410 Gone: subscription deleted");
+      return;
+    }
+    const next = now + retryDelayMs(this.config, delivery.attempts);
+    if (next <= delivery.giveUpAt) {
+      await this.db.write.webhookDelivery.updateMany({ where: mine, data: { nextAttemptAt: next, leaseUntil: null, ...lastAttempt(result, now) } });
+      return;
+    }
+    // Failing for the whole retry period: the delivery has failed, and the subscription is paused.
+    await this.db.write.$transaction([
+      this.db.write.webhookDelivery.updateMany({ where: mine, data: { status: "failed", completedAt: now, leaseUntil: null, ...lastAttempt(result, now) } }),
+      this.db.write.webhookSubscription.updateMany({ where: { id: delivery.subscriptionId }, data: { active: false, pausedReason: "failing", modifiedAt: new Date(now) } }),
+    ]);
+    this.logger.warn({ subscription: delivery.subscriptionId, message: delivery.messageId }, "webhook delivery failed for its whole retry period: subscription paused");
+  }
+
+  /** Forgets sent and failed deliveries older than the log keeps. */
+  private async pruneLog(now: number): Promise<void> {
+    const before = now - this.config.webhooks.logRetentionDays * 86_400_000;
+    await this.db.write.webhookDelivery.deleteMany({ where: { status: { in: ["delivered", "failed"] }, completedAt: { lt: before } } });
+  }
+}
+
+/**
+ * Sends a `webhook.ping` to a subscription at once (paused or not), records it in its log, and
+ * gives the delivery as recorded. Not retried: it is there to try the receiver.
+ */
+export async function sendPing(db: Database, config: Config, subscription: Subscription, now: number) {
+  const messageId = `msg_${randomUUID().replaceAll("-", "")}`;
+  const payload = JSON.stringify({ type: "webhook.ping", timestamp: new Date(now).toISOString(), data: { resource: "webhooks", id: subscription.id } });
+  const result = await attemptDelivery(config, subscription, messageId, payload, now);
+  const completedAt = Date.now();
+  const row = await db.write.webhookDelivery.create({
+    data: {
+      messageId,
+      subscriptionId: subscription.id,
+      type: "webhook.ping",
+      resource: "webhooks",
+      itemId: subscription.id,
+      payload,
+      status: delivered(result) ? "delivered" : "failed",
+      attempts: 1,
+      createdAt: now,
+      nextAttemptAt: now,
+      giveUpAt: now,
+      completedAt,
+      ...lastAttempt(result, now),
+    },
+  });
+  if (gone(result)) await deleteSubscription(db, subscription.id);
+  return row;
+}
