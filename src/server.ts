@@ -10,7 +10,7 @@ import { createLogger, type Logger } from "./logging/logger";
 import { publishDueItems } from "./resources/post-kernel/scheduled-publishing";
 import { pruneTombstones } from "./resources/sync/sync-log";
 import { extendSeries } from "./resources/events/event-series";
-import { WebhookWorker } from "./resources/webhooks/webhook-worker";
+import { pruneDeliveryLog, WebhookWorker } from "./resources/webhooks/webhook-worker";
 import { databaseStartupMessage, portStartupMessage } from "./startup-errors";
 
 /**
@@ -91,7 +91,13 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
         if (refused.length > 0) logger.warn({ series: refused }, "recurring events whose rule gives too many occurrences were not extended");
       })
       .catch((err: unknown) => logger.error({ err }, "extending recurring events failed"));
-  const hourly = () => void pruneSyncLog().then(extendRecurrences);
+  const pruneWebhookLog = () =>
+    pruneDeliveryLog(db, new Date(), config.webhooks.logRetentionDays)
+      .then((pruned) => {
+        if (pruned > 0) logger.info({ pruned }, "old deliveries pruned from the webhooks' log");
+      })
+      .catch((err: unknown) => logger.error({ err }, "pruning the webhooks' delivery log failed"));
+  const hourly = () => void pruneSyncLog().then(extendRecurrences).then(pruneWebhookLog);
   hourly();
   const pruner = setInterval(hourly, PRUNE_SYNC_LOG_EVERY_MS);
   pruner.unref();

@@ -8,7 +8,7 @@ import { inTransaction } from "../src/db/transaction";
 import { createLogger } from "../src/logging/logger";
 import { refusedAddress } from "../src/resources/webhooks/webhook-sender";
 import { signMessage, verifyMessage } from "../src/resources/webhooks/webhook-signature";
-import { WebhookWorker } from "../src/resources/webhooks/webhook-worker";
+import { pruneDeliveryLog, WebhookWorker } from "../src/resources/webhooks/webhook-worker";
 import { createEventVia, utcWall } from "./support/events";
 import { createTermVia } from "./support/fixtures";
 import { startServiceProcess, type ServiceProcess } from "./support/service-process";
@@ -329,6 +329,23 @@ describe("notifications", () => {
     expect(failed.body).toMatchObject({ status: "failed", last_attempt: { status_code: 503 } });
     expect((await admin("GET", `/webhooks/${id}/deliveries`)).body.total).toBe(2);
     expect((await admin("POST", "/webhooks/999999/ping")).status).toBe(404);
+  });
+});
+
+describe("the delivery log", () => {
+  it("forgets delivered and failed deliveries after the retention period, never pending ones", async () => {
+    const { id } = await subscribe();
+    const day = 86_400_000;
+    const now = Date.now();
+    const delivery = (messageId: string, status: string, completedAt: number | null) => ({
+      messageId, subscriptionId: id, type: "tag.created", resource: "tags", itemId: 1, payload: "{}", status, createdAt: now - 30 * day, nextAttemptAt: now + day, giveUpAt: now + day, completedAt,
+    });
+    await server.db.write.webhookDelivery.createMany({
+      data: [delivery("msg_old_delivered", "delivered", now - 8 * day), delivery("msg_old_failed", "failed", now - 8 * day), delivery("msg_recent", "delivered", now - 6 * day), delivery("msg_waiting", "pending", null)],
+    });
+    expect(await pruneDeliveryLog(server.db, new Date(now), 7)).toBe(2);
+    const left = await server.db.read.webhookDelivery.findMany({ where: { subscriptionId: id }, orderBy: { messageId: "asc" } });
+    expect(left.map((row) => row.messageId)).toEqual(["msg_recent", "msg_waiting"]);
   });
 });
 

@@ -25,12 +25,14 @@ export function isTransientConflict(error: unknown): boolean {
   return (error as { code?: string } | null)?.code === "P2034" || TRANSIENT_CODES.has(cause?.originalCode ?? "") || cause?.kind === "TransactionWriteConflict";
 }
 
-// An event's categories and tags, for the webhooks' filters: [{"taxonomy", "id"}].
+// An event's categories and tags, for the webhooks' filters: [{"taxonomy", "id"}]. Made once per
+// database kind: every write transaction ends with it.
 function eventTermsSql(provider: Provider): Prisma.Sql {
   const json = jsonSql(provider);
   const terms = json.array(json.object({ taxonomy: '"t"."taxonomy"', id: '"t"."id"' }), '"EventTerm" "et" JOIN "Term" "t" ON "t"."id" = "et"."termId" WHERE "et"."eventId" = "c"."itemId"', '"t"."id"');
   return Prisma.raw(`CASE WHEN "c"."resource" = 'events' THEN CAST(${terms} AS TEXT) ELSE '[]' END`);
 }
+const EVENT_TERMS_SQL: Record<Provider, Prisma.Sql> = { sqlite: eventTermsSql("sqlite"), postgresql: eventTermsSql("postgresql") };
 
 /**
  * Gives the changes the transaction logged (database triggers mark the changed items' rows of the
@@ -50,7 +52,7 @@ async function positionChanges(tx: Tx, provider: Provider): Promise<void> {
     SELECT CAST(${seq} AS INTEGER), "c"."resource", "c"."itemId",
         COALESCE(COALESCE("e"."status", "v"."status", "o"."status", CASE WHEN "t"."id" IS NULL THEN NULL ELSE 'publish' END) = 'publish', ${false}),
         COALESCE(COALESCE("e"."version", "v"."version", "o"."version", "t"."version") = 1, ${false}),
-        "c"."everPublic", ${eventTermsSql(provider)}
+        "c"."everPublic", ${EVENT_TERMS_SQL[provider]}
       FROM "SyncChange" "c"
         LEFT JOIN "Event" "e" ON "c"."resource" = 'events' AND "e"."id" = "c"."itemId"
         LEFT JOIN "Venue" "v" ON "c"."resource" = 'venues' AND "v"."id" = "c"."itemId"

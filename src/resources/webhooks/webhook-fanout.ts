@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { Prisma } from "../../../generated/prisma/sqlite/client";
 import type { Config } from "../../config";
 import type { Database } from "../../db/database";
@@ -6,6 +5,7 @@ import { inTransaction, lockFor, type Tx } from "../../db/transaction";
 import type { Language } from "../../i18n/languages";
 import type { SyncResource } from "../sync/sync-log";
 import { itemSnapshot, type ItemSnapshot } from "./webhook-items";
+import { newMessageId } from "./webhook-signature";
 import { ITEM_NAMES, passesFilter, subscriptionOf, type ChangeKind, type ItemTerms, type Subscription } from "./webhook-subscriptions";
 
 /**
@@ -51,10 +51,16 @@ function kindFor(subscription: Subscription, resource: SyncResource, before: Tol
   return was ? "deleted" : null;
 }
 
+/** The rows' items, by collection. */
+function idsByResource(rows: OutboxRow[]): Map<SyncResource, number[]> {
+  const ids = new Map<SyncResource, Set<number>>();
+  for (const row of rows) ids.set(row.resource, (ids.get(row.resource) ?? new Set()).add(row.itemId));
+  return new Map([...ids].map(([resource, set]) => [resource, [...set]]));
+}
+
 async function toldStates(tx: Tx, rows: OutboxRow[]): Promise<Map<string, ToldState>> {
   const told = new Map<string, ToldState>();
-  for (const resource of new Set(rows.map((row) => row.resource))) {
-    const ids = [...new Set(rows.filter((row) => row.resource === resource).map((row) => row.itemId))];
+  for (const [resource, ids] of idsByResource(rows)) {
     for (const state of await tx.webhookItemState.findMany({ where: { resource, itemId: { in: ids } } })) {
       told.set(itemKey(resource, state.itemId), { visible: state.visible, terms: JSON.parse(state.terms) as ItemTerms });
     }
@@ -95,7 +101,7 @@ export async function fanOut(db: Database, config: Config, now: number): Promise
         let payload = payloads.get(variant);
         if (payload === undefined) payloads.set(variant, (payload = notificationBody(type, timestamp, resource, itemId, kind === "deleted" ? null : shown, subscription.language)));
         deliveries.push({
-          messageId: `msg_${randomUUID().replaceAll("-", "")}`,
+          messageId: newMessageId(),
           subscriptionId: subscription.id,
           type,
           resource,
@@ -119,8 +125,7 @@ export async function fanOut(db: Database, config: Config, now: number): Promise
 }
 
 async function rememberTold(tx: Tx, rows: OutboxRow[], told: Map<string, ToldState>): Promise<void> {
-  for (const resource of new Set(rows.map((row) => row.resource))) {
-    const ids = [...new Set(rows.filter((row) => row.resource === resource).map((row) => row.itemId))];
+  for (const [resource, ids] of idsByResource(rows)) {
     await tx.webhookItemState.deleteMany({ where: { resource, itemId: { in: ids } } });
     await tx.webhookItemState.createMany({
       data: ids.map((itemId) => {
@@ -131,7 +136,7 @@ async function rememberTold(tx: Tx, rows: OutboxRow[], told: Map<string, ToldSta
   }
 }
 
-/** A notification as Standard Webhooks lays it out: type, timestamp, data (the item, but for a deletion). */
+/** A notification as Standard Webhooks lays it out: type, timestamp, data (the item, but for a deletion or a ping). */
 export function notificationBody(type: string, timestamp: string, resource: string, id: number, item: ItemSnapshot | null, language: Language): string {
   return JSON.stringify({ type, timestamp, data: { resource, id, ...(item ? { item: item.show(language) } : {}) } });
 }

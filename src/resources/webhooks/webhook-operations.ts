@@ -2,47 +2,12 @@ import type { Request } from "express";
 import { collectionLinks, echoedQuery, offsetOf, pageRequest, setCollectionHeaders, totalPagesOf } from "../../http/collection";
 import { sendRepresentation } from "../../http/conditional";
 import { ApiError } from "../../http/errors";
-import { bodyOf, itemRefOf, queryOf, type OperationHandler, type Operations, type Schemas } from "../../http/operation-types";
+import { bodyOf, itemRefOf, queryOf, type OperationHandler, type Operations } from "../../http/operation-types";
 import { context, type RequestContext } from "../../http/request-context";
 import type { Services } from "../../services";
 import { sendPing } from "./webhook-worker";
-import { createSubscription, deleteSubscription, findSubscription, listSubscriptions, serializeSubscription, updateSubscription, type Subscription } from "./webhook-subscriptions";
-
-type DeliveryRow = {
-  messageId: string;
-  type: string;
-  resource: string;
-  itemId: number;
-  status: string;
-  attempts: number;
-  createdAt: number;
-  nextAttemptAt: number;
-  completedAt: number | null;
-  lastAttemptAt: number | null;
-  lastStatusCode: number | null;
-  lastDurationMs: number | null;
-  lastError: string | null;
-};
-
-const iso = (ms: number) => new Date(ms).toISOString();
-
-export function serializeDelivery(row: DeliveryRow): Schemas["WebhookDelivery"] {
-  return {
-    id: row.messageId,
-    type: row.type,
-    resource: row.resource as Schemas["WebhookDelivery"]["resource"],
-    item_id: row.itemId,
-    status: row.status as Schemas["WebhookDelivery"]["status"],
-    attempts: row.attempts,
-    created_at: iso(row.createdAt),
-    next_attempt_at: row.status === "pending" ? iso(row.nextAttemptAt) : null,
-    completed_at: row.completedAt === null ? null : iso(row.completedAt),
-    last_attempt:
-      row.lastAttemptAt === null
-        ? null
-        : { at: iso(row.lastAttemptAt), status_code: row.lastStatusCode, duration_ms: row.lastDurationMs ?? 0, error: row.lastError },
-  };
-}
+import { serializeDelivery, serializeSubscription } from "./webhook-serializer";
+import { createSubscription, deleteSubscription, findSubscription, listSubscriptions, updateSubscription, type Subscription } from "./webhook-subscriptions";
 
 /** The webhook subscriptions' operations (administrators only: the spec's scopes say so). */
 export function webhookOperations(services: Services): Operations<

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 
 /**
  * Signatures of the Standard Webhooks specification (standardwebhooks.com): the secret is
@@ -8,6 +8,11 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
  */
 
 const SECRET_PREFIX = "whsec_";
+
+/** A message id ("msg_..."): sent as `webhook-id` on every attempt of one notification. */
+export function newMessageId(): string {
+  return `msg_${randomUUID().replaceAll("-", "")}`;
+}
 
 export function newSigningSecret(): string {
   return SECRET_PREFIX + randomBytes(24).toString("base64");

@@ -2,7 +2,6 @@ import type { Config } from "../../config";
 import type { Database } from "../../db/database";
 import { ParamProblems } from "../../http/errors";
 import type { Schemas } from "../../http/operation-types";
-import type { RequestContext } from "../../http/request-context";
 import { isLanguage, type Language } from "../../i18n/languages";
 import type { SyncResource } from "../sync/sync-log";
 import { literalAddress, refusedAddress } from "./webhook-sender";
@@ -150,28 +149,7 @@ export async function listSubscriptions(db: Database, offset: number, limit: num
   return { items: rows.map(subscriptionOf), total };
 }
 
-/** Deletes a subscription and its notifications, sent or not. */
+/** Deletes a subscription, and with it (the foreign key cascades) its notifications, sent or not. */
 export async function deleteSubscription(db: Database, id: number): Promise<boolean> {
-  return db.write.$transaction(async (tx) => {
-    await tx.webhookDelivery.deleteMany({ where: { subscriptionId: id } });
-    return (await tx.webhookSubscription.deleteMany({ where: { id } })).count > 0;
-  });
-}
-
-export function serializeSubscription(subscription: Subscription, ctx: RequestContext, options: { secret?: boolean } = {}): Schemas["Webhook"] {
-  return {
-    id: subscription.id,
-    url: subscription.url,
-    description: subscription.description,
-    // Written from the spec's enum only (the request was validated against it).
-    event_types: subscription.eventTypes as Array<Schemas["NotificationType"]>,
-    filter: subscription.filter,
-    language: subscription.language,
-    active: subscription.active,
-    paused_reason: subscription.pausedReason === "failing" ? "failing" : null,
-    created_at: subscription.createdAt.toISOString(),
-    modified_at: subscription.modifiedAt.toISOString(),
-    rest_url: `${ctx.apiBase}/webhooks/${subscription.id}`,
-    ...(options.secret ? { secret: subscription.secret } : {}),
-  };
+  return (await db.write.webhookSubscription.deleteMany({ where: { id } })).count > 0;
 }

@@ -1,11 +1,10 @@
-import { randomUUID } from "node:crypto";
 import { Prisma } from "../../../generated/prisma/sqlite/client";
 import type { Config } from "../../config";
 import type { Database } from "../../db/database";
 import type { Logger } from "../../logging/logger";
-import { fanOut } from "./webhook-fanout";
+import { fanOut, notificationBody } from "./webhook-fanout";
 import { sendNotification, type SendResult } from "./webhook-sender";
-import { signMessage } from "./webhook-signature";
+import { newMessageId, signMessage } from "./webhook-signature";
 import { deleteSubscription, type Subscription } from "./webhook-subscriptions";
 
 /**
@@ -28,7 +27,6 @@ export interface ClaimedDelivery {
 
 // Beyond the receiver's time limit, what a worker may take to resolve its host and record the result.
 const LEASE_MARGIN_MS = 5_000;
-const PRUNE_EVERY_MS = 3_600_000;
 
 /**
  * Claims up to `limit` due deliveries. On PostgreSQL, rows another worker is claiming are
@@ -49,19 +47,19 @@ async function claimDue(db: Database, now: number, leaseMs: number, limit: numbe
 }
 
 /** Sends one message to a subscription's URL, signed with its secret, as the Standard Webhooks headers say. */
-export function attemptDelivery(config: Config, subscription: Pick<Subscription, "url" | "secret">, messageId: string, payload: string, now: number): Promise<SendResult> {
+function attemptDelivery(config: Config, subscription: Pick<Subscription, "url" | "secret">, messageId: string, payload: string, now: number): Promise<SendResult> {
   const timestamp = Math.floor(now / 1000);
   const headers = { "webhook-id": messageId, "webhook-timestamp": String(timestamp), "webhook-signature": signMessage(subscription.secret, messageId, timestamp, payload) };
   return sendNotification(subscription.url, headers, payload, { timeoutMs: config.webhooks.timeoutMs, allowPrivate: config.webhooks.allowPrivateTargets });
 }
 
-export const delivered = (result: SendResult) => result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+const delivered = (result: SendResult) => result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
 
 /** A receiver that answers 410 Gone no longer wants notifications: its subscription is deleted (as Eventbrite does). */
-export const gone = (result: SendResult) => result.statusCode === 410;
+const gone = (result: SendResult) => result.statusCode === 410;
 
 /** The wait before the next attempt: doubled each time, capped, and between half and all of it (jitter). */
-export function retryDelayMs(config: Config, attempts: number): number {
+function retryDelayMs(config: Config, attempts: number): number {
   const full = Math.min(config.webhooks.firstRetryMs * 2 ** Math.min(attempts - 1, 30), config.webhooks.maxRetryDelayMs);
   return full / 2 + Math.random() * (full / 2);
 }
@@ -74,7 +72,6 @@ export class WebhookWorker {
   private timer: NodeJS.Timeout | null = null;
   private round: Promise<void> | null = null;
   private stopped = false;
-  private lastPrune = 0;
 
   constructor(
     private readonly db: Database,
@@ -111,10 +108,6 @@ export class WebhookWorker {
   /** One round: fan out, claim, send, record. Whether it found work (another round follows at once). */
   async runRound(): Promise<boolean> {
     const now = Date.now();
-    if (now - this.lastPrune > PRUNE_EVERY_MS) {
-      this.lastPrune = now;
-      await this.pruneLog(now);
-    }
     const fannedOut = await fanOut(this.db, this.config, now);
     const claimed = await claimDue(this.db, now, 2 * this.config.webhooks.timeoutMs + LEASE_MARGIN_MS, this.config.webhooks.concurrency);
     if (claimed.length === 0) return fannedOut > 0;
@@ -156,12 +149,12 @@ export class WebhookWorker {
     ]);
     this.logger.warn({ subscription: delivery.subscriptionId, message: delivery.messageId }, "webhook delivery failed for its whole retry period: subscription paused");
   }
+}
 
-  /** Forgets sent and failed deliveries older than the log keeps. */
-  private async pruneLog(now: number): Promise<void> {
-    const before = now - this.config.webhooks.logRetentionDays * 86_400_000;
-    await this.db.write.webhookDelivery.deleteMany({ where: { status: { in: ["delivered", "failed"] }, completedAt: { lt: before } } });
-  }
+/** Forgets sent and failed deliveries older than the log keeps (`retentionDays`); how many. Safe from every instance at once. */
+export async function pruneDeliveryLog(db: Database, now: Date, retentionDays: number): Promise<number> {
+  const before = now.getTime() - retentionDays * 86_400_000;
+  return (await db.write.webhookDelivery.deleteMany({ where: { status: { in: ["delivered", "failed"] }, completedAt: { lt: before } } })).count;
 }
 
 /**
@@ -169,8 +162,8 @@ export class WebhookWorker {
  * gives the delivery as recorded. Not retried: it is there to try the receiver.
  */
 export async function sendPing(db: Database, config: Config, subscription: Subscription, now: number) {
-  const messageId = `msg_${randomUUID().replaceAll("-", "")}`;
-  const payload = JSON.stringify({ type: "webhook.ping", timestamp: new Date(now).toISOString(), data: { resource: "webhooks", id: subscription.id } });
+  const messageId = newMessageId();
+  const payload = notificationBody("webhook.ping", new Date(now).toISOString(), "webhooks", subscription.id, null, subscription.language);
   const result = await attemptDelivery(config, subscription, messageId, payload, now);
   const completedAt = Date.now();
   const row = await db.write.webhookDelivery.create({
