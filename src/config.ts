@@ -47,6 +47,8 @@ export interface Config {
   syncRetentionDays: number;
   /** Most events an iCalendar feed holds (feeds are not paged). */
   feedMaxEvents: number;
+  /** The most bytes an iCalendar feed may have (FEED_MAX_BYTES): it is cut at the last event that fits. */
+  feedMaxBytes: number;
   /** How far ahead the occurrences of recurring events are made, in days (event-recurrence.ts). */
   recurrenceHorizonDays: number;
   /** Bytes of representations kept for anonymous readers (resources/sync/representation-cache.ts); 0 = none. */
@@ -201,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     keepAliveTimeoutMs: integer(env, "KEEP_ALIVE_TIMEOUT_SECONDS", 5, 1, 3600) * 1000,
     syncRetentionDays: integer(env, "SYNC_RETENTION_DAYS", 30, 1, 3650),
     feedMaxEvents: integer(env, "FEED_MAX_EVENTS", 1000, 1, 10_000),
+    feedMaxBytes: integer(env, "FEED_MAX_BYTES", 16_777_216, 65_536, 268_435_456),
     recurrenceHorizonDays: integer(env, "RECURRENCE_HORIZON_DAYS", 365, 30, 3650),
     representationCacheBytes: integer(env, "REPRESENTATION_CACHE_MB", 16, 0, 4096) * 1_048_576,
     webhooks: {

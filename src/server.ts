@@ -88,7 +88,7 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
     extendSeries(db, new Date(), config.recurrenceHorizonDays)
       .then(({ extended, refused }) => {
         if (extended > 0) logger.info({ extended }, "recurring events extended to the horizon");
-        if (refused.length > 0) logger.warn({ series: refused }, "recurring events whose rule gives too many occurrences were not extended");
+        if (refused.length > 0) logger.warn({ series: refused }, "recurring events whose rule gives too many occurrences, or takes too long to expand, were not extended");
       })
       .catch((err: unknown) => logger.error({ err }, "extending recurring events failed"));
   const pruneWebhookLog = () =>

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
 import type { Request, Response } from "express";
 
 /**
@@ -16,7 +16,45 @@ import type { Request, Response } from "express";
 
 /** A strong entity tag of a representation: a digest of its exact bytes. */
 export function entityTag(body: string): string {
-  return `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
+  return tagOfDigest(createHash("sha256").update(body));
+}
+
+function tagOfDigest(hash: Hash): string {
+  return `"${hash.digest("base64url").slice(0, 27)}"`;
+}
+
+/** Characters hashed or written between two turns of the event loop. */
+const CHARACTERS_PER_SLICE = 1 << 20;
+
+const yieldToEventLoop = () => new Promise((resolve) => setImmediate(resolve));
+
+/** The entity tag of a large representation given in parts (entityTag of their concatenation), the event loop free every megabyte. */
+export async function entityTagOfParts(parts: readonly string[]): Promise<string> {
+  const hash = createHash("sha256");
+  let sliced = 0;
+  for (const part of parts) {
+    hash.update(part);
+    sliced += part.length;
+    if (sliced >= CHARACTERS_PER_SLICE) {
+      sliced = 0;
+      await yieldToEventLoop();
+    }
+  }
+  return tagOfDigest(hash);
+}
+
+/** Writes a large body given in parts and ends the response, the event loop free every megabyte, waiting when the client reads slowly. */
+export async function writeParts(res: Response, parts: readonly string[]): Promise<void> {
+  let sliced = 0;
+  for (const part of parts) {
+    if (res.destroyed) return;
+    const flowing = res.write(part);
+    sliced += part.length;
+    if (!flowing) await new Promise((resolve) => { res.once("drain", resolve); res.once("close", resolve); });
+    else if (sliced >= CHARACTERS_PER_SLICE) await yieldToEventLoop();
+    if (sliced >= CHARACTERS_PER_SLICE) sliced = 0;
+  }
+  res.end();
 }
 
 /** The tag of `body` as the API serializes it. */

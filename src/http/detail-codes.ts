@@ -72,6 +72,14 @@ export const DETAIL_CODES = {
       es: "Debe ser una RRULE con FREQ DAILY, WEEKLY, MONTHLY o YEARLY y solo INTERVAL, BYDAY, BYMONTHDAY, BYMONTH, BYSETPOS, WKST y COUNT o UNTIL, con fechas como AAAA-MM-DD HH:MM, en un evento que no sea una ocurrencia de una serie.",
     },
   },
+  rest_recurrence_too_costly: {
+    meaning: "a recurrence rule whose expansion takes longer than 250 ms (one that matches rarely, or never, over a long walk from the series' start)",
+    message: {
+      en: "The rule takes too long to expand: from the series' start it gives dates too rarely, or never. Start the series later, or use a rule that matches more often.",
+      "pt-br": "A regra demora demais para ser expandida: a partir do início da série ela gera datas raramente demais, ou nunca. Comece a série mais tarde, ou use uma regra que ocorra com mais frequência.",
+      es: "La regla tarda demasiado en expandirse: desde el inicio de la serie genera fechas con muy poca frecuencia, o nunca. Empiece la serie más tarde, o use una regla que ocurra más a menudo.",
+    },
+  },
   rest_too_many_occurrences: {
     meaning: "a recurrence rule giving more occurrences up to the horizon than a series may have (730)",
     message: {

@@ -118,6 +118,14 @@ export const ERRORS = {
       es: "El servidor no pudo completar la solicitud.",
     },
   },
+  empty_term_name: {
+    status: 400,
+    message: {
+      en: "A name is required for this term.",
+      "pt-br": "Um nome é necessário para este termo.",
+      es: "Se requiere un nombre para este término.",
+    },
+  },
   term_exists: {
     status: 400,
     message: {

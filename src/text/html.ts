@@ -54,3 +54,37 @@ export function plainSummary(html: string | null, maxWords = EXCERPT_WORDS): str
   if (words.length === 0) return undefined;
   return words.length > maxWords ? `${words.slice(0, maxWords).join(" ")}…` : words.join(" ");
 }
+
+const NAMED_ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", hellip: "…", ndash: "–", mdash: "—", lsquo: "‘", rsquo: "’", ldquo: "“", rdquo: "”", copy: "©", reg: "®", euro: "€" };
+
+/** Character references as the characters they stand for (the common named ones, and every numeric one). */
+function decodeEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
+    if (name[0] !== "#") return NAMED_ENTITIES[name.toLowerCase()] ?? whole;
+    const code = name[1] === "x" || name[1] === "X" ? parseInt(name.slice(2), 16) : Number(name.slice(1));
+    return code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff) ? String.fromCodePoint(code) : whole;
+  });
+}
+
+/**
+ * An HTML text as plain text that keeps its shape, for calendar apps (iCalendar DESCRIPTION):
+ * paragraphs and headings apart by a blank line, line breaks and table rows on lines of their own,
+ * list items each on a line starting with "- ", character references decoded.
+ */
+export const calendarText = rememberedText((html: string): string =>
+  decodeEntities(
+    html
+      .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, "")
+      .replace(/\s+/g, " ")
+      .replace(/<br\s*\/?>/gi, "\n")
+      .replace(/<li(\s[^>]*)?>/gi, "\n- ")
+      .replace(/<\/(p|h[1-6]|blockquote|pre|ul|ol|table|figure|section|article|header|footer|address)>/gi, "\n\n")
+      .replace(/<\/(div|tr|dt|dd)>/gi, "\n")
+      .replace(/<[^>]*>/g, ""),
+  )
+    .split("\n")
+    .map((line) => line.replace(/[ \t]+/g, " ").trim())
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim(),
+);

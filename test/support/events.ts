@@ -1,4 +1,10 @@
 import type { components, paths } from "../../generated/api-types";
+import type { Database } from "../../src/db/database";
+import { inTransaction } from "../../src/db/transaction";
+import { formatWallClock, zoneAbbreviation } from "../../src/dates/date-input";
+import { localizedRows } from "../../src/i18n/localized-rows";
+import { EVENT_TEXT } from "../../src/resources/events/event-record";
+import { slugify } from "../../src/text/slug";
 import type { TestServer } from "./test-server";
 
 export type EventJson = components["schemas"]["Event"];
@@ -39,3 +45,49 @@ export async function createEvents(
 }
 
 export const ids = (events: Array<{ id: number }>) => events.map((event) => event.id);
+
+/**
+ * `count` published events written straight into the database in bulk (as the bench's seed
+ * writes them), for tests about large calendars that would wait minutes for as many POSTs:
+ * one an hour from tomorrow, in Lisbon, each with `description`. Their changes are logged and
+ * positioned as a write's are.
+ */
+export async function seedPublicEvents(db: Database, count: number, description: string, titlePrefix = "Seeded"): Promise<void> {
+  const author = await db.write.user.findFirstOrThrow({ select: { id: true } });
+  for (let first = 0; first < count; first += 200) {
+    const batch = Array.from({ length: Math.min(200, count - first) }, (_, i) => first + i);
+    const made = await db.write.event.createManyAndReturn({
+      data: batch.map((i) => {
+        const startsAt = new Date(NOW.getTime() + (24 + i) * 3_600_000);
+        const endsAt = new Date(startsAt.getTime() + 3_600_000);
+        return {
+          authorId: author.id,
+          status: "publish",
+          sourceLanguage: "en",
+          postDate: NOW,
+          modifiedAt: NOW,
+          startLocal: formatWallClock(startsAt, "Europe/Lisbon"),
+          endLocal: formatWallClock(endsAt, "Europe/Lisbon"),
+          startsAt,
+          endsAt,
+          timezone: "Europe/Lisbon",
+          timezoneAbbr: zoneAbbreviation("Europe/Lisbon", startsAt),
+        };
+      }),
+      select: { id: true },
+    });
+    const order = { defaultLanguage: "en" as const, sourceLanguage: "en" };
+    await db.write.eventText.createMany({
+      data: made.flatMap(({ id }) =>
+        localizedRows(EVENT_TEXT, [], "en", { title: `${titlePrefix} ${id}`, description, slug: `${slugify(titlePrefix)}-${id}` }, order).map((row) => ({
+          eventId: id,
+          language: row.language,
+          ...row.own,
+          searchText: row.searchText,
+          sortKey: row.sortKey,
+        })),
+      ),
+    });
+  }
+  await inTransaction(db, async () => undefined);
+}

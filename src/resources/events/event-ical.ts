@@ -1,11 +1,11 @@
 import { getVtimezoneComponent } from "@touch4it/ical-timezones";
-import { ICalCalendar, ICalCalendarMethod, ICalEventStatus, type ICalEventData } from "ical-generator";
+import { foldLines, ICalCalendar, ICalCalendarMethod, ICalEventStatus, type ICalEventData } from "ical-generator";
 import { DateTime } from "luxon";
 import type { Request, Response } from "express";
 import type { RequestContext } from "../../http/request-context";
-import { answeredNotModified, entityTag } from "../../http/conditional";
+import { answeredNotModified, entityTagOfParts, writeParts } from "../../http/conditional";
 import type { Schemas } from "../../http/operation-types";
-import { plainText } from "../../text/html";
+import { calendarText, plainText } from "../../text/html";
 import type { EventRecord } from "./event-record";
 import { parseStoredRecurrence } from "./event-recurrence";
 import { instantOfWallClock } from "../../dates/date-input";
@@ -19,7 +19,8 @@ import { instantOfWallClock } from "../../dates/date-input";
  *   LAST-MODIFIED and DTSTAMP, its last write (so an unchanged feed keeps its bytes and its ETag);
  * - DTSTART/DTEND in the event's own zone (TZID), or as DATE values for all-day events (DTEND the
  *   day after the last, as RFC 5545 counts it);
- * - SUMMARY, DESCRIPTION (plain text), URL (the permalink), LOCATION and GEO from the venue,
+ * - SUMMARY, DESCRIPTION (plain text, its paragraphs, line breaks and list items on lines of their
+ *   own) and X-ALT-DESC (the HTML, for apps that show it), URL (the permalink), LOCATION and GEO from the venue,
  *   ORGANIZER from the first organizer that has an e-mail address, CATEGORIES from categories
  *   and tags;
  * - an event trashed inside the feed's window: STATUS:CANCELLED, so subscribed apps drop it;
@@ -35,7 +36,6 @@ export function wantsCalendar(req: Request, icalParam: boolean | undefined): boo
 
 export interface FeedEvent {
   record: EventRecord;
-  json: Schemas["Event"];
   cancelled: boolean;
   /** An occurrence written as an override of its series' instance (the series is in the same calendar). */
   overridesSeries?: boolean;
@@ -101,8 +101,8 @@ function recurrenceLines(record: EventRecord): string | undefined {
   return [`RRULE:${rule}`, ...dated("EXDATE", recurrence.exdate), ...dated("RDATE", recurrence.rdate)].join("\n");
 }
 
-function eventData(event: FeedEvent, ctx: RequestContext): ICalEventData {
-  const { record, json } = event;
+function eventData(event: FeedEvent, json: Schemas["Event"], ctx: RequestContext): ICalEventData {
+  const { record } = event;
   const venue = Array.isArray(json.venue) ? json.venue[0] : (json.venue as Schemas["Venue"] | undefined);
   const organizer = json.organizer?.find((candidate) => candidate.email);
   const times: Pick<ICalEventData, "start" | "end" | "allDay" | "timezone"> = record.allDay
@@ -116,7 +116,8 @@ function eventData(event: FeedEvent, ctx: RequestContext): ICalEventData {
         start: DateTime.fromJSDate(record.startsAt).setZone(record.timezone),
         end: DateTime.fromJSDate(record.endsAt).setZone(record.timezone),
       };
-  const description = plainText(json.description ?? "").trim();
+  const html = json.description ?? "";
+  const description = calendarText(html);
   // An occurrence edited on its own overrides its series' instance (same UID, RECURRENCE-ID).
   const override = event.overridesSeries && record.parentId !== null && record.recurrenceId !== null;
   const repeating = recurrenceLines(record);
@@ -129,7 +130,7 @@ function eventData(event: FeedEvent, ctx: RequestContext): ICalEventData {
     lastModified: record.modifiedAt,
     ...times,
     summary: json.title ? plainText(json.title) : "",
-    ...(description ? { description } : {}),
+    ...(description ? { description: /<[a-z]/i.test(html) ? { plain: description, html } : description } : {}),
     url: json.url,
     ...locationOf(event.cancelled ? undefined : venue),
     // ORGANIZER is a calendar address: an organizer without an e-mail address has none to give.
@@ -139,29 +140,87 @@ function eventData(event: FeedEvent, ctx: RequestContext): ICalEventData {
   };
 }
 
-/** A calendar of `events`: a feed (METHOD:PUBLISH, named after the site) or a single event. */
-export function eventCalendar(events: FeedEvent[], ctx: RequestContext, name: string): string {
+/** VEVENTs kept for anonymous readers, as the representation cache keeps JSON (null: none are kept). */
+export interface KeptEvents {
+  get(key: string): string | undefined;
+  keep(key: string, vevent: string, record: EventRecord): void;
+}
+
+export interface CalendarSources {
+  /** An event's JSON representation, as the caller sees it. */
+  present(record: EventRecord): Schemas["Event"];
+  /** VEVENTs of public events kept from earlier calendars, and where to keep new ones. */
+  kept: KeptEvents | null;
+  /** The most bytes the calendar may have: the events past it are left out (`truncated`). */
+  maxBytes: number;
+}
+
+/** Events written between two turns of the event loop, so that a large feed never holds it long. */
+const EVENTS_PER_SLICE = 10;
+
+const yieldToEventLoop = () => new Promise((resolve) => setImmediate(resolve));
+
+/** Whether every anonymous reader sees the event the same: published, no password, not cancelled. */
+function isShared(event: FeedEvent): boolean {
+  return !event.cancelled && event.record.status === "publish" && event.record.passwordHash === null;
+}
+
+/**
+ * A calendar of `events`: a feed (METHOD:PUBLISH, named after the site) or a single event. Each
+ * VEVENT is written (folded, CRLF-ended) on its own, by ical-generator, or taken from those kept;
+ * a slice of them at a time, the event loop free between slices. The calendar's head and its
+ * VTIMEZONEs (one for each zone its events use) are ical-generator's too.
+ */
+export async function eventCalendar(events: FeedEvent[], ctx: RequestContext, name: string, sources: CalendarSources): Promise<{ parts: string[]; truncated: boolean }> {
   const calendar = new ICalCalendar({
     name,
     method: ICalCalendarMethod.PUBLISH,
     prodId: { company: hostOf(ctx), product: "calendar-events-v1", language: ctx.language.toUpperCase() },
   });
-  calendar.timezone({ name: null, generator: getVtimezoneComponent });
-  for (const event of events) calendar.createEvent(eventData(event, ctx));
-  return calendar.toString();
+  const head = calendar.toString().replace(/END:VCALENDAR$/, "");
+  const tail = "END:VCALENDAR\r\n";
+  const variant = `${ctx.language}|${ctx.apiBase}`;
+  const vevents: string[] = [];
+  const zones = new Set<string>();
+  let bytes = Buffer.byteLength(head) + tail.length;
+  let made = 0;
+  for (const event of events) {
+    const key = `events:${event.record.id}|vevent${event.overridesSeries ? "|override" : ""}|${variant}`;
+    const shared = sources.kept !== null && isShared(event);
+    let vevent = shared ? sources.kept!.get(key) : undefined;
+    if (vevent === undefined) {
+      if (++made % EVENTS_PER_SLICE === 0) await yieldToEventLoop();
+      vevent = foldLines(calendar.createEvent(eventData(event, sources.present(event.record), ctx)).toString()) + "\r\n";
+      calendar.clear();
+      if (shared) sources.kept!.keep(key, vevent, event.record);
+    }
+    const zone = event.record.allDay || event.record.timezone === "UTC" ? null : event.record.timezone;
+    const zoneBytes = zone === null || zones.has(zone) ? 0 : Buffer.byteLength(timezoneBlock(zone));
+    bytes += Buffer.byteLength(vevent) + zoneBytes;
+    if (bytes > sources.maxBytes) return { parts: [head, ...[...zones].map(timezoneBlock), ...vevents, tail], truncated: true };
+    if (zone !== null) zones.add(zone);
+    vevents.push(vevent);
+  }
+  return { parts: [head, ...[...zones].map(timezoneBlock), ...vevents, tail], truncated: false };
+}
+
+/** The VTIMEZONE of a zone, CRLF-ended, as ical-generator writes it into a calendar. */
+function timezoneBlock(zone: string): string {
+  const block = getVtimezoneComponent(zone);
+  return block ? `${block.replace(/\r\n/g, "\n").replace(/\n/g, "\r\n").trim()}\r\n` : "";
 }
 
 /**
  * Sends a calendar with its strong ETag (a digest of its bytes); a GET whose If-None-Match names
  * it gets 304. `truncated`: the feed was cut at its size bound.
  */
-export function sendCalendar(res: Response, body: string, filename: string, truncated = false): void {
-  const etag = entityTag(body);
+export async function sendCalendar(res: Response, calendar: { parts: string[]; truncated: boolean }, filename: string, truncated = false): Promise<void> {
+  const etag = await entityTagOfParts(calendar.parts);
   res.setHeader("ETag", etag);
-  if (truncated) res.setHeader("X-Feed-Truncated", "true");
+  if (truncated || calendar.truncated) res.setHeader("X-Feed-Truncated", "true");
   if (answeredNotModified(res, etag)) return;
   res.status(200);
   res.setHeader("Content-Type", "text/calendar; charset=utf-8");
   res.setHeader("Content-Disposition", `inline; filename="${filename}"`);
-  res.send(body);
+  await writeParts(res, calendar.parts);
 }

@@ -16,7 +16,8 @@ import { eventFiltersOf, type EventOrderBy } from "./event-query";
 import { itemsShownBy, readCommittedEvent, type EventRecord } from "./event-record";
 import { serializeEvent } from "./event-serializer";
 import { createEvent, eventsAmong, feedEvents, listEvents, removeEvent, resolveEvent, resolveEventId, updateEvent } from "./event-store";
-import { eventCalendar, sendCalendar, wantsCalendar, withSeries } from "./event-ical";
+import { eventCalendar, sendCalendar, wantsCalendar, withSeries, type KeptEvents } from "./event-ical";
+import type { Freshness } from "../sync/representation-cache";
 import { listingToken, postTombstoneShown, sendSyncPage, syncRequestOf } from "../sync/sync-listing";
 
 /** A single GET shows the event with its schema.org data; writes answer without it. */
@@ -46,6 +47,12 @@ export function eventOperations(services: Services) {
   const seriesHorizon = { horizonDays: services.config.recurrenceHorizonDays };
   const rules = postTargetRules<EventRecord>("events", (ref, order) => resolveEvent(db, ref, order), "rest-event-not-found", services);
 
+  /** The VEVENTs of public events, kept for anonymous readers' feeds as their JSON is for lists. */
+  const keptEvents = (freshness: Freshness): KeptEvents => ({
+    get: (key) => representations.get(key)?.json,
+    keep: (key, vevent, record) => void representations.keep(freshness, key, vevent, itemsShownBy(record)),
+  });
+
   const list: OperationHandler = async (req, res) => {
     const ctx = context(req);
     const sync = await syncRequestOf(req, "events", services);
@@ -58,11 +65,14 @@ export function eventOperations(services: Services) {
     res.vary("Accept");
     if (wantsCalendar(req, query.ical)) {
       const { events, truncated } = await feedEvents(db, ctx, filters, services.config.feedMaxEvents);
-      const asFeed = (records: Array<{ record: EventRecord; cancelled: boolean }>) => records.map(({ record, cancelled }) => ({ record, cancelled, json: present(record) }));
       // The series of occurrences in the window, as the list would show them (same caller, same filters but the dates).
-      const seriesOf = async (ids: number[]) => asFeed((await eventsAmong(db, ctx, { ...filters, window: { echo: {} } }, ids)).map((record) => ({ record, cancelled: false })));
-      const body = eventCalendar(await withSeries(asFeed(events), seriesOf), ctx, FEED_NAME[ctx.language]);
-      return sendCalendar(res, body, "events.ics", truncated);
+      const seriesOf = async (ids: number[]) => (await eventsAmong(db, ctx, { ...filters, window: { echo: {} } }, ids)).map((record) => ({ record, cancelled: false }));
+      const feed = await eventCalendar(await withSeries(events, seriesOf), ctx, FEED_NAME[ctx.language], {
+        present,
+        kept: ctx.principal === null ? keptEvents(await representations.freshen()) : null,
+        maxBytes: services.config.feedMaxBytes,
+      });
+      return sendCalendar(res, feed, "events.ics", truncated);
     }
     if (sync) {
       return sendSyncPage(req, res, ctx, sync, {
@@ -127,8 +137,9 @@ export function eventOperations(services: Services) {
       throw new ApiError("event-password-protected");
     }
     if (calendar) {
-      const body = eventCalendar([{ record: event, cancelled: false, json: serializeEvent(event, ctx, { jsonLd: false }) }], ctx, FEED_NAME[ctx.language]);
-      return sendCalendar(res, body, `event-${event.id}.ics`);
+      const present = (record: EventRecord) => serializeEvent(record, ctx, { jsonLd: false });
+      const single = await eventCalendar([{ record: event, cancelled: false }], ctx, FEED_NAME[ctx.language], { present, kept: null, maxBytes: Infinity });
+      return sendCalendar(res, single, `event-${event.id}.ics`);
     }
     const body = FORMS.read(event, ctx);
     if (!shared || !isPublic(event)) return sendRepresentation(res, body);

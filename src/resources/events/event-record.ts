@@ -195,6 +195,8 @@ function idList(provider: Provider, ids: number[]): Prisma.Sql {
  * twice; the total is null when the page is empty (past the last one). An event deleted between
  * the two statements is left out of `records`.
  */
+const RECORDS_PER_READ = 100;
+
 export async function readEventPage(
   db: Database,
   parts: EventPageSql,
@@ -206,10 +208,19 @@ export async function readEventPage(
     ORDER BY ${Prisma.raw(`${key} ${direction}, "e"."id" ${direction}`)} LIMIT ${page.limit} OFFSET ${page.offset}`);
   const ids = rows.map((row) => Number(row.id));
   const needed = page.needed ? ids.filter(page.needed) : ids;
-  const read = needed.length === 0 ? [] : await db.direct.rows<{ record: unknown }>(
-    Prisma.sql`SELECT ${Prisma.raw(eventRecordSql(db.provider, parts.shownIn))} AS "record" FROM "Event" "e" WHERE "e"."id" IN (${idList(db.provider, needed)})`,
-  );
-  const byId = new Map(read.map((row) => reviveRecord(row.record)).map((record) => [record.id, record]));
+  const byId = new Map<number, EventRecord>();
+  // A feed's thousand records are read a hundred at a time, the event loop free in between
+  // (better-sqlite3 reads synchronously: one statement would hold it for 150 ms).
+  for (let first = 0; first < needed.length; first += RECORDS_PER_READ) {
+    if (first > 0) await new Promise((resolve) => setImmediate(resolve));
+    const read = await db.direct.rows<{ record: unknown }>(
+      Prisma.sql`SELECT ${Prisma.raw(eventRecordSql(db.provider, parts.shownIn))} AS "record" FROM "Event" "e" WHERE "e"."id" IN (${idList(db.provider, needed.slice(first, first + RECORDS_PER_READ))})`,
+    );
+    for (const row of read) {
+      const record = reviveRecord(row.record);
+      byId.set(record.id, record);
+    }
+  }
   return {
     ids,
     records: needed.flatMap((id) => byId.get(id) ?? []),

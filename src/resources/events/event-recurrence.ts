@@ -1,8 +1,8 @@
 import { DateTime } from "luxon";
-import { RRule, type Options } from "rrule";
 import { instantOfWallClock } from "../../dates/date-input";
 import type { ParamProblems } from "../../http/errors";
 import type { Schemas } from "../../http/operation-types";
+import { expandRule } from "./rule-expansion";
 
 /**
  * Recurring events (RFC 5545). A series is an event with a rule: its own dates are its first
@@ -168,30 +168,25 @@ export interface SeriesTimes {
  * Each lasts as long as the series' first one does on the wall clock. `tooMany` when more than
  * MAX_OCCURRENCES would come before `until`.
  */
-export function occurrencesOf(recurrence: Recurrence, series: SeriesTimes, until: Date): { occurrences: Occurrence[]; tooMany: boolean } {
+export async function occurrencesOf(recurrence: Recurrence, series: SeriesTimes, until: Date): Promise<{ occurrences: Occurrence[]; tooMany: boolean }> {
   const parts = partsOf(recurrence.rrule)!;
   const start = floating(series.startLocal);
   const duration = floating(series.endLocal).getTime() - start.getTime();
   const last = floating(DateTime.fromJSDate(until).setZone(series.timezone).toFormat("yyyy-MM-dd HH:mm:ss"));
   const untilPart = parts.get("UNTIL");
+  const countPart = parts.get("COUNT");
   parts.delete("UNTIL");
+  parts.delete("COUNT");
   const ruleUntil = untilPart === undefined ? last : untilOf(untilPart, series.timezone);
-  const options: Partial<Options> = {
-    ...RRule.parseString([...parts].map(([name, value]) => `${name}=${value}`).join(";")),
+  const count = countPart === undefined ? null : Number(countPart);
+  const dates = await expandRule({
+    rule: [...parts].map(([name, value]) => `${name}=${value}`).join(";"),
     dtstart: start,
-    // Bounded by the horizon too: a rule that matches no date (BYMONTHDAY=30 in February) would
-    // otherwise be searched to the year 9999.
     until: ruleUntil < last ? ruleUntil : last,
-  };
-  const count = options.count ?? null;
-  options.count = null;
-  const walls = new Set<string>();
-  // One more than may be made, to tell a rule that gives too many.
-  new RRule(options).all((date, index) => {
-    if (index > MAX_OCCURRENCES + 1 || (count !== null && index >= count)) return false;
-    walls.add(wallOf(date));
-    return true;
+    // One more than may be made, to tell a rule that gives too many.
+    limit: Math.min(count ?? Infinity, MAX_OCCURRENCES + 2),
   });
+  const walls = new Set(dates.map(wallOf));
   walls.delete(series.startLocal);
   // The rule's occurrences after the first, COUNT including the first; then the extra dates.
   let starts = [...walls].sort();

@@ -5,6 +5,7 @@ import { formatWallClock, instantOfWallClock, zoneAbbreviation } from "../../dat
 import { invalidParam, InvalidParamsError } from "../../http/errors";
 import { readEvent, type EventRecord } from "./event-record";
 import { floating, occurrencesOf, parseStoredRecurrence, wallOf, type Occurrence, type Recurrence } from "./event-recurrence";
+import { ExpansionTooCostly } from "./rule-expansion";
 import { searchDocumentsParams, searchDocumentsSql } from "./event-search";
 
 /**
@@ -102,7 +103,9 @@ export async function syncSeries(db: Database, tx: Tx, seriesId: number, mode: S
   const from = mode === "create" ? new Date(-8.64e15) : now;
   const wanted: Occurrence[] = [];
   if (recurrence !== null) {
-    const { occurrences, tooMany } = occurrencesOf(recurrence, series, until);
+    const { occurrences, tooMany } = await occurrencesOf(recurrence, series, until).catch((error: unknown) => {
+      throw error instanceof ExpansionTooCostly ? invalidParam("recurrence", "rest_recurrence_too_costly") : error;
+    });
     if (tooMany) throw invalidParam("recurrence", "rest_too_many_occurrences");
     wanted.push(...occurrences.filter((occurrence) => occurrence.startsAt >= from));
   }

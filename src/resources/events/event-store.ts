@@ -146,9 +146,9 @@ async function takenSlugs(tx: Tx, language: Language, candidates: string[], even
  * The text change of a write in the context's language, with its slug: the one given (made
  * unique), or, for a language that has no slug of its own yet, one made from the title.
  */
-async function textChangeWithSlug(db: Database, tx: Tx, ctx: PostWriteContext, input: EventWrite, event: EventRecord | null) {
+async function textChangeWithSlug(db: Database, tx: Tx, ctx: PostWriteContext, input: EventWrite, event: EventRecord | null, id: number) {
   const change = textChange(input, markupFilterOf(ctx.principal));
-  const wanted = input.slug ?? nameForNewSlug(EVENT_TEXT, event?.texts ?? [], ctx.language, change);
+  const wanted = input.slug ?? nameForNewSlug(EVENT_TEXT, event?.texts ?? [], ctx.language, change, id);
   if (wanted !== undefined) {
     change.slug = await freeSlug(db, tx, `event:${ctx.language}`, slugBase(wanted, "event"), (candidates) => takenSlugs(tx, ctx.language, candidates, event?.id ?? null));
   }
@@ -209,7 +209,7 @@ export async function createEvent(db: Database, ctx: PostWriteContext, input: Sc
       });
       await checkTermLinks(db, tx, links, null, problems);
       problems.throwIfAny();
-      const change = await textChangeWithSlug(db, tx, ctx, input, null);
+      const change = await textChangeWithSlug(db, tx, ctx, input, null, created.id);
       await writeTexts(db, tx, created.id, ctx.language, [], ctx, change);
       await writeLinks(tx, created.id, links);
       if (recurrence) await syncSeries(db, tx, created.id, "create", ctx.now, horizonOf(ctx.now, series.horizonDays));
@@ -260,7 +260,7 @@ export async function updateEvent(db: Database, ctx: PostWriteContext, target: W
       await tx.event.update({ where: { id }, data: { ...columns, modifiedAt: ctx.now, version: { increment: 1 } } });
       await checkTermLinks(db, tx, links, current, problems);
       problems.throwIfAny();
-      await writeTexts(db, tx, id, current.sourceLanguage, current.texts, ctx, await textChangeWithSlug(db, tx, ctx, input, current));
+      await writeTexts(db, tx, id, current.sourceLanguage, current.texts, ctx, await textChangeWithSlug(db, tx, ctx, input, current, id));
       await writeLinks(tx, id, links);
       if (current.recurrence !== null || recurrence) await syncSeries(db, tx, id, "update", ctx.now, horizonOf(ctx.now, series.horizonDays));
       return (await readEvent(db.provider, tx, id))!;

@@ -55,13 +55,16 @@ export function textRowsToWrite<F extends string>(
 /**
  * The name a slug is to be made from when a write names an item in a language that has no slug of
  * its own yet, and gives none: a translation written without a slug gets one from its own name,
- * as a translated post gets in WordPress. Undefined when no slug is to be made.
+ * as a translated post gets in WordPress. A post whose name is blank (its markup filtered away)
+ * gets its `id` instead, as WordPress gives it. Undefined when no slug is to be made.
  */
-export function nameForNewSlug<F extends string>(spec: RowsSpec<F>, current: ReadonlyArray<OwnText<F>>, language: Language, change: Partial<Record<F, string | null>>): string | undefined {
+export function nameForNewSlug<F extends string>(spec: RowsSpec<F>, current: ReadonlyArray<OwnText<F>>, language: Language, change: Partial<Record<F, string | null>>, id?: number): string | undefined {
   const slugField = "slug" as F;
   if (change[slugField] !== undefined) return undefined;
-  const name = change[spec.nameField];
-  if (typeof name !== "string" || name === "") return undefined;
+  const given = change[spec.nameField];
+  if (typeof given !== "string") return undefined;
+  const name = given === "" && id !== undefined ? String(id) : given;
+  if (name === "") return undefined;
   const own = current.find((row) => row.language === language);
   return own && own[slugField] ? undefined : name;
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { Prisma } from "../../../generated/prisma/sqlite/client";
 import type { Database, Db } from "../../db/database";
 import { canReadItem } from "../../auth/visibility";
@@ -147,12 +148,12 @@ export function createLinkedPostStore<R extends LinkedPostRecord, I extends Post
    * language without a slug of its own. Made unique in that language, and, in the item's source
    * language, among the kept slugs too (Venue.slug, Organizer.slug).
    */
-  async function slugOf(db: Database, tx: Tx, ctx: PostWriteContext, input: I, current: R | null, change: TextChange): Promise<string | undefined> {
-    const wanted = input.slug ?? nameForNewSlug(LINKED_POST_TEXT, current?.texts ?? [], ctx.language, change);
+  async function slugOf(db: Database, tx: Tx, ctx: PostWriteContext, input: I, current: R | null, change: TextChange, id?: number): Promise<string | undefined> {
+    const wanted = input.slug ?? nameForNewSlug(LINKED_POST_TEXT, current?.texts ?? [], ctx.language, change, id);
     if (wanted === undefined) return undefined;
     const asKept = !current || current.sourceLanguage === ctx.language;
     return freeSlug(db, tx, `${model.fallbackSlug}:${ctx.language}`, slugBase(wanted, model.fallbackSlug), (candidates) =>
-      takenSlugs(tx, model.tables, ctx.language, candidates, current?.id ?? null, asKept),
+      takenSlugs(tx, model.tables, ctx.language, candidates, id ?? current?.id ?? null, asKept),
     );
   }
 
@@ -168,9 +169,18 @@ export function createLinkedPostStore<R extends LinkedPostRecord, I extends Post
     checkSlugHasLetters(input.slug, problems);
     if (problems.any()) return null;
     const change = textChange(input, ctx);
-    const slug = (await slugOf(db, tx, ctx, input, null, change))!;
     const columns = model.columns(input);
-    const { id } = await model.insert(tx, columns, { ...fields, sourceLanguage: ctx.language, slug, modifiedAt: ctx.now });
+    if (change.name !== "") {
+      const slug = (await slugOf(db, tx, ctx, input, null, change))!;
+      const { id } = await model.insert(tx, columns, { ...fields, sourceLanguage: ctx.language, slug, modifiedAt: ctx.now });
+      await writeTexts(tx, id, null, ctx, { ...change, slug }, { before: [], after: model.sharedSearchText(columns) });
+      return id;
+    }
+    // A name that filtering left blank: the slug is the item's id, known once it is made (a
+    // placeholder no slug can equal holds the kept slug's unique place until then).
+    const { id } = await model.insert(tx, columns, { ...fields, sourceLanguage: ctx.language, slug: ` ${randomUUID()}`, modifiedAt: ctx.now });
+    const slug = (await slugOf(db, tx, ctx, input, null, change, id))!;
+    await tx.$executeRaw`UPDATE ${Prisma.raw(`"${model.tables.table}"`)} SET "slug" = ${slug} WHERE "id" = ${id}`;
     await writeTexts(tx, id, null, ctx, { ...change, slug }, { before: [], after: model.sharedSearchText(columns) });
     return id;
   }
@@ -236,7 +246,7 @@ export function createLinkedPostStore<R extends LinkedPostRecord, I extends Post
           if (fields.status === "trash" && current.status !== "trash") await unlinkEvents(tx, model.tables, id);
           const columns = changedColumns(current, { ...model.columns(input), ...fields });
           const change = textChange(input, ctx);
-          const slug = await slugOf(db, tx, ctx, input, current, change);
+          const slug = await slugOf(db, tx, ctx, input, current, change, id);
           if (slug !== undefined) change.slug = slug;
           // The kept slug follows the source language's.
           const kept = slug !== undefined && current.sourceLanguage === ctx.language ? { slug } : {};

@@ -132,11 +132,17 @@ export interface TermWriteContext {
   now: Date;
 }
 
-/** A term write's name and description, their markup filtered as the writer's role requires. */
+/**
+ * A term write's name and description, their markup filtered as the writer's role requires. A
+ * name that filtering leaves blank (`<img src=x>` from an author) is refused, as WordPress refuses
+ * it (`400 empty_term_name`): a term is found by its name, and no one can find a blank one.
+ */
 function filtered<T extends { name?: string; description?: string | null }>(input: T, markup: MarkupFilter): T {
+  const name = input.name === undefined ? undefined : markup.title(input.name).trim();
+  if (name === "") throw new ApiError("empty_term_name");
   return {
     ...input,
-    ...(input.name !== undefined ? { name: markup.title(input.name) } : {}),
+    ...(name !== undefined ? { name } : {}),
     ...(typeof input.description === "string" ? { description: markup.html(input.description) } : {}),
   };
 }

@@ -1,0 +1,134 @@
+// No request may hold a process (issue 27): a contributor's recurrence rule that matches rarely or
+// never, and anonymous feeds of large calendars, answer without stalling other requests. The event
+// loop's delay is measured while they run (the service runs in this process).
+import { execFile } from "node:child_process";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { createUser } from "../src/auth/user-admin";
+import { fixedClock, seedPublicEvents } from "./support/events";
+import { startTestServer, type TestServer } from "./support/test-server";
+
+jest.setTimeout(120_000);
+
+let server: TestServer;
+let contributor: Record<string, string>;
+beforeAll(async () => {
+  server = await startTestServer({ RATE_LIMIT_PER_MINUTE: "0" }, { clock: fixedClock });
+  const user = await createUser(server.db, { login: "bounded-contributor", role: "contributor" });
+  contributor = { Authorization: `Bearer ${user.api_key}` };
+  // Warm: the first write of a process compiles its statements, which is not what is measured here.
+  const warm = { title: "Warm-up", start_date: "2026-12-01 10:00", end_date: "2026-12-01 11:00", recurrence: { rrule: "FREQ=WEEKLY;COUNT=2" } };
+  const created = await server.raw("POST", "/calendar/events/v1/events", { body: warm, headers: contributor });
+  await server.raw("PATCH", `/calendar/events/v1/events/${created.body.id}`, { body: { recurrence: { rrule: "FREQ=WEEKLY;COUNT=3" } }, headers: contributor });
+});
+afterAll(() => server.close());
+
+const root = "/calendar/events/v1";
+
+/** Runs `work` while timing it and watching how late the event loop runs other work (`/healthz` probes too). */
+async function watched<T>(work: () => Promise<T>): Promise<{ result: T; ms: number; loopDelayMs: number; healthMs: number }> {
+  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  histogram.enable();
+  const started = performance.now();
+  let healthMs = 0;
+  let done = false;
+  const probes = (async () => {
+    while (!done) {
+      const probeStart = performance.now();
+      await server.raw("GET", "/healthz");
+      healthMs = Math.max(healthMs, performance.now() - probeStart);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+  const result = await work();
+  const ms = performance.now() - started;
+  done = true;
+  await probes;
+  histogram.disable();
+  return { result, ms, loopDelayMs: histogram.max / 1e6, healthMs };
+}
+
+describe("a recurrence rule that walks far", () => {
+  const hostile = [
+    // The 29th of February on a Monday, from the year 1: a match every 28 years, 740,000 days walked.
+    { start: "0001-01-01", rrule: "FREQ=DAILY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO" },
+    { start: "0001-01-01", rrule: "FREQ=DAILY;BYMONTH=2;BYMONTHDAY=-29" },
+    { start: "0001-01-01", rrule: "FREQ=DAILY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO;COUNT=100000" },
+    { start: "0001-01-01", rrule: "FREQ=DAILY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO;UNTIL=99991231T235959Z" },
+    { start: "1000-01-01", rrule: "FREQ=DAILY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO" },
+    // Every 7th day, on Mondays, from a Tuesday: never a match, walked to the year 9999.
+    { start: "2026-12-01", rrule: "FREQ=DAILY;INTERVAL=7;BYDAY=MO" },
+  ];
+
+  it.each(hostile)("is refused within a second, without stalling other requests ($rrule from $start)", async ({ start, rrule }) => {
+    const body = { title: "Walks far", start_date: `${start} 10:00`, end_date: `${start} 11:00`, recurrence: { rrule } };
+    const { result, ms, loopDelayMs, healthMs } = await watched(() => server.raw("POST", `${root}/events`, { body, headers: contributor }));
+    expect([result.status, result.body.data?.details?.recurrence?.code]).toEqual([400, "rest_recurrence_too_costly"]);
+    expect(ms).toBeLessThan(1000);
+    expect(loopDelayMs).toBeLessThan(200);
+    expect(healthMs).toBeLessThan(200);
+  });
+
+  it("is refused on a PATCH of an existing series, which stays as it was", async () => {
+    const created = await server.raw("POST", `${root}/events`, {
+      body: { title: "Fine series", start_date: "2026-12-01 10:00", end_date: "2026-12-01 11:00", recurrence: { rrule: "FREQ=WEEKLY;COUNT=3" } },
+      headers: contributor,
+    });
+    expect(created.status).toBe(201);
+    const { result, ms, loopDelayMs } = await watched(() =>
+      server.raw("PATCH", `${root}/events/${created.body.id}`, {
+        body: { start_date: "0001-01-01 10:00", end_date: "0001-01-01 11:00", recurrence: { rrule: "FREQ=DAILY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO" } },
+        headers: contributor,
+      }),
+    );
+    expect([result.status, result.body.data?.details?.recurrence?.code]).toEqual([400, "rest_recurrence_too_costly"]);
+    expect(ms).toBeLessThan(1000);
+    expect(loopDelayMs).toBeLessThan(200);
+    const after = await server.raw("GET", `${root}/events/${created.body.id}`, { headers: contributor });
+    expect([after.body.start_date, after.body.recurrence.rrule]).toEqual(["2026-12-01 10:00:00", "FREQ=WEEKLY;COUNT=3"]);
+  });
+
+  it("does not hold up the rules that expand quickly, sent at the same time", async () => {
+    const slow = { title: "Walks far", start_date: "0001-01-01 10:00", end_date: "0001-01-01 11:00", recurrence: { rrule: "FREQ=DAILY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO" } };
+    const quick = { title: "Monthly talk", start_date: "2026-12-03 18:00", end_date: "2026-12-03 19:00", recurrence: { rrule: "FREQ=MONTHLY;BYDAY=1TH;COUNT=6" } };
+    const [refused, made] = await Promise.all([
+      server.raw("POST", `${root}/events`, { body: slow, headers: contributor }),
+      server.raw("POST", `${root}/events`, { body: quick, headers: contributor }),
+    ]);
+    expect([refused.status, made.status]).toEqual([400, 201]);
+    const occurrences = await server.raw("GET", `${root}/events?post_parent=${made.body.id}&status=draft,pending&start_date=2026-01-01&end_date=2028-01-01`, { headers: contributor });
+    expect(occurrences.body.events.map((event: { start_date: string }) => event.start_date.slice(0, 10))).toEqual(["2027-01-07", "2027-02-04", "2027-03-04", "2027-04-01", "2027-05-06"]);
+  });
+});
+
+describe("a feed of a large calendar", () => {
+  // ~5.6 kB of description each, in paragraphs, as real event pages have.
+  const paragraph = "<p>An evening of music by the river, with local artists and guests from abroad; bring friends, food and something warm to sit on. </p>";
+  const description = paragraph.repeat(40);
+
+  beforeAll(async () => {
+    await seedPublicEvents(server.db, 1000, description, "Riverside");
+  });
+
+  /** Fetches a feed in another process (curl, gzip as calendar apps ask), so that only the service's work runs on this event loop. */
+  const fetchedElsewhere = (path: string) =>
+    new Promise<{ status: number; etag: string; events: number }>((resolve, reject) => {
+      execFile("curl", ["-s", "--compressed", "-D", "-", `${server.origin}${path}`], { maxBuffer: 64 << 20 }, (error, stdout) => {
+        if (error) return reject(error);
+        const split = stdout.indexOf("\r\n\r\n");
+        const [head, body] = [stdout.slice(0, split), stdout.slice(split + 4)];
+        resolve({ status: Number(/^HTTP\/[\d.]+ (\d+)/.exec(head)![1]), etag: /^etag: (.*)$/im.exec(head)?.[1] ?? "", events: body.match(/BEGIN:VEVENT/g)?.length ?? 0 });
+      });
+    });
+
+  it("is written without stalling other requests, also four at once, and is the same each time", async () => {
+    const feed = () => fetchedElsewhere(`${root}/events?ical=1&start_date=2026-11-01&end_date=2027-12-31`);
+    const first = await watched(feed);
+    expect([first.result.status, first.result.events]).toEqual([200, 1000]);
+    expect(first.loopDelayMs).toBeLessThan(200);
+    expect(first.healthMs).toBeLessThan(200);
+    const four = await watched(() => Promise.all([feed(), feed(), feed(), feed()]));
+    for (const answer of four.result) expect(answer).toEqual(first.result);
+    expect(four.loopDelayMs).toBeLessThan(200);
+    expect(four.healthMs).toBeLessThan(200);
+  });
+});
