@@ -6,6 +6,7 @@ import { loadConfig } from "../src/config";
 import { openDatabase } from "../src/db/database";
 import { inTransaction } from "../src/db/transaction";
 import { createLogger } from "../src/logging/logger";
+import { networkInterfaces } from "node:os";
 import { refusedAddress } from "../src/resources/webhooks/webhook-sender";
 import { signMessage, verifyMessage } from "../src/resources/webhooks/webhook-signature";
 import { pruneDeliveryLog, WebhookWorker } from "../src/resources/webhooks/webhook-worker";
@@ -104,6 +105,11 @@ describe("subscriptions API", () => {
     }
     const linkLocal = await admin("POST", "/webhooks", { url: "http://169.254.169.254/" });
     expect(linkLocal.body.data.details.url.code).toBe("rest_invalid_webhook_target");
+    // Documentation, reserved and IPv4-embedding targets, refused although private targets are allowed in this suite.
+    for (const host of ["192.0.2.1", "198.51.100.1", "203.0.113.1", "192.0.0.1", "[64:ff9b::7f00:1]", "[2002:7f00:1::]", "[::7f00:1]", "[100::1]", "[2001:db8::1]"]) {
+      const response = await admin("POST", "/webhooks", { url: `http://${host}/hook` });
+      expect([host, response.status, response.body.data?.details?.url?.code]).toEqual([host, 400, "rest_invalid_webhook_target"]);
+    }
     const unknownCategory = await admin("POST", "/webhooks", { url: receiver.url, filter: { categories: [999_999] } });
     expect(unknownCategory.status).toBe(400);
     expect(unknownCategory.body.data.details["filter[categories]"].code).toBe("rest_term_not_found");
@@ -112,15 +118,34 @@ describe("subscriptions API", () => {
     expect((await admin("GET", "/webhooks")).body.total).toBe(0);
   });
 
-  it("classifies addresses: link-local never, private and loopback only when allowed", () => {
-    expect(refusedAddress("169.254.169.254", true)).toMatch(/link-local/);
-    expect(refusedAddress("::ffff:169.254.169.254", true)).toMatch(/link-local/);
+  it("classifies addresses: special-purpose never, private and loopback only when allowed", () => {
+    expect(refusedAddress("169.254.169.254", true)).toMatch(/special-purpose.*linkLocal/);
+    expect(refusedAddress("::ffff:169.254.169.254", true)).toMatch(/linkLocal/);
     expect(refusedAddress("127.0.0.1", false)).toMatch(/private/);
     expect(refusedAddress("::ffff:10.1.2.3", false)).toMatch(/private/);
     expect(refusedAddress("fd00::1", false)).toMatch(/private/);
-    expect(refusedAddress("0.0.0.0", true)).toMatch(/reserved/);
+    expect(refusedAddress("100.64.1.1", false)).toMatch(/private/);
+    expect(refusedAddress("0.0.0.0", true)).toMatch(/unspecified/);
     expect(refusedAddress("127.0.0.1", true)).toBeNull();
+    expect(refusedAddress("::1", true)).toBeNull();
+    expect(refusedAddress("10.1.2.3", true)).toBeNull();
     expect(refusedAddress("93.184.216.34", false)).toBeNull();
+    expect(refusedAddress("2606:4700::1111", false)).toBeNull();
+    expect(refusedAddress("::ffff:93.184.216.34", false)).toBeNull();
+    // The IANA special-purpose registries, and IPv6 forms that embed an IPv4 address (loopback here), allowed private targets or not.
+    for (const address of [
+      "192.0.2.1", "198.51.100.7", "203.0.113.9", "192.0.0.1", "192.0.0.9", "198.18.0.1", "192.88.99.1", "192.31.196.1", "192.52.193.1", "240.0.0.1", "255.255.255.255", "224.0.0.1",
+      "64:ff9b::7f00:1", "64:ff9b:1::7f00:1", "2002:7f00:1::", "::7f00:1", "2001:0:4136:e378:8000:63bf:80ff:fffe", "100::1", "2001:db8::1", "3fff::1", "2001:2::1", "5f00::1", "fe80::1", "ff02::1", "::",
+    ]) {
+      expect([address, refusedAddress(address, true)]).toEqual([address, expect.stringMatching(/never a receiver/)]);
+    }
+  });
+
+  it("never sends to this machine's own addresses but loopback, allowed private targets or not", () => {
+    const own = Object.values(networkInterfaces()).flatMap((list) => list ?? []).filter((entry) => !entry.internal).map((entry) => entry.address);
+    for (const address of own) expect([address, refusedAddress(address, true)]).toEqual([address, expect.stringMatching(/never a receiver|this machine/)]);
+    // On our machines eth0 has a unique local IPv6 address, which private targets would allow were it not this machine's own.
+    for (const address of own.filter((candidate) => /^f[cd]/i.test(candidate))) expect(refusedAddress(address, true)).toMatch(/this machine/);
   });
 });
 

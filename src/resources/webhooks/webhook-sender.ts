@@ -1,49 +1,48 @@
 import { lookup } from "node:dns/promises";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { BlockList, isIP, type LookupFunction } from "node:net";
+import { isIP, type LookupFunction } from "node:net";
+import { networkInterfaces } from "node:os";
+import ipaddr from "ipaddr.js";
 
 /**
  * Sending one notification: to an address that is not refused (server-side request forgery), with
  * a time limit, without following redirects.
  */
 
-type Subnet = [address: string, prefix: number, family: "ipv4" | "ipv6"];
+// The operator's own networks, allowed with WEBHOOK_ALLOW_PRIVATE_TARGETS: loopback, private
+// (RFC 1918, unique local IPv6), shared address space (CGNAT).
+const OPERATOR_RANGES = new Set(["loopback", "private", "uniqueLocal", "carrierGradeNat"]);
+// IPv6 outside it is unallocated or special (IPv4-compatible ::a.b.c.d among them).
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR("2000::/3");
 
-function blockListOf(subnets: Subnet[]): BlockList {
-  const list = new BlockList();
-  for (const [address, prefix, family] of subnets) list.addSubnet(address, prefix, family);
-  return list;
+const OWN_ADDRESSES_FOR_MS = 60_000;
+let ownAddresses: { addresses: Set<string>; until: number } | null = null;
+
+/** The addresses of this machine's interfaces (looked up again every minute). */
+function addressesOfThisMachine(now = Date.now()): Set<string> {
+  if (ownAddresses === null || ownAddresses.until < now) {
+    const addresses = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((entry) => ipaddr.parse(entry.address.replace(/%.*$/, "")).toNormalizedString()));
+    ownAddresses = { addresses: new Set(addresses), until: now + OWN_ADDRESSES_FOR_MS };
+  }
+  return ownAddresses.addresses;
 }
 
-// Never a receiver: link-local (cloud metadata services live there), unspecified, multicast, reserved.
-const NEVER = blockListOf([
-  ["169.254.0.0", 16, "ipv4"],
-  ["0.0.0.0", 8, "ipv4"],
-  ["224.0.0.0", 4, "ipv4"],
-  ["240.0.0.0", 4, "ipv4"],
-  ["fe80::", 10, "ipv6"],
-  ["ff00::", 8, "ipv6"],
-  ["::", 128, "ipv6"],
-]);
-
-// The operator's own networks: loopback, private (RFC 1918, unique local IPv6), shared (CGNAT), benchmarking.
-const PRIVATE = blockListOf([
-  ["127.0.0.0", 8, "ipv4"],
-  ["10.0.0.0", 8, "ipv4"],
-  ["172.16.0.0", 12, "ipv4"],
-  ["192.168.0.0", 16, "ipv4"],
-  ["100.64.0.0", 10, "ipv4"],
-  ["198.18.0.0", 15, "ipv4"],
-  ["::1", 128, "ipv6"],
-  ["fc00::", 7, "ipv6"],
-]);
-
-/** Why notifications may not go to an address (null: they may). */
+/**
+ * Why notifications may not go to an address (null: they may). Ranges are ipaddr.js's, the IANA
+ * special-purpose registries: only ordinary unicast addresses are receivers, and the operator's
+ * own networks when allowed. An IPv4-mapped IPv6 address (how a dual-stack socket writes an IPv4
+ * one) is judged as its IPv4 address; every other IPv6 form that embeds one (NAT64, 6to4, Teredo,
+ * IPv4-compatible) is refused whatever it embeds. This machine's own addresses (but loopback) never are.
+ */
 export function refusedAddress(address: string, allowPrivate: boolean): string | null {
-  const family = isIP(address) === 6 ? "ipv6" : "ipv4";
-  if (NEVER.check(address, family)) return `${address} is a link-local, multicast or reserved address`;
-  if (!allowPrivate && PRIVATE.check(address, family)) return `${address} is a loopback or private address (WEBHOOK_ALLOW_PRIVATE_TARGETS)`;
+  const given = ipaddr.parse(address.replace(/%.*$/, ""));
+  const parsed = given instanceof ipaddr.IPv6 && given.isIPv4MappedAddress() ? given.toIPv4Address() : given;
+  const range = parsed.range();
+  if (range !== "loopback" && addressesOfThisMachine().has(parsed.toNormalizedString())) return `${address} is an address of this machine`;
+  if (OPERATOR_RANGES.has(range)) return allowPrivate ? null : `${address} is a loopback or private address (WEBHOOK_ALLOW_PRIVATE_TARGETS)`;
+  if (range !== "unicast") return `${address} is a special-purpose address (${range}), never a receiver`;
+  if (parsed instanceof ipaddr.IPv6 && !parsed.match(GLOBAL_UNICAST_V6)) return `${address} is a reserved IPv6 address (outside 2000::/3), never a receiver`;
   return null;
 }
 
