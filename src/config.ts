@@ -75,6 +75,8 @@ export interface WebhookConfig {
   concurrency: number;
   /** How long sent and failed notifications stay in the delivery log, in days. */
   logRetentionDays: number;
+  /** Most notifications a subscription keeps waiting (WEBHOOK_MAX_WAITING); past it the oldest are dropped for a webhook.gap notice. */
+  maxWaiting: number;
 }
 
 export class ConfigError extends Error {}
@@ -216,6 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pollMs: integer(env, "WEBHOOK_POLL_MS", 1_000, 10, 600_000),
       concurrency: integer(env, "WEBHOOK_CONCURRENCY", 8, 1, 256),
       logRetentionDays: integer(env, "WEBHOOK_LOG_RETENTION_DAYS", 7, 1, 3650),
+      maxWaiting: integer(env, "WEBHOOK_MAX_WAITING", 1_000, 10, 1_000_000),
     },
   };
 }

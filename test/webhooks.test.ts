@@ -511,3 +511,59 @@ describe("crashes", () => {
     expect(receiver.received[0].json).toMatchObject({ type: "category.created", data: { id: category.id } });
   }, 60_000);
 });
+
+describe("a backlog that cannot grow without end", () => {
+  let bounded: TestServer;
+  beforeAll(async () => {
+    bounded = await startTestServer({ ...WEBHOOK_ENV, WEBHOOK_MAX_WAITING: "10" }, { deliverWebhooks: true });
+  });
+  afterAll(() => bounded.close());
+  const call = (method: string, path: string, body?: unknown) => bounded.raw(method, `${root}${path}`, { body, headers: ADMIN_HEADERS });
+  const outboxEmpty = async () => {
+    for (let i = 0; i < 200 && (await bounded.db.read.webhookOutbox.count()) > 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(await bounded.db.read.webhookOutbox.count()).toBe(0);
+  };
+
+  it("keeps a paused subscription's waiting notifications small and at most WEBHOOK_MAX_WAITING, with a gap notice to resync from", async () => {
+    const subscription = (await call("POST", "/webhooks", { url: receiver.url, active: false })).body;
+    const description = `<p>${"A long evening of music. ".repeat(2_400)}</p>`;
+    // Weeks ahead of the real clock: in the window of the unfiltered list that the gap's token reads.
+    const event = (await call("POST", "/events", { title: "Backlog 0", start_date: utcWall(24 * 60), end_date: utcWall(24 * 60 + 1), description })).body;
+    for (let i = 1; i <= 30; i += 1) expect((await call("PATCH", `/events/${event.id}`, { title: `Backlog ${i}` })).status).toBe(200);
+    await outboxEmpty();
+    const waiting = await bounded.db.read.webhookDelivery.findMany({ where: { subscriptionId: subscription.id, status: "pending" }, orderBy: { id: "asc" } });
+    expect(waiting.length).toBeLessThanOrEqual(10);
+    for (const delivery of waiting) expect(delivery.payload.length).toBeLessThan(2_048);
+    const gaps = waiting.filter((delivery) => delivery.type === "webhook.gap");
+    expect(gaps.length).toBe(1);
+    const gap = JSON.parse(gaps[0].payload);
+    expect(gap.data.dropped).toBe(31 - (waiting.length - 1));
+    // The token reads the event again from before the first change the receiver missed.
+    const resync = await bounded.raw("GET", `${root}/events?sync_token=${encodeURIComponent(gap.data.sync_tokens.events)}`);
+    expect(resync.status).toBe(200);
+    expect(resync.body.events.map((item: { id: number }) => item.id)).toContain(event.id);
+
+    // Resumed: what waited is sent, each update with the event as it is now.
+    receiver.received.length = 0;
+    expect((await call("PATCH", `/webhooks/${subscription.id}`, { active: true })).status).toBe(200);
+    await receiver.waitFor((received) => distinctById(received).length >= waiting.length);
+    const sent = distinctById(receiver.received);
+    expect(typesOf(sent).filter((type) => type === "webhook.gap")).toEqual(["webhook.gap"]);
+    for (const message of sent.filter((request) => request.json.type === "event.updated")) expect(message.json.data.item.title).toBe("Backlog 30");
+  });
+
+  it("forgets what subscribers were told of items deleted for good", async () => {
+    await call("POST", "/webhooks", { url: receiver.url });
+    const kept = (await call("POST", "/events", { title: "Told and kept", start_date: utcWall(50), end_date: utcWall(51) })).body;
+    const gone = (await call("POST", "/events", { title: "Told and gone", start_date: utcWall(52), end_date: utcWall(53) })).body;
+    await outboxEmpty();
+    // To the trash, then (force, from the trash) for good.
+    expect((await call("DELETE", `/events/${gone.id}`)).status).toBe(200);
+    expect((await call("DELETE", `/events/${gone.id}?force=true`)).status).toBe(200);
+    await outboxEmpty();
+    const told = async (id: number) => bounded.db.read.webhookItemState.count({ where: { resource: "events", itemId: id } });
+    expect([await told(kept.id), await told(gone.id)]).toEqual([1, 1]);
+    await pruneDeliveryLog(bounded.db, new Date(), 7);
+    expect([await told(kept.id), await told(gone.id)]).toEqual([1, 0]);
+  });
+});

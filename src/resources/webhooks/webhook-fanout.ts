@@ -4,7 +4,8 @@ import type { Database } from "../../db/database";
 import { inTransaction, lockFor, type Tx } from "../../db/transaction";
 import type { Language } from "../../i18n/languages";
 import type { SyncResource } from "../sync/sync-log";
-import { itemSnapshot, type ItemSnapshot } from "./webhook-items";
+import { SyncTokens } from "../sync/sync-token";
+import type { ItemSnapshot } from "./webhook-items";
 import { newMessageId } from "./webhook-signature";
 import { ITEM_NAMES, passesFilter, subscriptionOf, type ChangeKind, type ItemTerms, type Subscription } from "./webhook-subscriptions";
 
@@ -17,6 +18,7 @@ import { ITEM_NAMES, passesFilter, subscriptionOf, type ChangeKind, type ItemTer
 
 interface OutboxRow {
   id: number;
+  seq: number;
   resource: SyncResource;
   itemId: number;
   visible: unknown;
@@ -75,38 +77,30 @@ export async function fanOut(db: Database, config: Config, now: number): Promise
   if (waiting.length === 0) return 0;
   return inTransaction(db, async (tx) => {
     await lockFor(db, tx, "webhook-fanout");
-    const rows = await tx.$queryRaw<OutboxRow[]>`SELECT "id", "resource", "itemId", "visible", "created", "everPublic", "terms" FROM "WebhookOutbox" ORDER BY "seq", "id" LIMIT ${BATCH}`;
+    const rows = await tx.$queryRaw<OutboxRow[]>`SELECT "id", "seq", "resource", "itemId", "visible", "created", "everPublic", "terms" FROM "WebhookOutbox" ORDER BY "seq", "id" LIMIT ${BATCH}`;
     if (rows.length === 0) return 0;
     const subscriptions = (await tx.webhookSubscription.findMany({ orderBy: { id: "asc" } })).map(subscriptionOf);
     const told = await toldStates(tx, rows);
-    const snapshots = new Map<string, ItemSnapshot>();
     const timestamp = new Date(now).toISOString();
     const deliveries: Prisma.WebhookDeliveryCreateManyInput[] = [];
-    for (const { resource, itemId, visible, created, everPublic, terms } of rows) {
+    for (const { seq, resource, itemId, visible, created, everPublic, terms } of rows) {
       const key = itemKey(resource, itemId);
-      let current = snapshots.get(key);
-      if (!current) snapshots.set(key, (current = await itemSnapshot(db, config, resource, itemId)));
-      // As the change committed (the item may have changed again since: its payload shows it as it is now).
+      // As the change committed (the item may have changed again since: it is sent as it is then).
       const after: ToldState = { visible: Boolean(visible), terms: termsOf(terms) };
       // Never told of (it predates every subscription): as it was before, as far as the change says.
       const before = told.get(key) ?? (created ? null : { visible: Boolean(everPublic), terms: after.terms });
-      // The item as it is now: gone since, it is not shown (its deletion follows).
-      const shown = after.visible && current.visible ? current : null;
-      const payloads = new Map<string, string>();
       for (const subscription of subscriptions) {
         const kind = kindFor(subscription, resource, before, after);
         const type = kind && `${ITEM_NAMES[resource]}.${kind}`;
         if (!type || !subscription.eventTypes.includes(type)) continue;
-        const variant = `${type}|${subscription.language}`;
-        let payload = payloads.get(variant);
-        if (payload === undefined) payloads.set(variant, (payload = notificationBody(type, timestamp, resource, itemId, kind === "deleted" ? null : shown, subscription.language)));
         deliveries.push({
           messageId: newMessageId(),
           subscriptionId: subscription.id,
           type,
           resource,
           itemId,
-          payload,
+          seq: Number(seq),
+          payload: notificationBody(type, timestamp, resource, itemId, null, subscription.language),
           status: "pending",
           createdAt: now,
           nextAttemptAt: now,
@@ -120,8 +114,82 @@ export async function fanOut(db: Database, config: Config, now: number): Promise
     }
     await rememberTold(tx, rows, told);
     await tx.$executeRaw`DELETE FROM "WebhookOutbox" WHERE "id" IN (${Prisma.join(rows.map((row) => row.id))})`;
+    const touched = [...new Set(deliveries.map((delivery) => delivery.subscriptionId))];
+    if (touched.length > 0) await keepWaitingBounded(db, tx, config, touched, now);
     return rows.length;
   });
+}
+
+const GAP = "webhook.gap";
+
+/** What a gap notice says: how many notifications were dropped, and where to resync each collection from. */
+interface GapData {
+  dropped: number;
+  since: Partial<Record<SyncResource, { seq: number; itemId: number }>>;
+}
+
+/**
+ * A subscription keeps at most `maxWaiting` notifications waiting (a receiver that is down, or a
+ * subscription paused or inactive, would otherwise queue one per write without end): past it, the
+ * oldest waiting notifications not being sent are dropped, and one `webhook.gap` notice takes
+ * their place, with how many were dropped and, for each collection they were about, a sync token
+ * from just before the first of them, so that the receiver reads what it missed from the lists.
+ */
+async function keepWaitingBounded(db: Database, tx: Tx, config: Config, subscriptionIds: number[], now: number): Promise<void> {
+  const counts = await tx.webhookDelivery.groupBy({ by: ["subscriptionId"], where: { subscriptionId: { in: subscriptionIds }, status: "pending" }, _count: { _all: true } });
+  for (const { subscriptionId, _count } of counts) {
+    const excess = _count._all - config.webhooks.maxWaiting;
+    if (excess <= 0) continue;
+    const gap = await tx.webhookDelivery.findFirst({ where: { subscriptionId, status: "pending", type: GAP }, select: { id: true, payload: true } });
+    const dropped = await tx.webhookDelivery.findMany({
+      where: { subscriptionId, status: "pending", type: { not: GAP }, OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] },
+      orderBy: { id: "asc" },
+      take: excess + (gap ? 0 : 1),
+      select: { id: true, resource: true, itemId: true, seq: true },
+    });
+    if (dropped.length === 0) continue;
+    await tx.webhookDelivery.deleteMany({ where: { id: { in: dropped.map((row) => row.id) } } });
+    const data: GapData = gap ? (JSON.parse(gap.payload) as { data: GapData & Record<string, unknown> }).data : { dropped: 0, since: {} };
+    data.dropped += dropped.length;
+    for (const row of dropped) {
+      const resource = row.resource as SyncResource;
+      const earlier = data.since[resource];
+      // Just before the change: every change up to its position but it and those after.
+      if (!earlier || row.seq < earlier.seq || (row.seq === earlier.seq && row.itemId - 1 < earlier.itemId)) data.since[resource] = { seq: row.seq, itemId: row.itemId - 1 };
+    }
+    const payload = await gapBody(db, subscriptionId, new Date(now).toISOString(), data);
+    if (gap) await tx.webhookDelivery.update({ where: { id: gap.id }, data: { payload } });
+    else {
+      await tx.webhookDelivery.create({
+        data: { messageId: newMessageId(), subscriptionId, type: GAP, resource: "webhooks", itemId: subscriptionId, payload, status: "pending", createdAt: now, nextAttemptAt: now, giveUpAt: now + config.webhooks.retryPeriodMs },
+      });
+    }
+  }
+}
+
+/** A gap notice's body: its data, and the sync token of each collection (for the unfiltered list) from where the receiver missed changes. */
+async function gapBody(db: Database, subscriptionId: number, timestamp: string, data: GapData): Promise<string> {
+  const tokens = new SyncTokens(db);
+  const syncTokens: Record<string, string> = {};
+  for (const [resource, position] of Object.entries(data.since) as Array<[SyncResource, { seq: number; itemId: number }]>) {
+    syncTokens[resource] = await tokens.encode({ resource, position, filters: {} });
+  }
+  return JSON.stringify({ type: GAP, timestamp, data: { resource: "webhooks", id: subscriptionId, dropped: data.dropped, since: data.since, sync_tokens: syncTokens } });
+}
+
+/**
+ * Forgets what subscribers were told of items that are gone for good (deleted, not trashed), and
+ * of every item when no subscription is left: nothing will be said of them again (a change not
+ * yet fanned out keeps its item's state). How many were forgotten.
+ */
+export async function pruneToldStates(db: Database): Promise<number> {
+  return db.write.$executeRaw`DELETE FROM "WebhookItemState"
+    WHERE NOT EXISTS (SELECT 1 FROM "WebhookOutbox" "o" WHERE "o"."resource" = "WebhookItemState"."resource" AND "o"."itemId" = "WebhookItemState"."itemId")
+      AND (NOT EXISTS (SELECT 1 FROM "WebhookSubscription")
+        OR ("resource" = 'events' AND NOT EXISTS (SELECT 1 FROM "Event" "i" WHERE "i"."id" = "WebhookItemState"."itemId"))
+        OR ("resource" = 'venues' AND NOT EXISTS (SELECT 1 FROM "Venue" "i" WHERE "i"."id" = "WebhookItemState"."itemId"))
+        OR ("resource" = 'organizers' AND NOT EXISTS (SELECT 1 FROM "Organizer" "i" WHERE "i"."id" = "WebhookItemState"."itemId"))
+        OR ("resource" IN ('categories', 'tags') AND NOT EXISTS (SELECT 1 FROM "Term" "i" WHERE "i"."id" = "WebhookItemState"."itemId")))`;
 }
 
 async function rememberTold(tx: Tx, rows: OutboxRow[], told: Map<string, ToldState>): Promise<void> {

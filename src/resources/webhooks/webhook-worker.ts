@@ -2,7 +2,10 @@ import { Prisma } from "../../../generated/prisma/sqlite/client";
 import type { Config } from "../../config";
 import type { Database } from "../../db/database";
 import type { Logger } from "../../logging/logger";
-import { fanOut, notificationBody } from "./webhook-fanout";
+import type { Language } from "../../i18n/languages";
+import type { SyncResource } from "../sync/sync-log";
+import { fanOut, notificationBody, pruneToldStates } from "./webhook-fanout";
+import { itemSnapshot, type ItemSnapshot } from "./webhook-items";
 import { sendNotification, type SendResult } from "./webhook-sender";
 import { newMessageId, signMessage } from "./webhook-signature";
 import { deleteSubscription, type Subscription } from "./webhook-subscriptions";
@@ -68,6 +71,20 @@ function lastAttempt(result: SendResult, now: number) {
   return { lastAttemptAt: now, lastStatusCode: result.statusCode, lastDurationMs: result.durationMs, lastError: result.error?.slice(0, 500) ?? null };
 }
 
+/**
+ * A waiting notification's body as it is sent: created and updated ones with the item as an
+ * anonymous reader sees it now (not as it was when the notification was made: a notification
+ * costs a few bytes while it waits, whatever the item's size), unless it is gone since (its
+ * deletion follows); deleted ones, pings and gap notices as they are.
+ */
+async function bodyToSend(payload: string, language: Language, snapshotOf: (resource: SyncResource, id: number) => Promise<ItemSnapshot>): Promise<string> {
+  const notification = JSON.parse(payload) as { type: string; timestamp: string; data: { resource: string; id: number; item?: unknown } };
+  const { type, data } = notification;
+  if (type.startsWith("webhook.") || type.endsWith(".deleted") || "item" in data) return payload;
+  const snapshot = await snapshotOf(data.resource as SyncResource, data.id);
+  return snapshot.visible ? notificationBody(type, notification.timestamp, data.resource, data.id, snapshot, language) : payload;
+}
+
 export class WebhookWorker {
   private timer: NodeJS.Timeout | null = null;
   private round: Promise<void> | null = null;
@@ -114,11 +131,23 @@ export class WebhookWorker {
     const subscriptions = new Map(
       (await this.db.read.webhookSubscription.findMany({ where: { id: { in: [...new Set(claimed.map((delivery) => delivery.subscriptionId))] } } })).map((row) => [row.id, row]),
     );
+    const snapshots = new Map<string, Promise<ItemSnapshot>>();
+    const snapshotOf = (resource: SyncResource, id: number) => {
+      let snapshot = snapshots.get(`${resource}:${id}`);
+      if (!snapshot) snapshots.set(`${resource}:${id}`, (snapshot = itemSnapshot(this.db, this.config, resource, id)));
+      return snapshot;
+    };
+    // Bodies made in claim order (the items read one after the other), then sent at once.
+    const bodies = new Map<number, string>();
+    for (const delivery of claimed) {
+      const subscription = subscriptions.get(delivery.subscriptionId);
+      if (subscription) bodies.set(delivery.id, await bodyToSend(delivery.payload, subscription.language as Language, snapshotOf));
+    }
     await Promise.all(
       claimed.map(async (delivery) => {
         const subscription = subscriptions.get(delivery.subscriptionId);
         if (!subscription) return;
-        const result = await attemptDelivery(this.config, subscription, delivery.messageId, delivery.payload, Date.now());
+        const result = await attemptDelivery(this.config, subscription, delivery.messageId, bodies.get(delivery.id)!, Date.now());
         await this.record(delivery, result, Date.now());
       }),
     );
@@ -151,9 +180,14 @@ export class WebhookWorker {
   }
 }
 
-/** Forgets sent and failed deliveries older than the log keeps (`retentionDays`); how many. Safe from every instance at once. */
+/**
+ * Forgets sent and failed deliveries older than the log keeps (`retentionDays`), and what
+ * subscribers were told of items that are gone (pruneToldStates); how many deliveries. Safe from
+ * every instance at once.
+ */
 export async function pruneDeliveryLog(db: Database, now: Date, retentionDays: number): Promise<number> {
   const before = now.getTime() - retentionDays * 86_400_000;
+  await pruneToldStates(db);
   return (await db.write.webhookDelivery.deleteMany({ where: { status: { in: ["delivered", "failed"] }, completedAt: { lt: before } } })).count;
 }
 
