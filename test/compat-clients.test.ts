@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 // Drop-in for the original's clients (tec-rest-v1.md §1 step 7, §5.1, §7.1, §7.2): the request
 // shapes real clients of `tribe/events/v1` send, replayed with only the namespace changed, and
 // their results checked field by field.
@@ -409,12 +410,20 @@ describe("WordPress's global parameters", () => {
     expect(venues.body.total).toBe(1);
   });
 
-  it("_fields on one item keeps its tag, and leaves errors whole", async () => {
+  it("_fields on one item has the tag of its own bytes, and leaves errors whole", async () => {
     const event = await send("editor", "POST", "/events", { title: "Single", start_date: START, end_date: END });
     const full = await server.raw("GET", `${root}/events/${event.body.id}`);
-    const some = await server.raw("GET", `${root}/events/${event.body.id}?_fields=id,title,start_date`);
+    const someUrl = `${root}/events/${event.body.id}?_fields=id,title,start_date`;
+    const some = await server.raw("GET", someUrl);
     expect(some.body).toEqual({ id: full.body.id, title: "Single", start_date: START });
-    expect(some.headers.get("ETag")).toBe(full.headers.get("ETag"));
+    const digestOf = (text: string) => `"${createHash("sha256").update(text).digest("base64url").slice(0, 27)}"`;
+    expect([full.headers.get("ETag"), some.headers.get("ETag")]).toEqual([digestOf(full.text), digestOf(some.text)]);
+    // The whole representation's tag does not revalidate the variant; the variant's own does.
+    expect((await server.raw("GET", someUrl, { headers: { "If-None-Match": full.headers.get("ETag")! } })).status).toBe(200);
+    expect((await server.raw("GET", someUrl, { headers: { "If-None-Match": some.headers.get("ETag")! } })).status).toBe(304);
+    // Anonymous reads come from the representations kept: the same rule.
+    const anonymous = await server.raw("GET", `${root}/events?_fields=id,title`);
+    expect(anonymous.headers.get("ETag")).toBe(digestOf(anonymous.text));
     const written = await send("editor", "PATCH", `/events/${event.body.id}?_fields=id,title`, { title: "Renamed" });
     expect(written.body).toEqual({ id: event.body.id, title: "Renamed" });
     const missing = await server.raw("GET", `${root}/events/999999?_fields=id`);

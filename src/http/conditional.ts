@@ -1,5 +1,6 @@
 import { createHash, type Hash } from "node:crypto";
 import type { Request, Response } from "express";
+import { asksForFields, shapedBody } from "./response-shaping";
 
 /**
  * Conditional requests (RFC 9110 §13), what lets a client revalidate a copy it has and make a
@@ -104,7 +105,9 @@ export function ifNoneMatchHolds(req: Request, etag: string): boolean {
  */
 export function sendRepresentation(res: Response, body: unknown, options: { status?: number; etag?: string | null } = {}): void {
   const json = JSON.stringify(body);
-  const etag = options.etag === null ? null : (options.etag ?? entityTag(json));
+  // Another form's tag only for the whole representation: a `_fields` variant's tag is its own bytes'.
+  const sent = bytesSent(res, body, json);
+  const etag = options.etag === null ? null : sent !== json ? entityTag(sent) : (options.etag ?? entityTag(json));
   if (etag !== null) res.setHeader("ETag", etag);
   const status = options.status ?? 200;
   if (etag !== null && status === 200 && answeredNotModified(res, etag)) return;
@@ -122,10 +125,20 @@ export function sendRepresentationText(res: Response, json: string): void {
  * sendRepresentation would have sent it: 200 with its tag, or 304.
  */
 export function sendPrepared(res: Response, prepared: { json: string; etag: string }): void {
-  res.setHeader("ETag", prepared.etag);
-  if (answeredNotModified(res, prepared.etag)) return;
+  const sent = asksForFields(res) ? bytesSent(res, JSON.parse(prepared.json), prepared.json) : prepared.json;
+  const etag = sent === prepared.json ? prepared.etag : entityTag(sent);
+  res.setHeader("ETag", etag);
+  if (answeredNotModified(res, etag)) return;
   res.status(200);
   sendJson(res, () => JSON.parse(prepared.json) as unknown, prepared.json);
+}
+
+/**
+ * The JSON a 200 with `body` (serialized: `json`) sends: `_fields` applied, as http/response-shaping.ts
+ * applies it in `res.json` (after the response validator has seen the body whole).
+ */
+function bytesSent(res: Response, body: unknown, json: string): string {
+  return asksForFields(res) ? JSON.stringify(shapedBody(res, body)) : json;
 }
 
 /** For a GET whose If-None-Match names `etag`: answers `304 Not Modified`, without a body, and says so. */

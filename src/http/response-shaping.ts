@@ -105,9 +105,27 @@ function shapingOf(req: Request): { fields: FieldTree | null; envelope: boolean 
   return { fields: names.length > 0 ? fieldTree(names) : null, envelope: query._envelope !== undefined };
 }
 
+const fieldsOf = (res: Response) => (res.locals as { fields?: FieldTree | null }).fields ?? null;
+
+/** Whether the request asks for some fields only (`_fields`): its representations are other bytes, with other tags. */
+export function asksForFields(res: Response): boolean {
+  return fieldsOf(res) !== null;
+}
+
+/**
+ * The body a representation's 200 is sent as, `_fields` applied: what its entity tag is the digest
+ * of (http/conditional.ts), so that each variant has its own tag. (Shaping it again, as res.json
+ * does, gives the same body.)
+ */
+export function shapedBody(res: Response, body: unknown): unknown {
+  const fields = fieldsOf(res);
+  return fields === null ? body : projectFields(body, fields);
+}
+
 export const responseShaping: RequestHandler = (req, res, next) => {
   const { fields, envelope } = shapingOf(req);
   if (fields === null && !envelope) return next();
+  (res.locals as { fields?: FieldTree | null }).fields = fields;
   const send = res.json.bind(res);
   // An own property: http/conditional.ts sends through res.json when one is installed.
   res.json = (body: unknown) => {
