@@ -119,6 +119,31 @@ describe("sync tokens of events", () => {
     expect(admin.shown.sort()).toEqual([published.id, draft.id].sort());
   });
 
+  it("reports an event that left an anonymous reader's view once, not at every edit made while it is hidden, and again once it was back", async () => {
+    const event = await createEvent({ title: "Sync hidden edits" });
+    const before = tokenOf(await get("/events"));
+    await patch(`/events/${event.id}`, { status: "private" });
+    const told = await changesSince("events", before);
+    expect(told.deleted).toEqual([event.id]);
+    // Edits while it is hidden: nothing for a reader who was told, the one tombstone for one who was not.
+    await patch(`/events/${event.id}`, { title: "Sync hidden edits (2)" });
+    await patch(`/events/${event.id}`, { description: "Still private" });
+    expect(await changesSince("events", told.token)).toMatchObject({ shown: [], deleted: [] });
+    expect((await changesSince("events", before)).deleted).toEqual([event.id]);
+    // Public again, then hidden again: shown, then one tombstone more.
+    await patch(`/events/${event.id}`, { status: "publish" });
+    const back = await changesSince("events", told.token);
+    expect(back).toMatchObject({ shown: [event.id], deleted: [] });
+    await patch(`/events/${event.id}`, { status: "draft" });
+    const again = await changesSince("events", back.token);
+    expect(again).toMatchObject({ shown: [], deleted: [event.id] });
+    await patch(`/events/${event.id}`, { title: "Sync hidden edits (3)" });
+    expect(await changesSince("events", again.token)).toMatchObject({ shown: [], deleted: [] });
+    // Trashed and deleted for good while hidden: told already.
+    await server.raw("DELETE", `${root}/events/${event.id}`, { headers: ADMIN_HEADERS });
+    expect(await changesSince("events", again.token)).toMatchObject({ shown: [], deleted: [] });
+  });
+
   it("pages the changes in the order they were made; a listing's first-page token reports what changed while paging", async () => {
     const ids: number[] = [];
     for (let i = 0; i < 5; i += 1) ids.push((await createEvent({ title: `Sync paged ${i}` })).id);

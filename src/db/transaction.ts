@@ -59,8 +59,18 @@ async function positionChanges(tx: Tx, provider: Provider): Promise<void> {
         LEFT JOIN "Organizer" "o" ON "c"."resource" = 'organizers' AND "o"."id" = "c"."itemId"
         LEFT JOIN "Term" "t" ON "c"."resource" IN ('categories', 'tags') AND "t"."id" = "c"."itemId"
       WHERE "c"."seq" IS NULL AND EXISTS (SELECT 1 FROM "WebhookSubscription")`;
-  await tx.$executeRaw`UPDATE "SyncChange" SET "seq" = ${seq} WHERE "seq" IS NULL`;
+  // An item not public now keeps the position it stopped being public at (see SyncChange.hiddenAt).
+  await tx.$executeRaw`UPDATE "SyncChange" SET "seq" = ${seq},
+      "hiddenAt" = CASE WHEN ${PUBLIC_NOW_SQL} THEN NULL ELSE COALESCE("hiddenAt", ${seq}) END
+    WHERE "seq" IS NULL`;
 }
+
+// Whether a logged item is public as its change commits: published (a term: it exists).
+const PUBLIC_NOW_SQL = Prisma.raw(`(CASE "resource"
+  WHEN 'events' THEN EXISTS (SELECT 1 FROM "Event" "i" WHERE "i"."id" = "SyncChange"."itemId" AND "i"."status" = 'publish')
+  WHEN 'venues' THEN EXISTS (SELECT 1 FROM "Venue" "i" WHERE "i"."id" = "SyncChange"."itemId" AND "i"."status" = 'publish')
+  WHEN 'organizers' THEN EXISTS (SELECT 1 FROM "Organizer" "i" WHERE "i"."id" = "SyncChange"."itemId" AND "i"."status" = 'publish')
+  ELSE EXISTS (SELECT 1 FROM "Term" "i" WHERE "i"."id" = "SyncChange"."itemId") END)`);
 
 /**
  * Runs `work` in a write transaction. When the database aborts it to break a conflict with a

@@ -98,6 +98,15 @@ export interface SyncPage<R> {
 }
 
 /**
+ * Whether an item the caller does not see now may have left their view after `after` (the token's
+ * position): it stopped being public later, or it is public (a filter leaves it out). An item
+ * hidden before then was reported already, or never seen: its later edits tell the caller nothing.
+ */
+function leftViewAfter(change: LoggedChange, after: LogPosition): boolean {
+  return change.hiddenAt === null || change.hiddenAt > after.seq || (change.hiddenAt === after.seq && change.itemId > after.itemId);
+}
+
+/**
  * Answers a sync request: the next `perPage` changes of the log after the token's position (one
  * range of an index), the items among them the list shows (one list statement restricted to
  * their ids), tombstones for the others the caller may know of. `next_rest_url` is there while
@@ -115,7 +124,7 @@ export async function sendSyncPage<R>(req: Request, res: Response, ctx: RequestC
   for (const change of answered) {
     const record = shown.get(change.itemId);
     if (record !== undefined) items.push(page.serialize(record));
-    else if (page.tombstoneShown(change)) deleted.push({ id: change.itemId, deleted: true });
+    else if (page.tombstoneShown(change) && leftViewAfter(change, sync.after)) deleted.push({ id: change.itemId, deleted: true });
   }
   const last = answered.at(-1);
   const token = await services.syncTokens.encode({ resource: page.resource, position: last ? { seq: last.seq, itemId: last.itemId } : sync.after, filters: sync.filters });

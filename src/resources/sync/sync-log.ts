@@ -21,6 +21,8 @@ export interface LoggedChange {
   deleted: boolean;
   everPublic: boolean;
   authorId: number | null;
+  /** The position it stopped being public at, while it is not (null: public, or never was). */
+  hiddenAt: number | null;
 }
 
 const LAST_ITEM_ID = 2_147_483_647;
@@ -45,10 +47,10 @@ export async function logHorizon(db: Database): Promise<number> {
  * (resource, seq, itemId) index. Changes still under way (no position yet) are not among them.
  */
 export async function changesAfter(db: Database, resource: SyncResource, after: LogPosition, limit: number): Promise<LoggedChange[]> {
-  const rows = await db.read.$queryRaw<Array<{ itemId: number; seq: number | bigint; deleted: unknown; everPublic: unknown; authorId: number | null }>>`
-    SELECT "itemId", "seq", "deleted", "everPublic", "authorId" FROM "SyncChange"
+  const rows = await db.read.$queryRaw<Array<{ itemId: number; seq: number | bigint; deleted: unknown; everPublic: unknown; authorId: number | null; hiddenAt: number | bigint | null }>>`
+    SELECT "itemId", "seq", "deleted", "everPublic", "authorId", "hiddenAt" FROM "SyncChange"
       WHERE "resource" = ${resource} AND ("seq", "itemId") > (${after.seq}, ${after.itemId}) ORDER BY "seq", "itemId" LIMIT ${limit}`;
-  return rows.map((row) => ({ itemId: row.itemId, seq: Number(row.seq), deleted: Boolean(row.deleted), everPublic: Boolean(row.everPublic), authorId: row.authorId }));
+  return rows.map((row) => ({ itemId: row.itemId, seq: Number(row.seq), deleted: Boolean(row.deleted), everPublic: Boolean(row.everPublic), authorId: row.authorId, hiddenAt: row.hiddenAt === null ? null : Number(row.hiddenAt) }));
 }
 
 /**
