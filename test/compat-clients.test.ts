@@ -500,6 +500,14 @@ describe("markup filtered like WordPress", () => {
     }
   });
 
+  it("keeps plain style properties and drops url() and expression() from an author's style attributes", async () => {
+    const description = `<p style="color: red; background-image: url(javascript:alert(1)); width: expression(alert(2))">Styled</p><span style="background:url('https://evil.example/x.png')">Bg</span>`;
+    const response = await send("author", "POST", "/events", { title: "Styled", description, start_date: START, end_date: END });
+    expectStatus(response, 201);
+    expect(response.body.description).toContain('<p style="color:red">Styled</p>');
+    for (const banned of ["url(", "expression(", "javascript:", "evil.example"]) expect(response.body.description).not.toContain(banned);
+  });
+
   it("keeps an editor's markup as sent", async () => {
     const response = await send("editor", "POST", "/events", { ...hostile, start_date: START, end_date: END });
     expect(response.body.title).toBe(hostile.title);

@@ -76,6 +76,24 @@ describe("text that cannot be stored as it is sent", () => {
     expect([emoji.status, emoji.body.title]).toEqual([201, "Party 🎉"]);
   });
 
+  it("answers a NUL character in a body's text or in a query parameter with 400 naming it, and stores nothing", async () => {
+    const before = (await get("/events?search=nul&status=publish,draft", ADMIN_HEADERS)).body.total;
+    for (const [body, param] of [
+      [`{"title":"Nul\\u0000title","start_date":"2026-12-01","end_date":"2026-12-02"}`, "title"],
+      [`{"title":"Nul description","description":"a\\u0000b","start_date":"2026-12-01","end_date":"2026-12-02"}`, "description"],
+    ] as const) {
+      const response = await server.raw("POST", `${root}/events`, { rawBody: body, headers: { ...ADMIN_HEADERS, "Content-Type": "application/json" } });
+      expect([param, response.status, params(response), response.body.data.details[param].code]).toEqual([param, 400, [param], "rest_invalid_text"]);
+    }
+    const form = await server.raw("POST", `${root}/venues`, { rawBody: "venue=Nul%00hall", headers: { ...ADMIN_HEADERS, "Content-Type": "application/x-www-form-urlencoded" } });
+    expect([form.status, params(form)]).toEqual([400, ["venue"]]);
+    for (const query of ["/events?search=a%00b", "/venues?search=a%00b", "/categories?search=%00", "/events?categories=a%00b", "/events?start_date=2026%0012-01"]) {
+      const response = await get(query);
+      expect([query, response.status, response.body.code]).toEqual([query, 400, "rest_invalid_param"]);
+    }
+    expect((await get("/events?search=nul&status=publish,draft", ADMIN_HEADERS)).body.total).toBe(before);
+  });
+
   it("answers 100,000 nested lists as a title with 400 naming it, not a stack overflow", async () => {
     const body = `{"title":${"[".repeat(100_000)}${"]".repeat(100_000)},"start_date":"2026-12-01","end_date":"2026-12-02"}`;
     const response = await server.raw("POST", `${root}/events`, { rawBody: body, headers: { ...ADMIN_HEADERS, "Content-Type": "application/json" } });
@@ -104,6 +122,10 @@ describe("password and credential checks", () => {
     const listed = await get(`/events?per_page=50&password=made-up-${Date.now()}`);
     expect(listed.status).toBe(200);
     expect(slowHashes.stats().finished - before).toBe(1);
+    // A wrong password opens none of them: every protected event of the list is redacted.
+    const locked = listed.body.events.filter((e: { title: string }) => e.title.startsWith("Locked"));
+    expect(locked).toHaveLength(12);
+    for (const event of locked) expect([event.title, event.featured, event.description]).toEqual([event.title, null, ""]);
     // The password opens the events it protects, and only those.
     const opened = await get("/events?per_page=50&search=locked&password=secret-1");
     expect(opened.body.events.filter((e: { description: string; cost_details: object; featured: boolean | null }) => e.featured !== null).map((e: { title: string }) => e.title).sort()).toEqual(["Locked 1", "Locked 10", "Locked 4", "Locked 7"]);

@@ -177,6 +177,15 @@ describe("rules", () => {
       recurrence: { rrule: "FREQ=DAILY;UNTIL=20270105T010000Z", exdate: ["2027-01-03 20:00"], rdate: ["2027-01-10 09:00"] },
     });
     expect(got).toEqual(["2027-01-02 20:00:00", "2027-01-04 20:00:00", "2027-01-10 09:00:00"]);
+    // 00:30 UTC on 5 January is 19:30 on the 4th there: the 4th at 20:00 is past it (read as a wall clock, it would not be).
+    const earlier = await seriesStarts({ start_date: "2027-01-01 20:00", end_date: "2027-01-01 21:00", timezone: "America/New_York", recurrence: { rrule: "FREQ=DAILY;UNTIL=20270105T003000Z" } });
+    expect(earlier.starts).toEqual(["2027-01-02 20:00:00", "2027-01-03 20:00:00"]);
+  });
+
+  it("count the series' own date in COUNT also when the rule does not give it (RFC 5545: DTSTART is the first occurrence)", async () => {
+    // A Monday, with a rule of Tuesdays: the Monday and two Tuesdays.
+    const { starts: got } = await seriesStarts({ start_date: "2027-02-01 18:00", end_date: "2027-02-01 19:00", recurrence: { rrule: "FREQ=WEEKLY;BYDAY=TU;COUNT=3" } });
+    expect(got).toEqual(["2027-02-02 18:00:00", "2027-02-09 18:00:00"]);
   });
 
   it("refuse what cannot be expanded, and rules giving too many occurrences", async () => {

@@ -150,6 +150,17 @@ describe("representations kept for anonymous readers", () => {
   });
 });
 
+describe("representations made for signed-in callers", () => {
+  it("are never kept for anonymous readers, whoever reads first", async () => {
+    const venue = await createLinkedVia(server, "venues", { venue: "Backstage", status: "draft" });
+    const event = (await write("POST", "/events", { ...when, title: "Read by an administrator first", venue: venue.id })).body;
+    expect((await read(`/events/${event.id}`, ADMIN_HEADERS)).body.venue).toMatchObject({ id: venue.id });
+    expect(listed(await read("/events?per_page=50", ADMIN_HEADERS), event.id).venue).toMatchObject({ id: venue.id });
+    expect((await read(`/events/${event.id}`)).body.venue).toEqual([]);
+    expect(listed(await read("/events?per_page=50"), event.id).venue).toEqual([]);
+  });
+});
+
 describe("two instances on one database", () => {
   const TOKEN = "representation-cache-token-0123456789";
   const auth = { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" };

@@ -97,6 +97,12 @@ describe("sync tokens of events", () => {
     expect((await get(`/events?sync_token=${encodeURIComponent(token)}&categories=${concerts.id}`)).status).toBe(200);
     const other = await get(`/events?sync_token=${encodeURIComponent(token)}&categories=${talks.id}`);
     expect(other.status).toBe(400);
+    // The token a sync answer ends with keeps them too: a second poll still leaves the talk out.
+    await patch(`/events/${outside.id}`, { title: "Sync talk, renamed" });
+    await patch(`/events/${inside.id}`, { title: "Sync new concert, renamed" });
+    const second = await changesSince("events", changes.token);
+    expect(second.shown).toEqual([inside.id]);
+    expect(second.deleted).toEqual([outside.id]);
     expect(other.body.data.details.sync_token.code).toBe("rest_sync_filters_differ");
     const paged = await get(`/events?sync_token=${encodeURIComponent(token)}&page=2`);
     expect(paged.status).toBe(400);
