@@ -473,7 +473,8 @@ export interface paths {
          * Create an event category
          * @description Creates a category in the request language. A name already used by a category with the same
          *     parent in that language (ignoring case) is refused with `400 term_exists`, whose `data.term_id`
-         *     is the existing category.
+         *     is the existing category. A name
+         *     that markup filtering leaves blank (an author's `<img src=x>`) is refused with `400 empty_term_name`.
          */
         post: operations["createCategory"];
         delete?: never;
@@ -548,7 +549,8 @@ export interface paths {
         /**
          * Create an event tag
          * @description Creates a tag in the request language. A name already used by a tag in that language (ignoring
-         *     case) is refused with `400 term_exists`, whose `data.term_id` is the existing tag.
+         *     case) is refused with `400 term_exists`, whose `data.term_id` is the existing tag. A name
+         *     that markup filtering leaves blank (an author's `<img src=x>`) is refused with `400 empty_term_name`.
          */
         post: operations["createTag"];
         delete?: never;
@@ -1706,7 +1708,9 @@ export interface components {
          *     are the first occurrence (COUNT counts it). `rdate` adds and `exdate` removes occurrences, as wall
          *     clocks of the event's zone (`YYYY-MM-DD HH:MM[:SS]`). Any other part, a rule that never gives a
          *     date, or one giving more than 730 occurrences up to the horizon, is `400 rest_invalid_param`
-         *     (`rest_invalid_recurrence`, `rest_too_many_occurrences`).
+         *     (`rest_invalid_recurrence`, `rest_too_many_occurrences`). The rule is expanded from the
+         *     series' start, off the request's thread, for at most 250 ms: one that gives dates too rarely
+         *     for that (the 29th of February on a Monday, from the year 1) is `rest_recurrence_too_costly`.
          * @example {
          *       "rrule": "FREQ=WEEKLY;BYDAY=TU",
          *       "exdate": [
@@ -2414,7 +2418,7 @@ export interface components {
              */
             id: string;
             /**
-             * @description A notification type, or `webhook.ping` for a test.
+             * @description A notification type, `webhook.ping` for a test, or `webhook.gap` for notifications dropped past the waiting bound.
              * @example event.updated
              */
             type: string;
@@ -2495,11 +2499,16 @@ export interface components {
         /**
          * @description The body of a notification (Standard Webhooks layout). `type` is what the change was as it
          *     committed (with the event's categories and tags then, for filters). `data.item` is the item as
-         *     an anonymous reader of the API sees it when the notification is made, moments later, in the
-         *     subscription's language (as `GET` of it gives it, without `json_ld`; a password-protected
-         *     event as lists show it): a change made meanwhile may already show in it, and is notified in
-         *     turn. A deletion has no `item`; nor has a creation or update of an item that was deleted or
-         *     hidden again before the notification was made (its deletion follows).
+         *     an anonymous reader of the API sees it when the notification is sent (each attempt reads it
+         *     anew: a waiting notification keeps no copy of it), in the subscription's language (as `GET` of
+         *     it gives it, without `json_ld`; a password-protected event as lists show it): a change made
+         *     meanwhile may already show in it, and is notified in turn. A deletion has no `item`; nor has a
+         *     creation or update of an item that was deleted or hidden again before it was sent (its
+         *     deletion follows). `webhook.gap`: a subscription keeps at most `WEBHOOK_MAX_WAITING` (1,000)
+         *     notifications waiting (while it is paused, or its receiver down); past it the oldest are
+         *     dropped and this one notice stands for them, with how many (`data.dropped`) and, for each
+         *     collection they were about, a sync token (`data.sync_tokens`) from just before the first of
+         *     them: `GET /<collection>?sync_token=` gives what the receiver missed.
          * @example {
          *       "type": "category.deleted",
          *       "timestamp": "2026-11-25T10:00:00.000Z",
@@ -2510,7 +2519,7 @@ export interface components {
          *     }
          */
         WebhookNotification: {
-            type: components["schemas"]["NotificationType"] | "webhook.ping";
+            type: components["schemas"]["NotificationType"] | ("webhook.ping" | "webhook.gap");
             /**
              * Format: date-time
              * @description When the notification was made (moments after the change committed).
@@ -2518,12 +2527,25 @@ export interface components {
             timestamp: string;
             data: {
                 /**
-                 * @description The item's collection (`webhooks` for a ping, whose `id` is the subscription's).
+                 * @description The item's collection (`webhooks` for a ping or a gap notice, whose `id` is the subscription's).
                  * @enum {string}
                  */
                 resource: "events" | "venues" | "organizers" | "categories" | "tags" | "webhooks";
                 /** Format: int32 */
                 id: number;
+                /** @description `webhook.gap`: how many notifications were dropped. */
+                dropped?: number;
+                /** @description `webhook.gap`: per collection, the change log position the sync token starts from. */
+                since?: {
+                    [key: string]: {
+                        seq: number;
+                        itemId: number;
+                    };
+                };
+                /** @description `webhook.gap`: per collection (`events`, `venues`...), a sync token of its unfiltered list from just before the first change dropped. */
+                sync_tokens?: {
+                    [key: string]: string;
+                };
                 item?: components["schemas"]["Event"] | components["schemas"]["Venue"] | components["schemas"]["Organizer"] | components["schemas"]["Category"] | components["schemas"]["Tag"];
             };
         };
@@ -3304,9 +3326,10 @@ export interface components {
          *     `Accept: text/calendar`, for calendar apps' "subscribe by URL" boxes, which send no useful
          *     Accept header (the original plugin's export takes the same `ical=1`). A list then is a feed:
          *     every event the same filters list, in date order, not paged (`page` and `per_page` are
-         *     ignored), at most 1,000 events unless configured otherwise (`X-Feed-Truncated: true` when cut
-         *     there), and, as `STATUS:CANCELLED`, the events of its window that were published and are in
-         *     the trash now. See the README, "Calendar feeds".
+         *     ignored), at most 1,000 events and 16 MiB unless configured otherwise (`X-Feed-Truncated: true`
+         *     when cut there), and, as `STATUS:CANCELLED`, the events of its window that were published and
+         *     are in the trash now. DESCRIPTION keeps the text's paragraphs, line breaks and list items on
+         *     lines of their own, and X-ALT-DESC carries its HTML. See the README, "Calendar feeds".
          * @example true
          */
         Ical: boolean;
@@ -3527,8 +3550,9 @@ export interface components {
          */
         RateLimitPolicy: string;
         /**
-         * @description The strong entity tag of the representation (RFC 9110), a digest of its bytes: it changes
-         *     whenever the representation changes, and only then. Send it back in `If-None-Match` to
+         * @description The strong entity tag of the representation (RFC 9110), a digest of its bytes as sent: it
+         *     changes whenever the representation changes, and only then, and each variant of a URL (its
+         *     `_fields`, language, JSON or iCalendar) has its own. Send it back in `If-None-Match` to
          *     revalidate a copy (`304` while it is current) and in `If-Match` to make a write conditional
          *     (`412` when the item has changed since). A write's answer carries the tag of the item as a
          *     `GET` of it gives it now; an item deleted for good has none.
@@ -3887,9 +3911,10 @@ export interface operations {
                  *     `Accept: text/calendar`, for calendar apps' "subscribe by URL" boxes, which send no useful
                  *     Accept header (the original plugin's export takes the same `ical=1`). A list then is a feed:
                  *     every event the same filters list, in date order, not paged (`page` and `per_page` are
-                 *     ignored), at most 1,000 events unless configured otherwise (`X-Feed-Truncated: true` when cut
-                 *     there), and, as `STATUS:CANCELLED`, the events of its window that were published and are in
-                 *     the trash now. See the README, "Calendar feeds".
+                 *     ignored), at most 1,000 events and 16 MiB unless configured otherwise (`X-Feed-Truncated: true`
+                 *     when cut there), and, as `STATUS:CANCELLED`, the events of its window that were published and
+                 *     are in the trash now. DESCRIPTION keeps the text's paragraphs, line breaks and list items on
+                 *     lines of their own, and X-ALT-DESC carries its HTML. See the README, "Calendar feeds".
                  * @example true
                  */
                 ical?: components["parameters"]["Ical"];
@@ -4028,9 +4053,10 @@ export interface operations {
                  *     `Accept: text/calendar`, for calendar apps' "subscribe by URL" boxes, which send no useful
                  *     Accept header (the original plugin's export takes the same `ical=1`). A list then is a feed:
                  *     every event the same filters list, in date order, not paged (`page` and `per_page` are
-                 *     ignored), at most 1,000 events unless configured otherwise (`X-Feed-Truncated: true` when cut
-                 *     there), and, as `STATUS:CANCELLED`, the events of its window that were published and are in
-                 *     the trash now. See the README, "Calendar feeds".
+                 *     ignored), at most 1,000 events and 16 MiB unless configured otherwise (`X-Feed-Truncated: true`
+                 *     when cut there), and, as `STATUS:CANCELLED`, the events of its window that were published and
+                 *     are in the trash now. DESCRIPTION keeps the text's paragraphs, line breaks and list items on
+                 *     lines of their own, and X-ALT-DESC carries its HTML. See the README, "Calendar feeds".
                  * @example true
                  */
                 ical?: components["parameters"]["Ical"];
@@ -4388,9 +4414,10 @@ export interface operations {
                  *     `Accept: text/calendar`, for calendar apps' "subscribe by URL" boxes, which send no useful
                  *     Accept header (the original plugin's export takes the same `ical=1`). A list then is a feed:
                  *     every event the same filters list, in date order, not paged (`page` and `per_page` are
-                 *     ignored), at most 1,000 events unless configured otherwise (`X-Feed-Truncated: true` when cut
-                 *     there), and, as `STATUS:CANCELLED`, the events of its window that were published and are in
-                 *     the trash now. See the README, "Calendar feeds".
+                 *     ignored), at most 1,000 events and 16 MiB unless configured otherwise (`X-Feed-Truncated: true`
+                 *     when cut there), and, as `STATUS:CANCELLED`, the events of its window that were published and
+                 *     are in the trash now. DESCRIPTION keeps the text's paragraphs, line breaks and list items on
+                 *     lines of their own, and X-ALT-DESC carries its HTML. See the README, "Calendar feeds".
                  * @example true
                  */
                 ical?: components["parameters"]["Ical"];
