@@ -100,6 +100,23 @@ describe("a recurrence rule that walks far", () => {
   });
 });
 
+describe("a series with hundreds of occurrences", () => {
+  it("is written fifty occurrences at a time, without stalling other requests", async () => {
+    // Daily from a year before the clock to a year after it: 726 occurrences, each an event.
+    const body = { title: "Daily practice", description: "<p>Bring a mat.</p>", start_date: "2025-11-25 07:00", end_date: "2025-11-25 08:00", recurrence: { rrule: "FREQ=DAILY" } };
+    const { result, ms, loopDelayMs, healthMs } = await watched(() => server.raw("POST", `${root}/events`, { body, headers: contributor }));
+    expect(result.status).toBe(201);
+    expect(ms).toBeLessThan(2000);
+    expect(loopDelayMs).toBeLessThan(200);
+    expect(healthMs).toBeLessThan(200);
+    const listed = await server.raw("GET", `${root}/events?post_parent=${result.body.id}&status=draft,pending&start_date=2025-01-01&end_date=2028-01-01&per_page=1`, { headers: contributor });
+    expect(listed.body.total).toBe(726);
+    const edited = await watched(() => server.raw("PATCH", `${root}/events/${result.body.id}`, { body: { title: "Daily practice, new room" }, headers: contributor }));
+    expect(edited.result.status).toBe(200);
+    expect(edited.loopDelayMs).toBeLessThan(200);
+  });
+});
+
 describe("a feed of a large calendar", () => {
   // ~5.6 kB of description each, in paragraphs, as real event pages have.
   const paragraph = "<p>An evening of music by the river, with local artists and guests from abroad; bring friends, food and something warm to sit on. </p>";

@@ -182,10 +182,20 @@ const ABBREVIATION_LOCALES = ["en-US", "en-GB", "en-AU", "pt-BR"];
  * The usual abbreviation of a zone at an instant (EST, CET, AEDT, BRT...). Intl knows each
  * abbreviation only in some locales, so several are tried; zones that have none get `GMT+8`.
  */
+// Making a formatter costs a tenth of a millisecond or more: a daily series asks for hundreds.
+const abbreviationFormats = new Map<string, Intl.DateTimeFormat>();
+
+function abbreviationFormat(locale: string, zone: string): Intl.DateTimeFormat {
+  const key = `${locale}|${zone}`;
+  let format = abbreviationFormats.get(key);
+  if (!format) abbreviationFormats.set(key, (format = new Intl.DateTimeFormat(locale, { timeZone: zone, timeZoneName: "short" })));
+  return format;
+}
+
 export function zoneAbbreviation(zone: string, at: Date): string {
   let fallback = "";
   for (const locale of ABBREVIATION_LOCALES) {
-    const name = new Intl.DateTimeFormat(locale, { timeZone: zone, timeZoneName: "short" }).formatToParts(at).find((part) => part.type === "timeZoneName")?.value ?? "";
+    const name = abbreviationFormat(locale, zone).formatToParts(at).find((part) => part.type === "timeZoneName")?.value ?? "";
     if (name && !/^(GMT|UTC)[+-]/.test(name)) return name;
     fallback ||= name;
   }

@@ -1,4 +1,5 @@
 import type { Database } from "../../db/database";
+import { insertRows, insertRowsReturning } from "../../db/bulk-insert";
 import { inTransaction, type Tx } from "../../db/transaction";
 import { lockItem } from "../post-kernel/item-lock";
 import { formatWallClock, instantOfWallClock, zoneAbbreviation } from "../../dates/date-input";
@@ -123,9 +124,12 @@ export async function syncSeries(db: Database, tx: Tx, seriesId: number, mode: S
   }
   const outOfStepIds = new Set(outOfStep.map((row) => row.id));
   const kept = existing.filter((row) => !row.detached && row.startsAt >= from && !outOfStepIds.has(row.id)).map((row) => row.id);
-  if (mode === "update" && kept.length > 0) await followSeries(db, tx, series, kept, now);
+  // Fifty occurrences at a time, the event loop free in between: a daily series is hundreds.
+  if (mode === "update") {
+    for (const part of parts(kept, OCCURRENCES_PER_WRITE)) await followSeries(db, tx, series, part, now).then(yieldToEventLoop);
+  }
   const missing = wanted.filter((occurrence) => !existingIds.has(occurrence.recurrenceId.getTime()));
-  if (missing.length > 0) await makeOccurrences(db, tx, series, missing, now);
+  for (const part of parts(missing, OCCURRENCES_PER_WRITE)) await makeOccurrences(db, tx, series, part, now).then(yieldToEventLoop);
   await tx.event.update({ where: { id: seriesId }, data: { recurrenceUntil: recurrence === null ? null : until } });
 }
 
@@ -138,9 +142,9 @@ async function copyLinks(tx: Tx, series: EventRecord, ids: number[]): Promise<vo
   const venues = ids.flatMap((eventId) => series.venues.map(({ venue }, position) => ({ eventId, venueId: venue.id, position })));
   const organizers = ids.flatMap((eventId) => series.organizers.map(({ organizer }, position) => ({ eventId, organizerId: organizer.id, position })));
   const terms = ids.flatMap((eventId) => series.terms.map(({ term }, position) => ({ eventId, termId: term.id, position })));
-  if (venues.length > 0) await tx.eventVenue.createMany({ data: venues });
-  if (organizers.length > 0) await tx.eventOrganizer.createMany({ data: organizers });
-  if (terms.length > 0) await tx.eventTerm.createMany({ data: terms });
+  await insertRows(tx, "EventVenue", venues);
+  await insertRows(tx, "EventOrganizer", organizers);
+  await insertRows(tx, "EventTerm", terms);
 }
 
 async function writeSearchDocuments(db: Database, tx: Tx, ids: number[], searchTexts: string[]): Promise<void> {
@@ -152,10 +156,15 @@ async function writeSearchDocuments(db: Database, tx: Tx, ids: number[], searchT
 
 /** Prisma refuses a statement with more than 999 parameters on SQLite: lists go in parts. */
 const CHUNK = 300;
+const OCCURRENCES_PER_WRITE = 50;
 
-function chunks<T>(items: T[]): T[][] {
-  return Array.from({ length: Math.ceil(items.length / CHUNK) }, (_, i) => items.slice(i * CHUNK, (i + 1) * CHUNK));
+function parts<T>(items: T[], size: number): T[][] {
+  return Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 }
+
+const chunks = <T>(items: T[]) => parts(items, CHUNK);
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Occurrences to come take the series' fields, texts (their own slugs stay) and links. */
 async function followSeries(db: Database, tx: Tx, series: EventRecord, ids: number[], now: Date): Promise<void> {
@@ -180,10 +189,13 @@ async function followSeries(db: Database, tx: Tx, series: EventRecord, ids: numb
 /** Makes the `missing` occurrences of the series, with its texts (each its own slug), links and search document. */
 async function makeOccurrences(db: Database, tx: Tx, series: EventRecord, missing: Occurrence[], now: Date): Promise<void> {
   const columns = copiedColumns(series);
-  const made = await tx.event.createManyAndReturn({
-    data: missing.map((occurrence) => ({
+  const made = await insertRowsReturning<{ id: number | bigint; startLocal: string }>(
+    tx,
+    "Event",
+    missing.map((occurrence) => ({
       ...columns,
       parentId: series.id,
+      createdAt: now,
       modifiedAt: now,
       startLocal: occurrence.startLocal,
       endLocal: occurrence.endLocal,
@@ -193,8 +205,8 @@ async function makeOccurrences(db: Database, tx: Tx, series: EventRecord, missin
       timezoneAbbr: zoneAbbreviation(series.timezone, occurrence.startsAt),
       recurrenceId: occurrence.recurrenceId,
     })),
-    select: { id: true, startLocal: true },
-  });
+    ["id", "startLocal"],
+  ).then((rows) => rows.map((row) => ({ id: Number(row.id), startLocal: row.startLocal })));
   const texts = await seriesTexts(tx, series.id);
   await writeOccurrenceTexts(tx, texts, made, new Set());
   await copyLinks(tx, series, made.map((row) => row.id));
@@ -233,7 +245,7 @@ async function writeOccurrenceTexts(tx: Tx, texts: Awaited<ReturnType<typeof ser
       })),
     );
   }
-  if (rows.length > 0) await tx.eventText.createMany({ data: rows });
+  await insertRows(tx, "EventText", rows);
 }
 
 /** For each base, itself or `base-2`, `base-3`…: the first that no event has in `language`, nor an earlier base took. */
