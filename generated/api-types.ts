@@ -1735,6 +1735,69 @@ export interface components {
             exdate?: string[];
         };
         /**
+         * @description A series' recurrence as RFC 5545 content lines, as Google Calendar's API writes an event's
+         *     `recurrence`: one `RRULE` (the parts `EventRecurrenceInput` takes), and any `RDATE` and `EXDATE`
+         *     lines, each with one or more values separated by commas: `YYYYMMDDTHHMMSS` in the event's zone,
+         *     in the zone of a `TZID` parameter, or in UTC with `Z`; or days alone (`VALUE=DATE`:
+         *     `YYYYMMDD`), at the series' time of day. `[]` is no rule.
+         * @example [
+         *       "RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=8",
+         *       "EXDATE;TZID=Europe/Lisbon:20270316T190000"
+         *     ]
+         */
+        EventRecurrenceLines: string[];
+        /**
+         * @description One rule of the original's recurrence add-on (Events Calendar Pro), as its clients send it.
+         *     `type`: `Daily`/`Every Day`, `Weekly`/`Every Week`, `Monthly`/`every-month`, `Yearly`/`Every Year`
+         *     (any case, dashes or spaces), `Custom` (then `custom.type` says which), `Date` (one extra date,
+         *     `date` or `custom.date.date`) or `None`. `interval` (or `custom.interval`): every so many periods.
+         *     `on`: which days, in words: `first monday`, `last friday`, `2nd tuesday` (BYDAY with an ordinal,
+         *     for monthly and yearly rules: a yearly one in the series' month), `monday, wednesday` (BYDAY),
+         *     `15th` or `day 15` (BYMONTHDAY). `custom.week.day` (weekdays, 1 for Monday to 7 for Sunday),
+         *     `custom.month` / `custom.year` (`same-day: yes`, or `number`: `First`... `Fifth`, `Last` with `day`
+         *     1–7, or a day of the month; `year.month`: months 1–12). The end: `end_type` (or `end-type`) `Never`;
+         *     `On` with `end` (`YYYY-MM-DD`: that whole day, or with a time); `After` with `end-count` (COUNT).
+         */
+        EventRecurrenceAddOnRule: {
+            /** @example every-month */
+            type?: string;
+            /** @example first monday */
+            on?: string;
+            interval?: number | string;
+            /** @example On */
+            end_type?: string;
+            /** @example 2027-06-30 */
+            end?: string;
+            "end-count"?: number | string;
+            custom?: Record<string, never>;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description The original recurrence add-on's form: `{"rules": [rule...], "exclusions": [rule or date...]}`,
+         *     or one rule alone (`{"type": "weekly", "end_type": "never"}`). One repeating rule becomes the
+         *     RRULE; rules of type `Date` become RDATEs, exclusions (`Date` rules, or days as `YYYY-MM-DD`)
+         *     EXDATEs, at the series' time of day. Rules of type `None` only, or no rules, are no rule; two
+         *     repeating rules are more than one RRULE says and are refused.
+         * @example {
+         *       "rules": [
+         *         {
+         *           "type": "every-month",
+         *           "on": "first monday",
+         *           "end_type": "On",
+         *           "end": "2027-06-30"
+         *         }
+         *       ]
+         *     }
+         */
+        EventRecurrenceAddOn: {
+            rules?: components["schemas"]["EventRecurrenceAddOnRule"][];
+            exclusions?: (components["schemas"]["EventRecurrenceAddOnRule"] | string)[];
+            type?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
          * @example [
          *       4,
          *       5
@@ -1930,12 +1993,15 @@ export interface components {
              */
             post_parent?: number | null;
             /**
-             * @description Makes the event a series that repeats by this rule (see `EventRecurrenceInput`), replacing the
-             *     one before (occurrences deleted one by one stay in `exdate`); `null` makes it a single event
-             *     again (its occurrences still to come are deleted; those edited on their own stay). Not on an
-             *     occurrence of a series.
+             * @description Makes the event a series that repeats by this rule, replacing the one before (occurrences
+             *     deleted one by one stay in `exdate`); no rule makes it a single event again (its occurrences
+             *     still to come are deleted; those edited on their own stay). Not on an occurrence of a series.
+             *     Canonical: `EventRecurrenceInput`. Also read, as clients send them: a list of RFC 5545 lines
+             *     (`EventRecurrenceLines`, Google Calendar's form), the recurrence add-on's rules
+             *     (`EventRecurrenceAddOn`), and, for no rule, `null` and PHP's empty values (`false`, `""`,
+             *     `"0"`, `[]`). A value none of these reads is `400 rest_invalid_param` (`rest_invalid_recurrence`).
              */
-            recurrence?: components["schemas"]["EventRecurrenceInput"] | null;
+            recurrence?: components["schemas"]["EventRecurrenceInput"] | components["schemas"]["EventRecurrenceLines"] | components["schemas"]["EventRecurrenceAddOn"] | null | false | string;
             categories?: components["schemas"]["WriteTermRefs"];
             tags?: components["schemas"]["WriteTermRefs"];
             venue?: components["schemas"]["WriteVenueRef"];
@@ -3474,54 +3540,63 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["UpdateEventRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["UpdateEventRequest"];
+                "multipart/form-data": components["schemas"]["UpdateEventRequest"];
             };
         };
         UpdateVenue: {
             content: {
                 "application/json": components["schemas"]["UpdateVenueRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["UpdateVenueRequest"];
+                "multipart/form-data": components["schemas"]["UpdateVenueRequest"];
             };
         };
         UpdateOrganizer: {
             content: {
                 "application/json": components["schemas"]["UpdateOrganizerRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["UpdateOrganizerRequest"];
+                "multipart/form-data": components["schemas"]["UpdateOrganizerRequest"];
             };
         };
         CreateCategory: {
             content: {
                 "application/json": components["schemas"]["CreateCategoryRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["CreateCategoryRequest"];
+                "multipart/form-data": components["schemas"]["CreateCategoryRequest"];
             };
         };
         UpdateCategory: {
             content: {
                 "application/json": components["schemas"]["UpdateCategoryRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["UpdateCategoryRequest"];
+                "multipart/form-data": components["schemas"]["UpdateCategoryRequest"];
             };
         };
         CreateTag: {
             content: {
                 "application/json": components["schemas"]["CreateTagRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["CreateTagRequest"];
+                "multipart/form-data": components["schemas"]["CreateTagRequest"];
             };
         };
         UpdateTag: {
             content: {
                 "application/json": components["schemas"]["UpdateTagRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["UpdateTagRequest"];
+                "multipart/form-data": components["schemas"]["UpdateTagRequest"];
             };
         };
         CreateWebhook: {
             content: {
                 "application/json": components["schemas"]["CreateWebhookRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["CreateWebhookRequest"];
+                "multipart/form-data": components["schemas"]["CreateWebhookRequest"];
             };
         };
         UpdateWebhook: {
             content: {
                 "application/json": components["schemas"]["UpdateWebhookRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["UpdateWebhookRequest"];
+                "multipart/form-data": components["schemas"]["UpdateWebhookRequest"];
             };
         };
     };

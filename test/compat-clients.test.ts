@@ -526,3 +526,140 @@ describe("markup filtered like WordPress", () => {
     expect(termNames(event.body.categories)).toEqual(["<b>Bold</b> cat"]);
   });
 });
+
+describe("recurrence as real clients send it", () => {
+  const occurrenceStarts = async (id: number) =>
+    (await send("administrator", "GET", `/events?post_parent=${id}&start_date=2026-01-01&end_date=2028-12-31&per_page=50&status=publish,draft`)).body.events.map((event: { start_date: string }) => event.start_date);
+  // Sunday 22 November 2026, at noon (UTC).
+  const event = (recurrence: unknown) => ({ title: "Repeating", start_date: "2026-11-22 12:00", end_date: "2026-11-22 13:00", recurrence });
+
+  it("reads ac-multiposter's rule: weekly, never ending, on the event's weekday", async () => {
+    const created = await send("editor", "POST", "/events", event({ type: "weekly", end_type: "never" }));
+    expectStatus(created, 201);
+    expect(created.body.recurrence.rrule).toBe("FREQ=WEEKLY");
+    const starts = await occurrenceStarts(created.body.id);
+    expect(starts.slice(0, 3)).toEqual(["2026-11-29 12:00:00", "2026-12-06 12:00:00", "2026-12-13 12:00:00"]);
+  });
+
+  it("reads the recurrence add-on's rules as ESIP's script sends them: the first Monday of each month, until a day", async () => {
+    const created = await send("editor", "POST", "/events", event({ rules: [{ type: "every-month", on: "first monday", end_type: "On", end: "2027-03-31" }] }));
+    expectStatus(created, 201);
+    expect(created.body.recurrence.rrule).toBe("FREQ=MONTHLY;BYDAY=1MO;UNTIL=20270331");
+    expect(await occurrenceStarts(created.body.id)).toEqual(["2026-12-07 12:00:00", "2027-01-04 12:00:00", "2027-02-01 12:00:00", "2027-03-01 12:00:00"]);
+  });
+
+  it("reads the add-on's custom rules, counts and exclusions, also form-encoded", async () => {
+    const rules = {
+      rules: [{ type: "Custom", custom: { type: "Weekly", interval: 2, week: { day: [1, 3] } }, "end-type": "After", "end-count": 5 }],
+      exclusions: [{ type: "Date", custom: { date: { date: "2026-12-02" } } }],
+    };
+    const created = await send("editor", "POST", "/events", event(rules));
+    expectStatus(created, 201);
+    expect(created.body.recurrence).toMatchObject({ rrule: "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,WE;COUNT=5", exdate: ["2026-12-02 12:00:00"] });
+    // The Sunday itself (its week, from Monday the 16th, is the first), then Mondays and Wednesdays every
+    // other week; the excluded Wednesday counts toward COUNT, as RFC 5545 counts it.
+    expect(await occurrenceStarts(created.body.id)).toEqual(["2026-11-30 12:00:00", "2026-12-14 12:00:00", "2026-12-16 12:00:00"]);
+    const form = await postForm("editor", "/events", phpForm(event({ type: "Every Day", "end-type": "After", "end-count": 3 })));
+    expectStatus(form, 201);
+    expect(await occurrenceStarts(form.body.id)).toEqual(["2026-11-23 12:00:00", "2026-11-24 12:00:00"]);
+  });
+
+  it("reads Google Calendar's RFC 5545 lines, with dates in other zones, in UTC and as days", async () => {
+    const lines = ["RRULE:FREQ=DAILY;COUNT=6", "EXDATE;TZID=Europe/Lisbon:20261123T120000", "EXDATE:20261124T120000Z", "EXDATE;VALUE=DATE:20261125", "RDATE;VALUE=DATE:20261201"];
+    const created = await send("editor", "POST", "/events", event(lines));
+    expectStatus(created, 201);
+    expect(created.body.recurrence.exdate).toEqual(["2026-11-23 12:00:00", "2026-11-24 12:00:00", "2026-11-25 12:00:00"]);
+    expect(await occurrenceStarts(created.body.id)).toEqual(["2026-11-26 12:00:00", "2026-11-27 12:00:00", "2026-12-01 12:00:00"]);
+  });
+
+  it("reads PHP's empty values as no rule, and removes a rule with them", async () => {
+    for (const empty of [[], false, "", "0", null]) {
+      const created = await send("editor", "POST", "/events", event(empty));
+      expect([JSON.stringify(empty), created.status, created.body.recurrence]).toEqual([JSON.stringify(empty), 201, null]);
+    }
+    const asForm = await postForm("editor", "/events", "title=Form&start_date=2026-11-22%2012:00&end_date=2026-11-22%2013:00&recurrence=");
+    expect([asForm.status, asForm.body.recurrence]).toEqual([201, null]);
+    const series = await send("editor", "POST", "/events", event({ type: "Every Week", "end-type": "After", "end-count": 3 }));
+    expect((await occurrenceStarts(series.body.id)).length).toBe(2);
+    const removed = await send("editor", "PATCH", `/events/${series.body.id}`, { recurrence: "" });
+    expect([removed.status, removed.body.recurrence]).toEqual([200, null]);
+    expect(await occurrenceStarts(series.body.id)).toEqual([]);
+  });
+
+  it("refuses what none of the forms reads, naming them", async () => {
+    for (const unreadable of [{ rules: [{ type: "fortnightly-ish" }] }, { rules: [{ type: "weekly" }, { type: "monthly" }] }, ["EXDATE:20261123T120000Z"], "FREQ=SOMETIMES", { type: "monthly", on: "the blue moon" }]) {
+      const response = await send("editor", "POST", "/events", event(unreadable));
+      expect([JSON.stringify(unreadable), response.status, response.body.data?.details?.recurrence?.code]).toEqual([JSON.stringify(unreadable), 400, "rest_invalid_recurrence"]);
+      expect(response.body.data.details.recurrence.message).toContain("RFC 5545 lines");
+    }
+  });
+});
+
+describe("WordPress core's request forms", () => {
+  const created = async (title: string) => (await send("editor", "POST", "/events", { title, start_date: START, end_date: END })).body as { id: number };
+
+  it("reads _method and X-HTTP-Method-Override on a POST as the method they name, never on a GET", async () => {
+    const byQuery = await created("Deleted by _method");
+    const trashedByQuery = await send("editor", "POST", `/events/${byQuery.id}?_method=DELETE`);
+    expect([trashedByQuery.status, trashedByQuery.body.status]).toEqual([200, "trash"]);
+    const byHeader = await created("Deleted by a header");
+    const trashedByHeader = await send("editor", "POST", `/events/${byHeader.id}`, undefined, { "X-HTTP-Method-Override": "DELETE" });
+    expect([trashedByHeader.status, trashedByHeader.body.status]).toEqual([200, "trash"]);
+    const other = await created("Patched");
+    const patched = await send("editor", "POST", `/events/${other.id}?_method=patch`, { title: "Patched through a POST" });
+    expect([patched.status, patched.body.title]).toEqual([200, "Patched through a POST"]);
+    // A link must not delete: GET stays a GET.
+    const kept = await created("Kept");
+    expect((await send("editor", "GET", `/events/${kept.id}?_method=DELETE`)).status).toBe(200);
+    expect((await send("editor", "GET", `/events/${kept.id}`, undefined, { "X-HTTP-Method-Override": "DELETE" })).body.status).toBe("publish");
+  });
+
+  it("takes a write's fields from the query string, the body winning where both give one", async () => {
+    const query = `title=From%20the%20query&start_date=${encodeURIComponent(START)}&end_date=${encodeURIComponent(END)}&featured=1`;
+    const bodyless = await server.raw("POST", `${root}/events?${query}`, { headers: bearer("editor") });
+    expectStatus(bodyless, 201);
+    expect(bodyless.body).toMatchObject({ title: "From the query", featured: true });
+    const both = await send("editor", "POST", `/events?${query}`, { title: "From the body" });
+    expectStatus(both, 201);
+    expect(both.body).toMatchObject({ title: "From the body", featured: true, start_date: START });
+  });
+
+  it("reads multipart/form-data bodies as form-encoded ones, ignoring files", async () => {
+    const form = new FormData();
+    form.append("title", "Sent by cURL");
+    form.append("start_date", START);
+    form.append("end_date", END);
+    form.append("tags[0]", "multipart");
+    form.append("tags[1]", "curl");
+    form.append("venue[venue]", "Multipart hall");
+    form.append("image_file", new Blob([Buffer.from("not really a picture")], { type: "image/png" }), "poster.png");
+    const response = await fetch(`${server.origin}${root}/events`, { method: "POST", body: form, headers: bearer("editor") });
+    const body = (await response.json()) as { title: string; tags: Array<{ name: string }>; venue: { venue: string } };
+    expect([response.status, body.title, body.tags.map((tag) => tag.name), body.venue.venue]).toEqual([201, "Sent by cURL", ["multipart", "curl"], "Multipart hall"]);
+  });
+
+  it("answers ?rest_route= at the site root, for sites without pretty links", async () => {
+    await created("Routed");
+    const listed = await server.raw("GET", `/?rest_route=${encodeURIComponent(`${root}/events`)}&per_page=1`);
+    expectStatus(listed, 200);
+    expect(listed.body.events).toHaveLength(1);
+    const inSpanish = await server.raw("GET", `/es/?rest_route=${root}/events`);
+    expect([inSpanish.status, inSpanish.headers.get("content-language")]).toEqual([200, "es"]);
+    const posted = await server.raw("POST", `/?rest_route=${root}/events`, { body: { title: "Posted by rest_route", start_date: START, end_date: END }, headers: bearer("editor") });
+    expectStatus(posted, 201);
+  });
+
+  it("answers OPTIONS with the route's methods in Allow and its description", async () => {
+    const collection = await server.raw("OPTIONS", `${root}/events`);
+    expectStatus(collection, 200);
+    expect(collection.headers.get("allow")).toBe("GET, HEAD, POST");
+    expect(collection.body).toMatchObject({ namespace: "calendar/events/v1", methods: ["GET", "POST"] });
+    const item = await server.raw("OPTIONS", `${root}/events/12`);
+    expect([item.status, item.headers.get("allow")]).toEqual([200, "GET, HEAD, POST, PUT, PATCH, DELETE"]);
+    expect(item.body.endpoints.length).toBeGreaterThan(1);
+    expect((await server.raw("OPTIONS", `${root}/nothing-here`)).status).toBe(404);
+    // A browser's preflight is still the CORS answer.
+    const preflight = await server.raw("OPTIONS", `${root}/events`, { headers: { Origin: "https://example.org", "Access-Control-Request-Method": "POST" } });
+    expect(preflight.status).toBe(204);
+  });
+});

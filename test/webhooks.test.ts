@@ -377,7 +377,8 @@ describe("the delivery log", () => {
 describe("a receiver that keeps failing", () => {
   let shortRetries: TestServer;
   beforeAll(async () => {
-    shortRetries = await startTestServer({ ...WEBHOOK_ENV, WEBHOOK_RETRY_PERIOD_SECONDS: "1" }, { deliverWebhooks: true });
+    // Three seconds: room for retries (every ~0.1 s) even when a loaded machine makes the first attempt late.
+    shortRetries = await startTestServer({ ...WEBHOOK_ENV, WEBHOOK_RETRY_PERIOD_SECONDS: "3" }, { deliverWebhooks: true });
   });
   afterAll(() => shortRetries.close());
 
@@ -387,7 +388,7 @@ describe("a receiver that keeps failing", () => {
     const id = created.body.id;
     const first = await createTermVia(shortRetries, "tags", { name: "first" });
     const show = async () => (await shortRetries.raw("GET", `${root}/webhooks/${id}`, { headers: ADMIN_HEADERS })).body;
-    for (let wait = 0; (await show()).active && wait < 200; wait += 1) await new Promise((resolve) => setTimeout(resolve, 25));
+    for (let wait = 0; (await show()).active && wait < 400; wait += 1) await new Promise((resolve) => setTimeout(resolve, 25));
     expect(await show()).toMatchObject({ active: false, paused_reason: "failing" });
     const failed = await shortRetries.raw("GET", `${root}/webhooks/${id}/deliveries?status=failed`, { headers: ADMIN_HEADERS });
     expect(failed.body.deliveries[0]).toMatchObject({ status: "failed", last_attempt: { status_code: 500 } });

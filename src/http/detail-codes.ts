@@ -65,11 +65,11 @@ export const DETAIL_CODES = {
     },
   },
   rest_invalid_recurrence: {
-    meaning: "a recurrence rule this service cannot expand, or one on an occurrence of a series",
+    meaning: "a recurrence this service cannot read or expand, or one on an occurrence of a series",
     message: {
-      en: "Must be an RRULE with FREQ DAILY, WEEKLY, MONTHLY or YEARLY and INTERVAL, BYDAY, BYMONTHDAY, BYMONTH, BYSETPOS, WKST and COUNT or UNTIL only, with dates as YYYY-MM-DD HH:MM, on an event that is not an occurrence of a series.",
-      "pt-br": "Deve ser uma RRULE com FREQ DAILY, WEEKLY, MONTHLY ou YEARLY e apenas INTERVAL, BYDAY, BYMONTHDAY, BYMONTH, BYSETPOS, WKST e COUNT ou UNTIL, com datas como AAAA-MM-DD HH:MM, num evento que não seja ocorrência de uma série.",
-      es: "Debe ser una RRULE con FREQ DAILY, WEEKLY, MONTHLY o YEARLY y solo INTERVAL, BYDAY, BYMONTHDAY, BYMONTH, BYSETPOS, WKST y COUNT o UNTIL, con fechas como AAAA-MM-DD HH:MM, en un evento que no sea una ocurrencia de una serie.",
+      en: "Must be a rule as {rrule, rdate, exdate}, RFC 5545 lines (RRULE, RDATE, EXDATE) or the recurrence add-on's rules ({type, on, end_type, end, end-count}), with an RRULE of FREQ DAILY, WEEKLY, MONTHLY or YEARLY and INTERVAL, BYDAY, BYMONTHDAY, BYMONTH, BYSETPOS, WKST and COUNT or UNTIL only, dates as YYYY-MM-DD HH:MM; not on an occurrence of a series.",
+      "pt-br": "Deve ser uma regra como {rrule, rdate, exdate}, linhas RFC 5545 (RRULE, RDATE, EXDATE) ou as regras do add-on de recorrência ({type, on, end_type, end, end-count}), com uma RRULE de FREQ DAILY, WEEKLY, MONTHLY ou YEARLY e apenas INTERVAL, BYDAY, BYMONTHDAY, BYMONTH, BYSETPOS, WKST e COUNT ou UNTIL, datas como AAAA-MM-DD HH:MM; não numa ocorrência de uma série.",
+      es: "Debe ser una regla como {rrule, rdate, exdate}, líneas RFC 5545 (RRULE, RDATE, EXDATE) o las reglas del complemento de recurrencia ({type, on, end_type, end, end-count}), con una RRULE de FREQ DAILY, WEEKLY, MONTHLY o YEARLY y solo INTERVAL, BYDAY, BYMONTHDAY, BYMONTH, BYSETPOS, WKST y COUNT o UNTIL, fechas como AAAA-MM-DD HH:MM; no en una ocurrencia de una serie.",
     },
   },
   rest_recurrence_too_costly: {

@@ -117,14 +117,27 @@ export function buildIndexRoutes(operations: SpecOperation[]): Map<string, Index
   return routes;
 }
 
+/** One route as the index shows it: its methods and endpoints, and a self link when it has no parameters. */
+export function renderRoute(route: IndexRoute, apiBase: string): JsonObject {
+  const endpoints = route.endpoints.map(({ methods, args }) => ({ methods, args }));
+  const entry: JsonObject = { namespace: route.namespace, methods: route.methods, endpoints };
+  if (!route.hasPathParams) entry._links = { self: [{ href: route.path === "/" ? apiBase : `${apiBase}${route.path}` }] };
+  return entry;
+}
+
 /** The index as served: self links made absolute against the base the client used. */
 export function renderIndex(routes: Map<string, IndexRoute>, apiBase: string, restRootUrl: string): JsonObject {
   const rendered: JsonObject = {};
-  for (const [key, route] of routes) {
-    const endpoints = route.endpoints.map(({ methods, args }) => ({ methods, args }));
-    const entry: JsonObject = { namespace: route.namespace, methods: route.methods, endpoints };
-    if (!route.hasPathParams) entry._links = { self: [{ href: route.path === "/" ? apiBase : `${apiBase}${route.path}` }] };
-    rendered[key] = entry;
-  }
+  for (const [key, route] of routes) rendered[key] = renderRoute(route, apiBase);
   return { namespace: NAMESPACE, routes: rendered, _links: { up: [{ href: restRootUrl }] } };
+}
+
+/** The route of the index a path of the namespace (`/events/12`) is, if any. */
+export function routeOfPath(routes: Map<string, IndexRoute>, path: string): IndexRoute | undefined {
+  for (const route of routes.values()) {
+    // Ids are digits, as their routes take them; slugs anything but a slash.
+    const pattern = new RegExp(`^${route.path.replace(/\{id\}/g, "\\d+").replace(/\{[^}]+\}/g, "[^/]+")}/?$`);
+    if (pattern.test(path)) return route;
+  }
+  return undefined;
 }

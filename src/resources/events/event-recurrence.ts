@@ -2,6 +2,7 @@ import { DateTime } from "luxon";
 import { instantOfWallClock } from "../../dates/date-input";
 import type { ParamProblems } from "../../http/errors";
 import type { Schemas } from "../../http/operation-types";
+import { readRecurrence, type SeriesStart } from "./recurrence-forms";
 import { expandRule } from "./rule-expansion";
 
 /**
@@ -101,18 +102,22 @@ function wallClockOf(value: string): string | null {
 }
 
 /**
- * The stored rule of a write's `recurrence` (null: none), or null with the problem added when it
- * cannot be expanded: an unknown part, a bad value, COUNT with UNTIL, a date that is not a wall clock.
+ * The stored rule of a write's `recurrence`, in any form recurrence-forms.ts reads; "none" for the
+ * forms that mean no rule; or null with the problem added when it cannot be read or expanded: a
+ * form none reads, an unknown part, a bad value, COUNT with UNTIL, a date that is not a wall clock.
  */
-export function recurrenceOf(input: NonNullable<Schemas["EventRecurrenceInput"]>, problems: ParamProblems): Recurrence | null {
-  const parts = partsOf(input.rrule);
-  if (parts === null || !validParts(parts)) {
+export function recurrenceOf(input: unknown, start: SeriesStart, problems: ParamProblems): Recurrence | "none" | null {
+  const reading = readRecurrence(input, start);
+  if ("none" in reading) return "none";
+  const rule = "rule" in reading ? reading.rule : null;
+  const parts = rule === null ? null : partsOf(rule.rrule);
+  if (rule === null || parts === null || !validParts(parts)) {
     problems.add("recurrence", "rest_invalid_recurrence");
     return null;
   }
   const dates = (list: string[] | undefined) => (list ?? []).map(wallClockOf);
-  const rdate = dates(input.rdate);
-  const exdate = dates(input.exdate);
+  const rdate = dates(rule.rdate);
+  const exdate = dates(rule.exdate);
   if ([...rdate, ...exdate].some((wall) => wall === null)) {
     problems.add("recurrence", "rest_invalid_recurrence");
     return null;

@@ -24,6 +24,7 @@ import { eventListSql, eventOrderSql, type EventFilters, type EventOrderBy } fro
 import { EVENT_TEXT, readCommittedEvent, readEvent, readEventNamed, readEventPage, type EventRecord, type EventTextField } from "./event-record";
 import { writeEventSearch } from "./event-search";
 import { parseStoredRecurrence, recurrenceOf } from "./event-recurrence";
+import { givesExdates, type SeriesStart } from "./recurrence-forms";
 import { exdateOf, horizonOf, moveExceptions, syncSeries, wallShift, withExdate } from "./event-series";
 
 /** What a write body of an event may hold (the spec's fields; a create's has the required ones). */
@@ -181,15 +182,16 @@ export interface SeriesHorizon {
 }
 
 /** The stored rule of a write's `recurrence`: undefined, unchanged; null, none; refused on an occurrence. */
-function recurrenceWrite(input: EventWrite, current: EventRecord | null, problems: ParamProblems): string | null | undefined {
+function recurrenceWrite(input: EventWrite, current: EventRecord | null, times: SeriesStart | null, problems: ParamProblems): string | null | undefined {
   if (input.recurrence === undefined) return undefined;
   if (current !== null && current.recurrenceId !== null) {
     problems.add("recurrence", "rest_invalid_recurrence");
     return undefined;
   }
-  if (input.recurrence === null) return null;
-  const recurrence = recurrenceOf(input.recurrence, problems);
-  return recurrence === null ? undefined : JSON.stringify(recurrence);
+  // Dates that cannot be read are a problem of their own already.
+  if (times === null) return undefined;
+  const recurrence = recurrenceOf(input.recurrence, times, problems);
+  return recurrence === "none" ? null : recurrence === null ? undefined : JSON.stringify(recurrence);
 }
 
 export async function createEvent(db: Database, ctx: PostWriteContext, input: Schemas["CreateEventRequest"], passwordHash: PasswordWrite, series: SeriesHorizon): Promise<EventRecord> {
@@ -199,7 +201,7 @@ export async function createEvent(db: Database, ctx: PostWriteContext, input: Sc
       const links = linkChanges(await linkIdsOf(db, tx, ctx, input, problems), null);
       const fields = await resolvePostFields(tx, input, ctx, problems);
       const times = resolveEventTimes(input, null, ctx.siteTimezone, ctx.now, problems);
-      const recurrence = recurrenceWrite(input, null, problems);
+      const recurrence = recurrenceWrite(input, null, times, problems);
       checkSlugHasLetters(input.slug, problems);
       await checkItemLinks(db, tx, ctx, links, null, input.post_parent, problems);
       problems.throwIfAny();
@@ -242,7 +244,7 @@ export async function updateEvent(db: Database, ctx: PostWriteContext, target: W
       const current = await lockTarget(db, tx, "Event", target, () => readEvent(db.provider, tx, id));
       const fields = await resolvePostFields(tx, input, ctx, problems, current);
       const times = resolveEventTimes(input, current, ctx.siteTimezone, ctx.now, problems);
-      let recurrence = recurrenceWrite(input, current, problems);
+      let recurrence = recurrenceWrite(input, current, times, problems);
       checkSlugHasLetters(input.slug, problems);
       const links = linkChanges(wantedLinks, current);
       await checkItemLinks(db, tx, ctx, links, current, input.post_parent, problems);
@@ -251,7 +253,7 @@ export async function updateEvent(db: Database, ctx: PostWriteContext, target: W
       const shift = current.recurrence !== null ? wallShift(current.startLocal, times!.startLocal) : 0;
       if (shift !== 0) {
         const rule = recurrence === undefined ? parseStoredRecurrence(current.recurrence) : parseStoredRecurrence(recurrence);
-        const moved = await moveExceptions(tx, current, shift, rule, input.recurrence?.exdate !== undefined);
+        const moved = await moveExceptions(tx, current, shift, rule, givesExdates(input.recurrence));
         recurrence = moved === null ? recurrence : JSON.stringify(moved);
       }
       // An occurrence edited on its own leaves its series' edits behind.
