@@ -255,3 +255,63 @@ describe("concurrent edits of a series and one of its occurrences", () => {
     }
   });
 });
+
+describe("local times a daylight-saving change repeats or skips", () => {
+  /** The event as JSON, and its DTSTART as the feed writes it and node-ical reads it back. */
+  async function madeAt(start: string, timezone: string, recurrence?: Record<string, unknown>) {
+    const end = start.replace(/ (\d{2}):/, (_, hour: string) => ` ${String((Number(hour) + 1) % 24).padStart(2, "0")}:`);
+    const created = (await send("POST", "/events", { title: `At ${start} in ${timezone}`, start_date: start, end_date: end, timezone, ...(recurrence ? { recurrence } : {}) })).body;
+    const feed = await server.raw("GET", `${root}/events/${created.id}?ical=1`);
+    const [vevent] = Object.values(ical.sync.parseICS(feed.text)).filter((component): component is ical.VEvent => component?.type === "VEVENT");
+    return { created, dtstart: /BEGIN:VEVENT[\s\S]*?(DTSTART[^\r\n]*)/.exec(feed.text)![1], feedInstant: new Date(vevent.start).toISOString() };
+  }
+  const utcOf = (event: { utc_start_date: string }) => `${event.utc_start_date.replace(" ", "T")}.000Z`;
+
+  it.each([
+    // Clocks go back: the first of the two.
+    ["2027-10-31 01:30", "Europe/Lisbon", "2027-10-31 00:30:00"],
+    ["2027-11-07 01:30", "America/New_York", "2027-11-07 05:30:00"],
+    ["2027-04-04 02:30", "Australia/Sydney", "2027-04-03 15:30:00"],
+    ["2027-04-04 01:45", "Australia/Lord_Howe", "2027-04-03 14:45:00"],
+  ])("reads %s in %s, which happens twice, as its first occurrence, in the JSON and the feed alike", async (start, timezone, utc) => {
+    const { created, dtstart } = await madeAt(start, timezone);
+    expect([created.start_date, created.utc_start_date]).toEqual([`${start}:00`, utc]);
+    // The local time with its zone, which RFC 5545 §3.3.5 reads as the first occurrence: the same
+    // instant as the JSON's. (node-ical reads such a time as the second one: not asked here.)
+    expect(dtstart).toBe(`DTSTART;TZID=${timezone}:${start.replace(/[-:]/g, "").replace(" ", "T")}00`);
+  });
+
+  it.each([
+    // Clocks go forward: moved forward by the gap (an hour; Lord Howe's is half an hour).
+    ["2027-03-28 01:30", "Europe/Lisbon", "2027-03-28 02:30:00", "2027-03-28 01:30:00"],
+    ["2027-03-14 02:30", "America/New_York", "2027-03-14 03:30:00", "2027-03-14 07:30:00"],
+    ["2027-10-03 02:30", "Australia/Sydney", "2027-10-03 03:30:00", "2027-10-02 16:30:00"],
+    ["2027-10-03 02:15", "Australia/Lord_Howe", "2027-10-03 02:45:00", "2027-10-02 15:45:00"],
+  ])("moves %s in %s, which does not happen, forward by the gap", async (start, timezone, local, utc) => {
+    const { created, feedInstant } = await madeAt(start, timezone);
+    expect([created.start_date, created.utc_start_date]).toEqual([local, utc]);
+    expect(feedInstant).toBe(utcOf(created));
+  });
+
+  it("puts a daily series' occurrence on the night clocks go back at the first 01:30, the others at theirs", async () => {
+    const { created } = await madeAt("2027-10-30 01:30", "Europe/Lisbon", { rrule: "FREQ=DAILY;COUNT=3" });
+    const got = await occurrences(created.id);
+    expect(got.map((event) => [event.start_date, event.utc_start_date])).toEqual([
+      ["2027-10-31 01:30:00", "2027-10-31 00:30:00"],
+      ["2027-11-01 01:30:00", "2027-11-01 01:30:00"],
+    ]);
+  });
+
+  it("keeps a series that starts in the skipped hour at its time on the other days", async () => {
+    const { created } = await madeAt("2027-03-28 01:30", "Europe/Lisbon", { rrule: "FREQ=DAILY;COUNT=3" });
+    expect(created.start_date).toBe("2027-03-28 02:30:00");
+    const got = await occurrences(created.id);
+    expect(got.map((event) => [event.start_date, event.utc_start_date])).toEqual([
+      ["2027-03-29 01:30:00", "2027-03-29 00:30:00"],
+      ["2027-03-30 01:30:00", "2027-03-30 00:30:00"],
+    ]);
+    // An edit of the series keeps it so.
+    await send("PATCH", `/events/${created.id}`, { title: "Night class" });
+    expect((await occurrences(created.id)).map((event) => event.start_date)).toEqual(["2027-03-29 01:30:00", "2027-03-30 01:30:00"]);
+  });
+});

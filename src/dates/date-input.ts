@@ -18,7 +18,6 @@ if (new Date(2020, 0, 1).getTimezoneOffset() !== 0 || new Date(2020, 6, 1).getTi
   process.env.TZ = "UTC";
 }
 
-const WALL_CLOCK_FORMAT = "yyyy-MM-dd HH:mm:ss";
 
 /** Luxon makes an invalid DateTime (rather than failing) of seconds past what a Date holds. */
 function validOrNull(dt: DateTime | null): DateTime | null {
@@ -34,12 +33,39 @@ export function isValidZone(zone: string): boolean {
 }
 
 /** A wall clock (year...second, as in a zone) to the instant it is in `zone`. */
-function fromWallClock(parts: { year: number; month: number; day: number; hour: number; minute: number; second: number }, zone: string): DateTime | null {
-  const dt = DateTime.fromObject(parts, { zone });
-  if (!dt.isValid) return null;
-  // Luxon normalizes impossible dates (2018-02-30) instead of failing: refuse them.
-  if (dt.year !== parts.year || dt.month !== parts.month || dt.day !== parts.day) return null;
-  return dt;
+type WallParts = { year: number; month: number; day: number; hour: number; minute: number; second: number };
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The instant of a wall clock (its fields given as UTC milliseconds) in `zone`, as RFC 5545 §3.3.5
+ * and PHP read one: a time that happens twice (the hour repeated when clocks go back) is its first
+ * occurrence; one that does not happen (the hour skipped when they go forward) is moved forward by
+ * the gap, that is, read with the offset from before the change. In every zone alike, whatever the
+ * size of its change (Lord Howe's is 30 minutes).
+ */
+function instantMillisOf(wallMillis: number, zone: string): number {
+  const tz = IANAZone.create(zone);
+  const before = tz.offset(wallMillis - DAY_MS);
+  const after = tz.offset(wallMillis + DAY_MS);
+  const fitting = [...new Set([before, after])].map((offset) => wallMillis - offset * 60_000).filter((instant) => wallMillis - instant === tz.offset(instant) * 60_000);
+  return fitting.length > 0 ? Math.min(...fitting) : wallMillis - before * 60_000;
+}
+
+/** A wall clock's fields as UTC milliseconds; null for a date that does not exist (2018-02-30). */
+function wallMillisOf(parts: WallParts): number | null {
+  const date = new Date(0);
+  date.setUTCFullYear(parts.year, parts.month - 1, parts.day);
+  date.setUTCHours(parts.hour, parts.minute, parts.second, 0);
+  const valid = date.getUTCFullYear() === parts.year && date.getUTCMonth() === parts.month - 1 && date.getUTCDate() === parts.day && parts.hour < 24 && parts.minute < 60 && parts.second < 60;
+  return valid ? date.getTime() : null;
+}
+
+function fromWallClock(parts: WallParts, zone: string): DateTime | null {
+  const wall = wallMillisOf(parts);
+  if (wall === null || !IANAZone.isValidZone(zone)) return null;
+  const dt = DateTime.fromMillis(instantMillisOf(wall, zone), { zone });
+  return dt.isValid ? dt : null;
 }
 
 function wallClockOf(dt: DateTime): { year: number; month: number; day: number; hour: number; minute: number; second: number } {
@@ -150,9 +176,18 @@ export function formatWallClock(instant: DateTime | Date, zone: string): string 
   return `${parts.year.padStart(4, "0")}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
 }
 
-/** A `YYYY-MM-DD HH:MM:SS` wall clock of `zone` to its instant. */
+/** A `YYYY-MM-DD HH:MM:SS` wall clock of `zone` to its instant (see instantMillisOf for the hours a change repeats or skips). */
 export function instantOfWallClock(wall: string, zone: string): DateTime {
-  return DateTime.fromFormat(wall, WALL_CLOCK_FORMAT, { zone });
+  const [year, month, day, hour, minute, second] = wall.split(/[- :]/).map(Number);
+  return fromWallClock({ year, month, day, hour, minute, second }, zone) ?? DateTime.invalid("not a wall clock");
+}
+
+/** A date input given as a plain wall clock (`YYYY-MM-DD HH:MM[:SS]`), as `YYYY-MM-DD HH:MM:SS`; null for any other form. */
+export function plainWallClock(input: string | number): string | null {
+  const plain = typeof input === "string" ? PLAIN_DATE_TIME.exec(input.trim()) : null;
+  if (!plain) return null;
+  const [, year, month, day, hour = "00", minute = "00", second = "00"] = plain;
+  return `${year}-${month}-${day} ${hour}:${minute}:${second}`;
 }
 
 export interface DateDetails {

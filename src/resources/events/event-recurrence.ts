@@ -1,5 +1,5 @@
 import { DateTime } from "luxon";
-import { instantOfWallClock } from "../../dates/date-input";
+import { formatWallClock, instantOfWallClock } from "../../dates/date-input";
 import type { ParamProblems } from "../../http/errors";
 import type { Schemas } from "../../http/operation-types";
 import { readRecurrence, type SeriesStart } from "./recurrence-forms";
@@ -20,6 +20,11 @@ export interface Recurrence {
   rrule: string;
   rdate: string[];
   exdate: string[];
+  /**
+   * The wall clock the series was given, when it does not happen (it fell in the hour a DST change
+   * skips, and the series' own date moved forward by the gap): the rule keeps it for its other dates.
+   */
+  start?: string;
 }
 
 /** Most occurrences a series may have up to the horizon: a rule giving more is refused (400). */
@@ -126,6 +131,16 @@ export function recurrenceOf(input: unknown, start: SeriesStart, problems: Param
   return { rrule, rdate: [...new Set(rdate as string[])].sort(), exdate: [...new Set(exdate as string[])].sort() };
 }
 
+/**
+ * The stored rule with the wall clock the series was given (`given`, a plain input), kept when it
+ * is not the series' start as stored (`startLocal`: a time a DST change skips, moved forward).
+ */
+export function withGivenStart(stored: string, given: string | null, series: { startLocal: string; timezone: string }): string {
+  const { start: _before, ...recurrence } = JSON.parse(stored) as Recurrence;
+  const skipped = given !== null && given !== series.startLocal && formatWallClock(instantOfWallClock(given, series.timezone).toJSDate(), series.timezone) === series.startLocal;
+  return JSON.stringify(skipped ? { ...recurrence, start: given } : recurrence);
+}
+
 export function parseStoredRecurrence(stored: string | null): Recurrence | null {
   return stored === null ? null : (JSON.parse(stored) as Recurrence);
 }
@@ -175,7 +190,8 @@ export interface SeriesTimes {
  */
 export async function occurrencesOf(recurrence: Recurrence, series: SeriesTimes, until: Date): Promise<{ occurrences: Occurrence[]; tooMany: boolean }> {
   const parts = partsOf(recurrence.rrule)!;
-  const start = floating(series.startLocal);
+  const startLocal = recurrence.start ?? series.startLocal;
+  const start = floating(startLocal);
   const duration = floating(series.endLocal).getTime() - start.getTime();
   const last = floating(DateTime.fromJSDate(until).setZone(series.timezone).toFormat("yyyy-MM-dd HH:mm:ss"));
   const untilPart = parts.get("UNTIL");
@@ -192,11 +208,11 @@ export async function occurrencesOf(recurrence: Recurrence, series: SeriesTimes,
     limit: Math.min(count ?? Infinity, MAX_OCCURRENCES + 2),
   });
   const walls = new Set(dates.map(wallOf));
-  walls.delete(series.startLocal);
+  walls.delete(startLocal);
   // The rule's occurrences after the first, COUNT including the first; then the extra dates.
   let starts = [...walls].sort();
   if (count !== null) starts = starts.slice(0, Math.max(0, count - 1));
-  for (const wall of recurrence.rdate) if (wall > series.startLocal && floating(wall) <= last) starts.push(wall);
+  for (const wall of recurrence.rdate) if (wall > startLocal && floating(wall) <= last) starts.push(wall);
   const excluded = new Set(recurrence.exdate);
   starts = [...new Set(starts)].filter((wall) => !excluded.has(wall)).sort();
   const occurrences: Occurrence[] = [];

@@ -23,8 +23,9 @@ import { resolveEventTimes } from "./event-dates";
 import { eventListSql, eventOrderSql, type EventFilters, type EventOrderBy } from "./event-query";
 import { EVENT_TEXT, readCommittedEvent, readEvent, readEventNamed, readEventPage, type EventRecord, type EventTextField } from "./event-record";
 import { writeEventSearch } from "./event-search";
-import { parseStoredRecurrence, recurrenceOf } from "./event-recurrence";
+import { parseStoredRecurrence, recurrenceOf, withGivenStart } from "./event-recurrence";
 import { givesExdates, type SeriesStart } from "./recurrence-forms";
+import { plainWallClock } from "../../dates/date-input";
 import { exdateOf, horizonOf, moveExceptions, syncSeries, wallShift, withExdate } from "./event-series";
 
 /** What a write body of an event may hold (the spec's fields; a create's has the required ones). */
@@ -201,7 +202,8 @@ export async function createEvent(db: Database, ctx: PostWriteContext, input: Sc
       const links = linkChanges(await linkIdsOf(db, tx, ctx, input, problems), null);
       const fields = await resolvePostFields(tx, input, ctx, problems);
       const times = resolveEventTimes(input, null, ctx.siteTimezone, ctx.now, problems);
-      const recurrence = recurrenceWrite(input, null, times, problems);
+      const rule = recurrenceWrite(input, null, times, problems);
+      const recurrence = rule ? withGivenStart(rule, plainWallClock(input.start_date), times!) : rule;
       checkSlugHasLetters(input.slug, problems);
       await checkItemLinks(db, tx, ctx, links, null, input.post_parent, problems);
       problems.throwIfAny();
@@ -255,6 +257,12 @@ export async function updateEvent(db: Database, ctx: PostWriteContext, target: W
         const rule = recurrence === undefined ? parseStoredRecurrence(current.recurrence) : parseStoredRecurrence(recurrence);
         const moved = await moveExceptions(tx, current, shift, rule, givesExdates(input.recurrence));
         recurrence = moved === null ? recurrence : JSON.stringify(moved);
+      }
+      // A series' rule keeps the start it was given when a DST change skips it.
+      const rule = recurrence === undefined ? current.recurrence : recurrence;
+      if (rule !== null && (input.start_date !== undefined || recurrence !== undefined)) {
+        const given = input.start_date !== undefined ? plainWallClock(input.start_date) : (parseStoredRecurrence(current.recurrence)?.start ?? null);
+        recurrence = withGivenStart(rule, given, times!);
       }
       // An occurrence edited on its own leaves its series' edits behind.
       const detached = current.recurrenceId !== null ? { detached: true } : {};
