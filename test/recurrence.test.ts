@@ -315,3 +315,15 @@ describe("local times a daylight-saving change repeats or skips", () => {
     expect((await occurrences(created.id)).map((event) => event.start_date)).toEqual(["2027-03-29 01:30:00", "2027-03-30 01:30:00"]);
   });
 });
+
+describe("a series in the trash", () => {
+  it("still lists its occurrences for administrators who name it, and for nobody else", async () => {
+    const created = (await send("POST", "/events", { title: "Trashed weekly", start_date: "2027-05-03 10:00", end_date: "2027-05-03 11:00", recurrence: { rrule: "FREQ=WEEKLY;COUNT=3" } })).body;
+    await send("DELETE", `/events/${created.id}`);
+    const listed = await server.raw("GET", `${root}/events?post_parent=${created.id}&status=trash&start_date=2027-01-01&end_date=2027-12-31`, { headers: ADMIN_HEADERS });
+    expect(listed.status).toBe(200);
+    expect(listed.body.events.map((event: Listed) => event.start_date)).toEqual(["2027-05-10 10:00:00", "2027-05-17 10:00:00"]);
+    const anonymous = await server.raw("GET", `${root}/events?post_parent=${created.id}`);
+    expect([anonymous.status, anonymous.body.data?.details?.post_parent?.code]).toEqual([400, "rest_event_not_found"]);
+  });
+});

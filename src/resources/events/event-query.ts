@@ -97,7 +97,10 @@ export async function eventFiltersOf(db: Database, query: QueryOf<"listEvents">,
   filters.organizerIds = query.organizer;
   if (query.post_parent !== undefined) {
     const parents = await db.read.event.findMany({ where: { id: query.post_parent }, select: OWNERSHIP });
-    if (!allReadable([query.post_parent], parents, "events", principal)) problems.add("post_parent", "rest_event_not_found", "notFound");
+    // A series in the trash may be named by those who may list it there: its occurrences are there too.
+    const trashListable = listableConditions(principal, "events", ["trash"]);
+    const nameable = parents.filter((row) => row.status === "trash" && trashListable.some((condition) => condition.authorId === undefined || condition.authorId === row.authorId));
+    if (nameable.length === 0 && !allReadable([query.post_parent], parents, "events", principal)) problems.add("post_parent", "rest_event_not_found", "notFound");
     filters.parentId = query.post_parent;
   }
   // As in the original, an unknown id in `include` is an error, not an empty list.
