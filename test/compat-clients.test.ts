@@ -663,3 +663,14 @@ describe("WordPress core's request forms", () => {
     expect(preflight.status).toBe(204);
   });
 });
+
+describe("values as the original gives them", () => {
+  it("derives a venue's stateprovince from its state or province, and names a missing event as the original does", async () => {
+    const venue = await send("editor", "POST", "/venues", { venue: "Chicago hall", state: "IL", country: "United States" });
+    expect([venue.status, venue.body.stateprovince]).toEqual([201, "IL"]);
+    const other = await send("editor", "POST", "/venues", { venue: "Lyon hall", province: "Rhône", country: "France" });
+    expect(other.body.stateprovince).toBe("Rhône");
+    const missing = await send("editor", "GET", "/events/999999");
+    expect([missing.status, missing.body.message]).toEqual([404, "Event with ID 999999 does not exist."]);
+  });
+});

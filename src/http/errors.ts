@@ -160,7 +160,7 @@ export const ERRORS = {
   },
   "rest-venue-not-found": {
     status: 404,
-    message: { en: "Venue {ref} does not exist.", "pt-br": "O local {ref} não existe.", es: "El lugar {ref} no existe." },
+    message: { en: "Venue with {ref} does not exist.", "pt-br": "O local com {ref} não existe.", es: "El lugar con {ref} no existe." },
   },
   "venue-not-accessible": {
     status: 403,
@@ -184,7 +184,7 @@ export const ERRORS = {
   },
   "rest-organizer-not-found": {
     status: 404,
-    message: { en: "Organizer {ref} does not exist.", "pt-br": "O organizador {ref} não existe.", es: "El organizador {ref} no existe." },
+    message: { en: "Organizer with {ref} does not exist.", "pt-br": "O organizador com {ref} não existe.", es: "El organizador con {ref} no existe." },
   },
   "organizer-not-accessible": {
     status: 403,
@@ -208,7 +208,7 @@ export const ERRORS = {
   },
   "rest-event-not-found": {
     status: 404,
-    message: { en: "Event {ref} does not exist.", "pt-br": "O evento {ref} não existe.", es: "El evento {ref} no existe." },
+    message: { en: "Event with {ref} does not exist.", "pt-br": "O evento com {ref} não existe.", es: "El evento con {ref} no existe." },
   },
   "event-no-longer-available": {
     status: 403,

@@ -28,8 +28,9 @@ export function languageOrderOf(req: Request, services: Services): LanguageOrder
 }
 
 /** The reference as error messages show it: the id or the slug. */
-export function refText(ref: ItemRef): string | number {
-  return "slug" in ref ? ref.slug : ref.id;
+/** How a message names the item a request asked for, as the original's do ("Event with ID 12 does not exist."). */
+export function refText(ref: ItemRef): string {
+  return "slug" in ref ? `slug ${ref.slug}` : `ID ${ref.id}`;
 }
 
 /** What a write handler of a post gives its store: who writes, in which language, when. */

@@ -62,7 +62,8 @@ export function serializeVenue(venue: VenueRecord, ctx: RequestContext, options:
     zip: venue.zip,
     phone: venue.phone,
     website: venue.website,
-    stateprovince: venue.stateprovince,
+    // As the original derives it when only one of them is written: the state, else the province.
+    stateprovince: venue.stateprovince ?? venue.state ?? venue.province,
     geo_lat: venue.geoLat,
     geo_lng: venue.geoLng,
     show_map: venue.showMap,
