@@ -1403,7 +1403,11 @@ export interface components {
          *     original: `description`, `excerpt`, `cost` and `website` are empty, `image` is `false`,
          *     `cost_details` is empty, the flags (`all_day`, `show_map`, ...) are `null`, and `categories`,
          *     `tags`, `venue` and `organizer` are empty lists; title, dates, status, slug and links stay.
-         *     **Departure**: `author` is an integer; `ticketed` and `post_parent` are plain fields.
+         *     **Departure**: `author` is an integer; `ticketed` and `post_parent` are plain fields; a `cost`
+         *     written without a currency symbol is shown as written (no site currency is added), and `"0"` as
+         *     `Free`; `excerpt` is made from the description when the event has none of its own (the
+         *     original's is `""`); `show_map` and `show_map_link` are on unless a write turns them off;
+         *     `json_ld.description` is plain text; `timezone` is `UTC` on UTC sites (the original's `UTC+0`).
          * @example {
          *       "id": 31,
          *       "global_id": "localhost:8080?id=31&type=event",
