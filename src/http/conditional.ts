@@ -1,6 +1,7 @@
 import { createHash, type Hash } from "node:crypto";
 import type { Request, Response } from "express";
 import { asksForFields, shapedBody } from "./response-shaping";
+import { yieldToEventLoop } from "../event-loop";
 
 /**
  * Conditional requests (RFC 9110 §13), what lets a client revalidate a copy it has and make a
@@ -27,7 +28,6 @@ function tagOfDigest(hash: Hash): string {
 /** Characters hashed or written between two turns of the event loop. */
 const CHARACTERS_PER_SLICE = 1 << 20;
 
-const yieldToEventLoop = () => new Promise((resolve) => setImmediate(resolve));
 
 /** The entity tag of a large representation given in parts (entityTag of their concatenation), the event loop free every megabyte. */
 export async function entityTagOfParts(parts: readonly string[]): Promise<string> {

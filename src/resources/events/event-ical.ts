@@ -9,6 +9,7 @@ import { calendarText, plainText } from "../../text/html";
 import type { EventRecord } from "./event-record";
 import { parseStoredRecurrence } from "./event-recurrence";
 import { instantOfWallClock } from "../../dates/date-input";
+import { yieldToEventLoop } from "../../event-loop";
 
 /**
  * iCalendar (RFC 5545) representations of events, for calendar apps: a feed of a list, or one
@@ -158,7 +159,6 @@ export interface CalendarSources {
 /** Events written between two turns of the event loop, so that a large feed never holds it long. */
 const EVENTS_PER_SLICE = 10;
 
-const yieldToEventLoop = () => new Promise((resolve) => setImmediate(resolve));
 
 /** Whether every anonymous reader sees the event the same: published, no password, not cancelled. */
 function isShared(event: FeedEvent): boolean {

@@ -9,6 +9,7 @@ import { ORGANIZER_COLUMNS, organizerSelect } from "../organizers/organizer-reco
 import { POST_COLUMNS } from "../post-kernel/post-record";
 import { TERM_COLUMNS, termSelect } from "../terms/term-record";
 import { VENUE_COLUMNS, venueSelect } from "../venues/venue-record";
+import { yieldToEventLoop } from "../../event-loop";
 
 /**
  * An event as stored: its own columns, its text in every language, and what it links to. One
@@ -212,7 +213,7 @@ export async function readEventPage(
   // A feed's thousand records are read a hundred at a time, the event loop free in between
   // (better-sqlite3 reads synchronously: one statement would hold it for 150 ms).
   for (let first = 0; first < needed.length; first += RECORDS_PER_READ) {
-    if (first > 0) await new Promise((resolve) => setImmediate(resolve));
+    if (first > 0) await yieldToEventLoop();
     const read = await db.direct.rows<{ record: unknown }>(
       Prisma.sql`SELECT ${Prisma.raw(eventRecordSql(db.provider, parts.shownIn))} AS "record" FROM "Event" "e" WHERE "e"."id" IN (${idList(db.provider, needed.slice(first, first + RECORDS_PER_READ))})`,
     );

@@ -4,6 +4,7 @@ import type { ParamProblems } from "../../http/errors";
 import type { Schemas } from "../../http/operation-types";
 import { readRecurrence, type SeriesStart } from "./recurrence-forms";
 import { expandRule } from "./rule-expansion";
+import { yieldToEventLoop } from "../../event-loop";
 
 /**
  * Recurring events (RFC 5545). A series is an event with a rule: its own dates are its first
@@ -218,7 +219,7 @@ export async function occurrencesOf(recurrence: Recurrence, series: SeriesTimes,
   const occurrences: Occurrence[] = [];
   for (const startLocal of starts.slice(0, MAX_OCCURRENCES)) {
     // Each instant costs Luxon a few dozen microseconds: hundreds, the event loop free every hundred.
-    if (occurrences.length % 100 === 99) await new Promise((resolve) => setImmediate(resolve));
+    if (occurrences.length % 100 === 99) await yieldToEventLoop();
     const endLocal = wallOf(new Date(floating(startLocal).getTime() + duration));
     const startsAt = instantOfWallClock(startLocal, series.timezone).toJSDate();
     occurrences.push({ startLocal, endLocal, startsAt, endsAt: instantOfWallClock(endLocal, series.timezone).toJSDate(), recurrenceId: startsAt });

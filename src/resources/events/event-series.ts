@@ -8,6 +8,7 @@ import { readEvent, type EventRecord } from "./event-record";
 import { floating, occurrencesOf, parseStoredRecurrence, wallOf, type Occurrence, type Recurrence } from "./event-recurrence";
 import { ExpansionTooCostly } from "./rule-expansion";
 import { searchDocumentsParams, searchDocumentsSql } from "./event-search";
+import { yieldToEventLoop } from "../../event-loop";
 
 /**
  * The occurrences of a series as events (see event-recurrence.ts for the rule): made, kept in step
@@ -164,7 +165,6 @@ function parts<T>(items: T[], size: number): T[][] {
 
 const chunks = <T>(items: T[]) => parts(items, CHUNK);
 
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Occurrences to come take the series' fields, texts (their own slugs stay) and links. */
 async function followSeries(db: Database, tx: Tx, series: EventRecord, ids: number[], now: Date): Promise<void> {
