@@ -159,7 +159,6 @@ export interface CalendarSources {
 /** Events written between two turns of the event loop, so that a large feed never holds it long. */
 const EVENTS_PER_SLICE = 10;
 
-
 /** Whether every anonymous reader sees the event the same: published, no password, not cancelled. */
 function isShared(event: FeedEvent): boolean {
   return !event.cancelled && event.record.status === "publish" && event.record.passwordHash === null;
@@ -181,7 +180,9 @@ export async function eventCalendar(events: FeedEvent[], ctx: RequestContext, na
   const tail = "END:VCALENDAR\r\n";
   const variant = `${ctx.language}|${ctx.apiBase}`;
   const vevents: string[] = [];
-  const zones = new Set<string>();
+  // Each zone's VTIMEZONE, in the order the events first use them.
+  const zones = new Map<string, string>();
+  const assembled = (truncated: boolean) => ({ parts: [head, ...zones.values(), ...vevents, tail], truncated });
   let bytes = Buffer.byteLength(head) + tail.length;
   let made = 0;
   for (const event of events) {
@@ -195,13 +196,13 @@ export async function eventCalendar(events: FeedEvent[], ctx: RequestContext, na
       if (shared) sources.kept!.keep(key, vevent, event.record);
     }
     const zone = event.record.allDay || event.record.timezone === "UTC" ? null : event.record.timezone;
-    const zoneBytes = zone === null || zones.has(zone) ? 0 : Buffer.byteLength(timezoneBlock(zone));
-    bytes += Buffer.byteLength(vevent) + zoneBytes;
-    if (bytes > sources.maxBytes) return { parts: [head, ...[...zones].map(timezoneBlock), ...vevents, tail], truncated: true };
-    if (zone !== null) zones.add(zone);
+    const block = zone === null || zones.has(zone) ? null : timezoneBlock(zone);
+    bytes += Buffer.byteLength(vevent) + (block === null ? 0 : Buffer.byteLength(block));
+    if (bytes > sources.maxBytes) return assembled(true);
+    if (block !== null) zones.set(zone!, block);
     vevents.push(vevent);
   }
-  return { parts: [head, ...[...zones].map(timezoneBlock), ...vevents, tail], truncated: false };
+  return assembled(false);
 }
 
 /** The VTIMEZONE of a zone, CRLF-ended, as ical-generator writes it into a calendar. */
