@@ -7,7 +7,7 @@ import { execFile } from "node:child_process";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { createUser } from "../src/auth/user-admin";
 import { fixedClock, seedPublicEvents } from "./support/events";
-import { startTestServer, type TestServer } from "./support/test-server";
+import { ADMIN_HEADERS, startTestServer, type TestServer } from "./support/test-server";
 
 jest.setTimeout(120_000);
 
@@ -151,5 +151,18 @@ describe("a feed of a large calendar", () => {
     for (const answer of four.result) expect(answer).toEqual(first.result);
     expect(four.loopDelayMs).toBeLessThan(LOOP_BOUND_MS);
     expect(four.healthMs).toBeLessThan(LOOP_BOUND_MS);
+  });
+
+  it("writes an event again once it changes: its kept VEVENT goes with the change", async () => {
+    const path = `${root}/events?ical=1&start_date=2026-11-01&end_date=2027-12-31`;
+    const before = await server.raw("GET", path);
+    const [first] = (await server.raw("GET", `${root}/events?per_page=1&start_date=2026-11-01`)).body.events;
+    expect(first.title).toMatch(/^Riverside/);
+    const renamed = await server.raw("PATCH", `${root}/events/${first.id}`, { body: { title: "Riverside, moved indoors" }, headers: ADMIN_HEADERS });
+    expect(renamed.status).toBe(200);
+    const after = await server.raw("GET", path);
+    expect(after.headers.get("etag")).not.toBe(before.headers.get("etag"));
+    expect(after.text).toContain("SUMMARY:Riverside\\, moved indoors");
+    expect(before.text).not.toContain("moved indoors");
   });
 });
