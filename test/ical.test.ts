@@ -139,5 +139,34 @@ describe("iCalendar feeds of events", () => {
     } finally {
       await small.close();
     }
+    // And at FEED_MAX_BYTES: the events that fit, whole.
+    const bytes = await startTestServer({ FEED_MAX_BYTES: "65536" });
+    try {
+      for (let i = 0; i < 4; i += 1) {
+        const body = { title: `Long ${i}`, description: `<p>${"A long description. ".repeat(600)}</p>`, start_date: `+${i + 1} days`, end_date: `+${i + 1} days 1 hour` };
+        expect((await bytes.raw("POST", `${root}/events`, { body, headers: ADMIN_HEADERS })).status).toBe(201);
+      }
+      const response = await bytes.raw("GET", `${root}/events?ical=1`);
+      expect(Buffer.byteLength(response.text)).toBeLessThanOrEqual(65536);
+      expect(parsed(response).events.map((event) => event.summary)).toEqual(["Long 0", "Long 1"]);
+      expect(response.headers.get("x-feed-truncated")).toBe("true");
+    } finally {
+      await bytes.close();
+    }
+  });
+
+  it("keeps a description's paragraphs, line breaks and list items on lines of their own, with its HTML beside, and ends every line with CRLF", async () => {
+    const event = await createEvent({
+      title: "Shaped text",
+      description: "<p>First paragraph &amp; more.</p><p>Second line one<br>second line two</p><ul><li>One</li><li>Two</li></ul>",
+      start_date: "+5 days 10:00",
+      end_date: "+5 days 11:00",
+    });
+    const response = await server.raw("GET", `${root}/events/${event.id}?ical=1`);
+    const [vevent] = parsed(response).events;
+    expect(vevent.description).toBe("First paragraph & more.\n\nSecond line one\nsecond line two\n\n- One\n- Two");
+    expect(response.text).toMatch(/X-ALT-DESC;FMTTYPE=text\/html:<p>First paragraph/);
+    expect(response.text.endsWith("END:VCALENDAR\r\n")).toBe(true);
+    expect(response.text.split("\r\n").slice(0, -1).every((line) => !line.includes("\n"))).toBe(true);
   });
 });
