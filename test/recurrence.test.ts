@@ -303,8 +303,10 @@ describe("local times a daylight-saving change repeats or skips", () => {
   });
 
   it("keeps a series that starts in the skipped hour at its time on the other days", async () => {
-    const { created } = await madeAt("2027-03-28 01:30", "Europe/Lisbon", { rrule: "FREQ=DAILY;COUNT=3" });
+    const { created, dtstart } = await madeAt("2027-03-28 01:30", "Europe/Lisbon", { rrule: "FREQ=DAILY;COUNT=3" });
     expect(created.start_date).toBe("2027-03-28 02:30:00");
+    // The feed's DTSTART is the time given, which RFC 5545 reads that day as 02:30 and the rule keeps on the others.
+    expect(dtstart).toBe("DTSTART;TZID=Europe/Lisbon:20270328T013000");
     const got = await occurrences(created.id);
     expect(got.map((event) => [event.start_date, event.utc_start_date])).toEqual([
       ["2027-03-29 01:30:00", "2027-03-29 00:30:00"],

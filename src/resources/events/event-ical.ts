@@ -102,6 +102,17 @@ function recurrenceLines(record: EventRecord): string | undefined {
   return [`RRULE:${rule}`, ...dated("EXDATE", recurrence.exdate), ...dated("RDATE", recurrence.rdate)].join("\n");
 }
 
+/**
+ * A series that starts in an hour a DST change skips keeps that time in its rule (see
+ * Recurrence.start): its DTSTART says it (RFC 5545 §3.3.5 reads it, that day, as moved forward by
+ * the gap: the same instant), so that calendar apps expand the rule at it on the other days.
+ */
+function startAsGiven(vevent: string, record: EventRecord): string {
+  const given = record.allDay ? undefined : parseStoredRecurrence(record.recurrence)?.start;
+  if (given === undefined) return vevent;
+  return vevent.replace(/^DTSTART;TZID=[^:\r\n]+:\d{8}T\d{6}\r$/m, `DTSTART;TZID=${record.timezone}:${icalWall(given, false)}\r`);
+}
+
 function eventData(event: FeedEvent, json: Schemas["Event"], ctx: RequestContext): ICalEventData {
   const { record } = event;
   const venue = Array.isArray(json.venue) ? json.venue[0] : (json.venue as Schemas["Venue"] | undefined);
@@ -191,7 +202,7 @@ export async function eventCalendar(events: FeedEvent[], ctx: RequestContext, na
     let vevent = shared ? sources.kept!.get(key) : undefined;
     if (vevent === undefined) {
       if (++made % EVENTS_PER_SLICE === 0) await yieldToEventLoop();
-      vevent = foldLines(calendar.createEvent(eventData(event, sources.present(event.record), ctx)).toString()) + "\r\n";
+      vevent = startAsGiven(foldLines(calendar.createEvent(eventData(event, sources.present(event.record), ctx)).toString()) + "\r\n", event.record);
       calendar.clear();
       if (shared) sources.kept!.keep(key, vevent, event.record);
     }
