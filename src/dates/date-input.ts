@@ -18,7 +18,6 @@ if (new Date(2020, 0, 1).getTimezoneOffset() !== 0 || new Date(2020, 6, 1).getTi
   process.env.TZ = "UTC";
 }
 
-
 /** Luxon makes an invalid DateTime (rather than failing) of seconds past what a Date holds. */
 function validOrNull(dt: DateTime | null): DateTime | null {
   return dt && dt.isValid ? dt : null;

@@ -28,7 +28,6 @@ function tagOfDigest(hash: Hash): string {
 /** Characters hashed or written between two turns of the event loop. */
 const CHARACTERS_PER_SLICE = 1 << 20;
 
-
 /** The entity tag of a large representation given in parts (entityTag of their concatenation), the event loop free every megabyte. */
 export async function entityTagOfParts(parts: readonly string[]): Promise<string> {
   const hash = createHash("sha256");

@@ -165,7 +165,6 @@ function parts<T>(items: T[], size: number): T[][] {
 
 const chunks = <T>(items: T[]) => parts(items, CHUNK);
 
-
 /** Occurrences to come take the series' fields, texts (their own slugs stay) and links. */
 async function followSeries(db: Database, tx: Tx, series: EventRecord, ids: number[], now: Date): Promise<void> {
   await tx.event.updateMany({ where: { id: { in: ids }, detached: false }, data: { ...copiedColumns(series), modifiedAt: now, version: { increment: 1 } } });
