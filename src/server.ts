@@ -8,7 +8,7 @@ import { migrate } from "./db/migrate";
 import { createHttpServer, stopGracefully } from "./http/server-limits";
 import { createLogger, type Logger } from "./logging/logger";
 import { publishDueItems } from "./resources/post-kernel/scheduled-publishing";
-import { pruneTombstones } from "./resources/sync/sync-log";
+import { pruneTombstones } from "./sync/sync-log";
 import { extendSeries } from "./resources/events/event-series";
 import { pruneDeliveryLog, WebhookWorker } from "./resources/webhooks/webhook-worker";
 import { databaseStartupMessage, portStartupMessage } from "./startup-errors";

@@ -2,8 +2,8 @@ import type { EventPasswords } from "./auth/event-passwords";
 import type { Config } from "./config";
 import type { Database } from "./db/database";
 import type { Logger } from "./logging/logger";
-import type { RepresentationCache } from "./resources/sync/representation-cache";
-import type { SyncTokens } from "./resources/sync/sync-token";
+import type { RepresentationCache } from "./sync/representation-cache";
+import type { SyncTokens } from "./sync/sync-token";
 
 /** What handlers are built with: one of each per app. */
 export interface Services {

@@ -17,8 +17,8 @@ import { itemsShownBy, readCommittedEvent, type EventRecord } from "./event-reco
 import { serializeEvent } from "./event-serializer";
 import { createEvent, eventsAmong, feedEvents, listEvents, removeEvent, resolveEvent, resolveEventId, updateEvent } from "./event-store";
 import { eventCalendar, sendCalendar, wantsCalendar, withSeries, type KeptEvents } from "./event-ical";
-import type { Freshness } from "../sync/representation-cache";
-import { listingToken, postTombstoneShown, sendSyncPage, syncRequestOf } from "../sync/sync-listing";
+import type { Freshness } from "../../sync/representation-cache";
+import { listingToken, postTombstoneShown, sendSyncPage, syncRequestOf } from "../../sync/sync-listing";
 
 /** A single GET shows the event with its schema.org data; writes answer without it. */
 const FORMS: ItemForms<EventRecord> = {

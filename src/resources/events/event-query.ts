@@ -14,7 +14,7 @@ import { venueIdsWithin } from "../venues/venue-geo";
 import { eventWindow, type EventWindow } from "./event-dates";
 import type { EventOrderSql } from "./event-record";
 import { searchMatchSql, searchSourceSql } from "./event-search";
-import { modifiedWindowOf, type ModifiedWindow } from "../sync/modified-window";
+import { modifiedWindowOf, type ModifiedWindow } from "../../sync/modified-window";
 
 /** The filters of `GET /events`, resolved (ids, instants); combined with AND. */
 export interface EventFilters {

@@ -3,7 +3,7 @@ import type { Database, Db, Provider } from "../../db/database";
 import { columns, jsonSql, revive } from "../../db/sql-json";
 import type { Tx } from "../../db/transaction";
 import type { RowsSpec } from "../../i18n/localized-rows";
-import type { LoggedItem } from "../sync/representation-cache";
+import type { LoggedItem } from "../../sync/representation-cache";
 import type { FallbackOrder } from "../../i18n/localized-text";
 import { ORGANIZER_COLUMNS, organizerSelect } from "../organizers/organizer-record";
 import { POST_COLUMNS } from "../post-kernel/post-record";

@@ -13,8 +13,8 @@ import { searchWords } from "../../text/search-text";
 import { eventFilterOf } from "../events/event-store";
 import { destroysOf, postTargetRules, postWriteContext, readTagOf, refText, sendWritten, type ItemForms } from "./item-operations";
 import { linkedPostOrder, type LinkedPostFilters } from "./linked-post-query";
-import { modifiedWindowOf } from "../sync/modified-window";
-import { listingToken, postTombstoneShown, sendSyncPage, syncRequestOf } from "../sync/sync-listing";
+import { modifiedWindowOf } from "../../sync/modified-window";
+import { listingToken, postTombstoneShown, sendSyncPage, syncRequestOf } from "../../sync/sync-listing";
 import type { LinkedPostRecord, LinkedPostStore } from "./linked-post-store";
 
 /**

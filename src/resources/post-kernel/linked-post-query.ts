@@ -1,7 +1,7 @@
 import type { Prisma } from "../../../generated/prisma/sqlite/client";
 import type { Language } from "../../i18n/languages";
 import type { StatusCondition } from "../../auth/post-permissions";
-import type { ModifiedWindow } from "../sync/modified-window";
+import type { ModifiedWindow } from "../../sync/modified-window";
 
 /**
  * The filters of GET /venues and GET /organizers (tec-rest-v1.md §6.1). Both models have the

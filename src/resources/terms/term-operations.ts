@@ -10,7 +10,7 @@ import { markupFilterOf } from "../../text/kses";
 import { readTagOf, sendWritten, type ItemForms } from "../post-kernel/item-operations";
 import { CATEGORIES, TAGS, type TaxonomyConfig } from "./taxonomies";
 import { termListQueryOf } from "./term-query";
-import { listingToken, sendSyncPage, syncRequestOf } from "../sync/sync-listing";
+import { listingToken, sendSyncPage, syncRequestOf } from "../../sync/sync-listing";
 import type { TermRecord } from "./term-record";
 import { serializeTerm } from "./term-serializer";
 import { createTerm, deleteTerm, listTerms, resolveTerm, updateTerm } from "./term-store";

@@ -5,7 +5,7 @@ import type { RequestContext } from "../../http/request-context";
 import type { Language } from "../../i18n/languages";
 import { searchWords } from "../../text/search-text";
 import { eventFilterOf } from "../events/event-store";
-import { modifiedWindowOf, type ModifiedWindow } from "../sync/modified-window";
+import { modifiedWindowOf, type ModifiedWindow } from "../../sync/modified-window";
 import type { Taxonomy, TaxonomyConfig } from "./taxonomies";
 import { resolveTerm, resolveTermRefs } from "./term-store";
 

@@ -6,7 +6,7 @@ import { readCommittedEvent } from "../events/event-record";
 import { serializeEvent } from "../events/event-serializer";
 import { serializeOrganizer } from "../organizers/organizer-serializer";
 import { organizerStore } from "../organizers/organizer-store";
-import type { SyncResource } from "../sync/sync-log";
+import type { SyncResource } from "../../sync/sync-log";
 import { CATEGORIES, TAGS } from "../terms/taxonomies";
 import { serializeTerm } from "../terms/term-serializer";
 import { resolveTerm } from "../terms/term-store";

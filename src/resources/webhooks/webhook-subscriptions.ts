@@ -3,7 +3,7 @@ import type { Database } from "../../db/database";
 import { ParamProblems } from "../../http/errors";
 import type { Schemas } from "../../http/operation-types";
 import { isLanguage, type Language } from "../../i18n/languages";
-import type { SyncResource } from "../sync/sync-log";
+import type { SyncResource } from "../../sync/sync-log";
 import { literalAddress, refusedAddress } from "./webhook-sender";
 import { newSigningSecret } from "./webhook-signature";
 

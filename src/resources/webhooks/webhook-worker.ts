@@ -3,7 +3,7 @@ import type { Config } from "../../config";
 import type { Database } from "../../db/database";
 import type { Logger } from "../../logging/logger";
 import type { Language } from "../../i18n/languages";
-import type { SyncResource } from "../sync/sync-log";
+import type { SyncResource } from "../../sync/sync-log";
 import { fanOut, notificationBody, pruneToldStates } from "./webhook-fanout";
 import { itemSnapshot, type ItemSnapshot } from "./webhook-items";
 import { sendNotification, type SendResult } from "./webhook-sender";

@@ -1,5 +1,5 @@
-import { parseDateInput } from "../../dates/date-input";
-import type { ParamProblems } from "../../http/errors";
+import { parseDateInput } from "../dates/date-input";
+import type { ParamProblems } from "../http/errors";
 
 /** Items last written after `after` and before `before` (instants; either may be absent). */
 export interface ModifiedWindow {

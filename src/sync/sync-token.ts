@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import type { Database } from "../../db/database";
-import { siteSecret } from "../../db/site-secrets";
+import type { Database } from "../db/database";
+import { siteSecret } from "../db/site-secrets";
 import type { LogPosition, SyncResource } from "./sync-log";
 
 /** What a sync token holds: the collection, where in its change log it stands, and the list's filters. */

@@ -1,6 +1,6 @@
-import { Prisma } from "../../../generated/prisma/sqlite/client";
-import type { Database } from "../../db/database";
-import { inTransaction } from "../../db/transaction";
+import { Prisma } from "../../generated/prisma/sqlite/client";
+import type { Database } from "../db/database";
+import { inTransaction } from "../db/transaction";
 
 /** The collections that can be kept in sync, named as their paths and the sync log name them. */
 export type SyncResource = "events" | "venues" | "organizers" | "categories" | "tags";

@@ -1,6 +1,6 @@
-import { Prisma } from "../../../generated/prisma/sqlite/client";
-import type { Database } from "../../db/database";
-import { entityTag } from "../../http/conditional";
+import { Prisma } from "../../generated/prisma/sqlite/client";
+import type { Database } from "../db/database";
+import { entityTag } from "../http/conditional";
 import { logPosition, type LogPosition } from "./sync-log";
 
 /** A representation as sent: its JSON and its entity tag. */

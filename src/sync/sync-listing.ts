@@ -1,13 +1,13 @@
 import type { Request, Response } from "express";
-import type { Principal } from "../../auth/principal";
-import type { PostType } from "../../auth/roles";
-import { canReadItem } from "../../auth/visibility";
-import { encodeQuery, setCollectionHeaders, type CollectionLinks } from "../../http/collection";
-import { sendRepresentation } from "../../http/conditional";
-import { ApiError, invalidParam } from "../../http/errors";
-import type { RequestContext } from "../../http/request-context";
-import { declaredQuery } from "../../openapi/query-normalizer";
-import type { Services } from "../../services";
+import type { Principal } from "../auth/principal";
+import type { PostType } from "../auth/roles";
+import { canReadItem } from "../auth/visibility";
+import { encodeQuery, setCollectionHeaders, type CollectionLinks } from "../http/collection";
+import { sendRepresentation } from "../http/conditional";
+import { ApiError, invalidParam } from "../http/errors";
+import type { RequestContext } from "../http/request-context";
+import { declaredQuery } from "../openapi/query-normalizer";
+import type { Services } from "../services";
 import { changesAfter, logHorizon, logPosition, type LoggedChange, type LogPosition, type SyncResource } from "./sync-log";
 
 /**
