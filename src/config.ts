@@ -51,7 +51,7 @@ export interface Config {
   feedMaxBytes: number;
   /** How far ahead the occurrences of recurring events are made, in days (event-recurrence.ts). */
   recurrenceHorizonDays: number;
-  /** Bytes of representations kept for anonymous readers (resources/sync/representation-cache.ts); 0 = none. */
+  /** Bytes of representations kept for anonymous readers (sync/representation-cache.ts); 0 = none. */
   representationCacheBytes: number;
   webhooks: WebhookConfig;
 }

@@ -1,4 +1,4 @@
-// Representations kept for anonymous readers (src/resources/sync/representation-cache.ts): a read
+// Representations kept for anonymous readers (src/sync/representation-cache.ts): a read
 // that follows a committed change never gets what was kept from before it, whatever changed (the
 // event, its texts in a language, its links, an embedded venue, organizer or category, a count),
 // wherever the change was made (this process, another process, a statement outside the service);

@@ -126,7 +126,7 @@ export function sendRepresentationText(res: Response, json: string): void {
 }
 
 /**
- * Sends a representation made before (see resources/sync/representation-cache.ts) as
+ * Sends a representation made before (see sync/representation-cache.ts) as
  * sendRepresentation would have sent it: 200 with its tag, or 304.
  */
 export function sendPrepared(res: Response, prepared: { json: string; etag: string }): void {
