@@ -8,7 +8,7 @@ import { inTransaction } from "../src/db/transaction";
 import { formatWallClock, zoneAbbreviation } from "../src/dates/date-input";
 import { localizedRows, type LocalizedRow, type RowsSpec } from "../src/i18n/localized-rows";
 import type { Language } from "../src/i18n/languages";
-import { searchDocumentsParams, searchDocumentsSql } from "../src/resources/events/event-search";
+import { searchDocumentsParams, searchDocumentsSql } from "../src/resources/events/event-search-sql";
 import { EVENT_TEXT } from "../src/resources/events/event-record";
 import { ORGANIZER_TEXT } from "../src/resources/organizers/organizer-record";
 import { VENUE_TEXT } from "../src/resources/venues/venue-record";

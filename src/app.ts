@@ -33,7 +33,11 @@ import { organizerOperations } from "./resources/organizers/organizer-operations
 import { categoryOperations, tagOperations } from "./resources/terms/term-operations";
 import { venueOperations } from "./resources/venues/venue-operations";
 import { webhookOperations } from "./resources/webhooks/webhook-operations";
-import type { Services } from "./services";
+import type { ResourceBridges, Services } from "./services";
+import { eventFilterOf } from "./resources/events/event-store";
+import { organizerStore } from "./resources/organizers/organizer-store";
+import { termIdsForEvent } from "./resources/terms/term-store";
+import { venueStore } from "./resources/venues/venue-store";
 
 const ORIGIN_PROBES = ["getHealth", "getReadiness"];
 
@@ -58,6 +62,12 @@ function resourceOperations(services: Services, documentation: Documentation, in
   };
 }
 
+/** What resources need of one another's rules (see ResourceBridges): wired here, so that no resource imports another's store. */
+const BRIDGES: ResourceBridges = {
+  eventFilterOf,
+  linkedItems: { venue: venueStore.reuseOrCreate, organizer: organizerStore.reuseOrCreate, terms: termIdsForEvent },
+};
+
 /** The HTTP application: everything the spec declares, nothing it does not. */
 export function createApp({ config, db, logger, clock = () => new Date() }: AppOptions): Express {
   // The routes run on the English document; each language's document (the same but for its
@@ -79,7 +89,7 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppO
     return routes;
   };
   const representations = new RepresentationCache(db, config.representationCacheBytes);
-  const services: Services = { config, db, logger, clock, eventPasswords: new EventPasswords(db), syncTokens: new SyncTokens(db), representations };
+  const services: Services = { config, db, logger, clock, eventPasswords: new EventPasswords(db), syncTokens: new SyncTokens(db), representations, bridges: BRIDGES };
   const handlers = resourceOperations(services, documentation, indexRoutes);
   checkHandlers(operations, handlers);
 

@@ -12,6 +12,7 @@ import { pruneTombstones } from "./sync/sync-log";
 import { extendSeries } from "./resources/events/event-series";
 import { pruneDeliveryLog, WebhookWorker } from "./resources/webhooks/webhook-worker";
 import { databaseStartupMessage, portStartupMessage } from "./startup-errors";
+import { itemSnapshot } from "./item-snapshots";
 
 /**
  * Starts the service. With WORKERS > 1, this process is the primary of a cluster: it applies the
@@ -101,7 +102,7 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
   hourly();
   const pruner = setInterval(hourly, PRUNE_SYNC_LOG_EVERY_MS);
   pruner.unref();
-  const webhooks = new WebhookWorker(db, config, logger);
+  const webhooks = new WebhookWorker(db, config, logger, itemSnapshot);
   if (config.webhooks.deliver) webhooks.start();
 
   onStopSignal((signal) => {

@@ -1,9 +1,14 @@
 import type { EventPasswords } from "./auth/event-passwords";
 import type { Config } from "./config";
 import type { Database } from "./db/database";
+import type { Tx } from "./db/transaction";
+import type { ParamProblems } from "./http/errors";
+import type { Schemas } from "./http/operation-types";
+import type { RequestContext } from "./http/request-context";
 import type { Logger } from "./logging/logger";
 import type { RepresentationCache } from "./sync/representation-cache";
 import type { SyncTokens } from "./sync/sync-token";
+import type { PostWriteContext } from "./resources/post-kernel/post-fields";
 
 /** What handlers are built with: one of each per app. */
 export interface Services {
@@ -18,4 +23,31 @@ export interface Services {
   syncTokens: SyncTokens;
   /** Representations for anonymous readers, kept until what they show changes. */
   representations: RepresentationCache;
+  /** What resources need of one another, wired in app.ts (see ResourceBridges). */
+  bridges: ResourceBridges;
+}
+
+/**
+ * What a resource needs of another's rules, given to it as functions, so that no resource imports
+ * another's store (a resource imports another's repository or record only) and the folders do not
+ * import each other in a circle. app.ts wires them.
+ */
+export interface ResourceBridges {
+  /**
+   * The id of the event a filter of another resource names (`event` of venues and organizers,
+   * `post`/`event` of terms), when the caller may see what it links to; else `400` naming `param`.
+   */
+  eventFilterOf(db: Database, id: number, param: string, ctx: RequestContext): Promise<number>;
+  /** What an event write needs to link to items it gives as data or names: see LinkedItemWriters. */
+  linkedItems: LinkedItemWriters;
+}
+
+/** Finding or creating, in an event write's transaction, the items it links to. */
+export interface LinkedItemWriters {
+  /** The id of the venue a write gives as data: the writer's same-named one, or a new one (null: refused, a problem added). */
+  venue(db: Database, tx: Tx, ctx: PostWriteContext, input: Schemas["CreateVenueRequest"], problems: ParamProblems): Promise<number | null>;
+  /** The same for an organizer. */
+  organizer(db: Database, tx: Tx, ctx: PostWriteContext, input: Schemas["CreateOrganizerRequest"], problems: ParamProblems): Promise<number | null>;
+  /** The ids of the terms of `taxonomy` a write names in `param` (ids, slugs or names), names unknown made when the writer may. */
+  terms(db: Database, tx: Tx, ctx: PostWriteContext, taxonomy: "category" | "tag", param: string, refs: Array<number | string>, problems: ParamProblems): Promise<number[]>;
 }

@@ -4,7 +4,7 @@
 // substring rules of search.
 import { prismaRunner } from "../src/db/data-migrations";
 import { migrate } from "../src/db/migrate";
-import { rebuildEventSearch } from "../src/resources/events/event-search";
+import { rebuildEventSearch } from "../src/resources/events/event-search-sql";
 import { createEventVia, fixedClock, ids, NOW, type EventCreateBody, type EventJson } from "./support/events";
 import { ADMIN_HEADERS, startTestServer, type TestServer } from "./support/test-server";
 

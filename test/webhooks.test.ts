@@ -16,6 +16,7 @@ import { startServiceProcess, type ServiceProcess } from "./support/service-proc
 import { createTestDatabase, type TestDatabase } from "./support/test-database";
 import { ADMIN_HEADERS, startTestServer, type TestServer } from "./support/test-server";
 import { startReceiver, type Receiver, type Received } from "./support/webhook-receiver";
+import { itemSnapshot } from "../src/item-snapshots";
 
 const root = "/calendar/events/v1";
 // Fast retries, a short time limit, and receivers on 127.0.0.1 allowed.
@@ -433,7 +434,7 @@ describe("several workers", () => {
     // Three more workers, each with its own connections, beside the test server's own.
     const config = loadConfig({ ...WEBHOOK_ENV, DATABASE_URL: server.config.databaseUrl, WEBHOOK_CONCURRENCY: "3" });
     const connections = await Promise.all([1, 2, 3].map(() => openDatabase(config)));
-    const workers = connections.map((db) => new WebhookWorker(db, config, createLogger("silent")));
+    const workers = connections.map((db) => new WebhookWorker(db, config, createLogger("silent"), itemSnapshot));
     workers.forEach((worker) => worker.start());
     try {
       const tags = [];

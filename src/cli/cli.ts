@@ -7,7 +7,7 @@ import { openDatabase, type Database } from "../db/database";
 import { prismaRunner } from "../db/data-migrations";
 import { migrate } from "../db/migrate";
 import { terminalProgress } from "../logging/progress";
-import { rebuildEventSearch } from "../resources/events/event-search";
+import { rebuildEventSearch } from "../resources/events/event-search-sql";
 
 const USAGE = `usage: npm run cli -- <command> [options]
 

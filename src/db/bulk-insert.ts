@@ -2,7 +2,7 @@ import { Prisma } from "../../generated/prisma/sqlite/client";
 import type { Tx } from "./transaction";
 
 /** Values a row can carry to a column (the driver adapter converts them as it converts Prisma's own). */
-type ColumnValue = string | number | boolean | Date | null;
+export type ColumnValue = string | number | boolean | Date | null;
 
 // Prisma's SQLite driver takes at most 999 parameters in one statement.
 const MAX_PARAMETERS = 900;

@@ -2,7 +2,7 @@ import BetterSqlite3 from "better-sqlite3";
 import type { Client } from "pg";
 import type { Database } from "./database";
 import type { Progress } from "../logging/progress";
-import { rebuildEventSearch, type SqlRunner } from "../resources/events/event-search";
+import { rebuildEventSearch, type SqlRunner } from "../resources/events/event-search-sql";
 
 /**
  * Work a migration needs done in code: filling what its SQL created from data that only the

@@ -37,19 +37,41 @@ export function columns(alias: string, names: readonly string[]): Record<string,
   return Object.fromEntries(names.map((name) => [name, `"${alias}"."${name}"`]));
 }
 
+/** How a column's JSON value becomes the record's: SQLite has no booleans (0/1), and instants come as text. */
+export type ValueType = "date" | "boolean";
+
+/** A record's columns whose JSON form is not the record's own, by name (see each resource's record). */
+export type ValueTypes = Readonly<Record<string, ValueType>>;
+
+/**
+ * The value types of records nested in one another (an event with its venues, organizers and
+ * terms), as one map by column name: a name means the same type wherever it is in the tree.
+ */
+export function mergedValueTypes(...maps: ValueTypes[]): ValueTypes {
+  const merged: Record<string, ValueType> = {};
+  for (const map of maps) {
+    for (const [name, type] of Object.entries(map)) {
+      if (merged[name] !== undefined && merged[name] !== type) throw new Error(`column ${name} is a ${merged[name]} in one record and a ${type} in another`);
+      merged[name] = type;
+    }
+  }
+  return merged;
+}
+
 /**
  * A JSON value from the database, in the types Prisma would give: SQLite has no booleans
  * (0/1) and keeps dates as ISO text; PostgreSQL's JSON gives timestamps without a zone (UTC).
  */
-export function revive<T>(value: unknown, dates: ReadonlySet<string>, booleans: ReadonlySet<string>): T {
+export function revive<T>(value: unknown, types: ValueTypes): T {
   const parsed = typeof value === "string" ? JSON.parse(value) : value;
   const fix = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(fix);
     if (node === null || typeof node !== "object") return node;
     const object = node as Record<string, unknown>;
     for (const [key, inner] of Object.entries(object)) {
-      if (dates.has(key) && typeof inner === "string") object[key] = new Date(/[zZ]|[+-]\d\d:\d\d$/.test(inner) ? inner : `${inner}Z`);
-      else if (booleans.has(key) && typeof inner === "number") object[key] = inner !== 0;
+      const type = types[key];
+      if (type === "date" && typeof inner === "string") object[key] = new Date(/[zZ]|[+-]\d\d:\d\d$/.test(inner) ? inner : `${inner}Z`);
+      else if (type === "boolean" && typeof inner === "number") object[key] = inner !== 0;
       else if (inner !== null && typeof inner === "object") object[key] = fix(inner);
     }
     return object;

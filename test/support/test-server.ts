@@ -11,6 +11,7 @@ import { createHttpServer } from "../../src/http/server-limits";
 import { createLogger } from "../../src/logging/logger";
 import { WebhookWorker } from "../../src/resources/webhooks/webhook-worker";
 import { createTestDatabase, type TestDatabase } from "./test-database";
+import { itemSnapshot } from "../../src/item-snapshots";
 
 export const ADMIN_TOKEN = "test-admin-token-0123456789";
 
@@ -81,7 +82,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     ? createLogger("info", new Writable({ write: (chunk, _encoding, done) => (logLines.push(...String(chunk).trim().split("\n")), done()) }))
     : createLogger(process.env.TEST_LOG_LEVEL ?? "silent");
   const app = createApp({ config, db, logger, clock: options.clock });
-  const webhooks = new WebhookWorker(db, config, logger);
+  const webhooks = new WebhookWorker(db, config, logger, itemSnapshot);
   if (options.deliverWebhooks) webhooks.start();
   const server: Server = await new Promise((resolve) => {
     const listening = createHttpServer(app, config).listen(0, "127.0.0.1", () => resolve(listening));

@@ -1,29 +1,19 @@
-import { Prisma } from "../../../generated/prisma/sqlite/client";
-import { can, type PostType } from "../../auth/roles";
+import type { PostType } from "../../auth/roles";
 import { canReadItem } from "../../auth/visibility";
 import type { Database } from "../../db/database";
 import type { Tx } from "../../db/transaction";
 import type { ParamProblems } from "../../http/errors";
 import type { Schemas } from "../../http/operation-types";
-import { markupFilterOf } from "../../text/kses";
-import { lockRows, type OwnedRow } from "../post-kernel/item-lock";
-import type { LinkedPostRecord, LinkedPostStore } from "../post-kernel/linked-post-store";
+import { lockRows, type OwnedRow } from "../post-kernel/post-repository";
 import type { PostWriteContext } from "../post-kernel/post-fields";
-import { organizerStore } from "../organizers/organizer-store";
-import { CATEGORIES, TAGS } from "../terms/taxonomies";
-import { termIdsOf, type TermRef } from "../terms/term-store";
-import { venueStore } from "../venues/venue-store";
-import type { EventRecord } from "./event-record";
+import type { LinkedItemWriters } from "../../services";
+import type { EventRecord, LinkIds, LinkKind } from "./event-record";
+import { lockTermsToLink } from "../terms/term-repository";
 
 /**
  * What an event links to (its venue, organizers, categories and tags): the forms a write may name
  * them in, read into ids; the checks that they exist and may be linked; the link rows.
  */
-
-export type LinkKind = "venue" | "organizer" | "categories" | "tags";
-
-/** Ids per kind of link, in order; a kind a write leaves out is absent. */
-export type LinkIds = Partial<Record<LinkKind, number[]>>;
 
 type EventLinksInput = Pick<Schemas["EventFields"], LinkKind>;
 
@@ -55,7 +45,7 @@ function organizerRefs(value: Schemas["WriteOrganizerRefs"]): LinkedRef<Schemas[
 }
 
 /** Ids as numbers, slugs and names as text: from a list, or from one comma-separated string. */
-function termRefs(value: Schemas["WriteTermRefs"]): TermRef[] {
+function termRefs(value: Schemas["WriteTermRefs"]): Array<number | string> {
   const items: Array<number | string> = typeof value === "string" ? value.split(",") : value;
   return items
     .map((item) => (typeof item === "string" ? item.trim() : item))
@@ -63,18 +53,15 @@ function termRefs(value: Schemas["WriteTermRefs"]): TermRef[] {
     .map((item) => (typeof item === "string" && DIGITS.test(item) ? Number(item) : item));
 }
 
-/** The ids of linked items, finding or creating those given as data, in order, once each. */
-async function linkedIds<R extends LinkedPostRecord, D>(
-  db: Database,
-  tx: Tx,
-  ctx: PostWriteContext,
-  store: LinkedPostStore<R, D>,
+/** The ids of linked items, finding or creating those given as data (`reuseOrCreate`), in order, once each. */
+async function linkedIds<D>(
   refs: LinkedRef<D>[],
+  reuseOrCreate: (data: D, problems: ParamProblems) => Promise<number | null>,
   problems: ParamProblems,
 ): Promise<number[]> {
   const ids: number[] = [];
   for (const [position, ref] of refs.entries()) {
-    const id = "id" in ref ? ref.id : await store.reuseOrCreate(db, tx, ctx, ref.data, refs.length > 1 ? problems.within(String(position)) : problems);
+    const id = "id" in ref ? ref.id : await reuseOrCreate(ref.data, refs.length > 1 ? problems.within(String(position)) : problems);
     if (id !== null) ids.push(id);
   }
   return [...new Set(ids)];
@@ -86,17 +73,18 @@ async function linkedIds<R extends LinkedPostRecord, D>(
  * name found or created. Before the event is locked: creating terms takes their taxonomy's turn,
  * which term writes take before they lock events.
  */
-export async function linkIdsOf(db: Database, tx: Tx, ctx: PostWriteContext, input: EventLinksInput, problems: ParamProblems): Promise<LinkIds> {
+export async function linkIdsOf(db: Database, tx: Tx, ctx: PostWriteContext, input: EventLinksInput, problems: ParamProblems, linked: LinkedItemWriters): Promise<LinkIds> {
   const ids: LinkIds = {};
   const as = (type: PostType): PostWriteContext => ({ ...ctx, type });
-  if (input.venue !== undefined) ids.venue = await linkedIds(db, tx, as("venues"), venueStore, venueRefs(input.venue), problems.within("venue"));
-  if (input.organizer !== undefined) ids.organizer = await linkedIds(db, tx, as("organizers"), organizerStore, organizerRefs(input.organizer), problems.within("organizer"));
-  for (const [param, config] of [["categories", CATEGORIES], ["tags", TAGS]] as const) {
+  if (input.venue !== undefined) {
+    ids.venue = await linkedIds(venueRefs(input.venue), (data, at) => linked.venue(db, tx, as("venues"), data, at), problems.within("venue"));
+  }
+  if (input.organizer !== undefined) {
+    ids.organizer = await linkedIds(organizerRefs(input.organizer), (data, at) => linked.organizer(db, tx, as("organizers"), data, at), problems.within("organizer"));
+  }
+  for (const [param, taxonomy] of [["categories", "category"], ["tags", "tag"]] as const) {
     const value = input[param];
-    if (value === undefined) continue;
-    const mayCreate = can(ctx.principal.role, `manage_${config.collectionKey}`);
-    const termCtx = { config, language: ctx.language, defaultLanguage: ctx.defaultLanguage, markup: markupFilterOf(ctx.principal), now: ctx.now, mayCreate };
-    ids[param] = await termIdsOf(db, tx, termCtx, param, termRefs(value), problems);
+    if (value !== undefined) ids[param] = await linked.terms(db, tx, ctx, taxonomy, param, termRefs(value), problems);
   }
   return ids;
 }
@@ -139,10 +127,9 @@ const PROBLEM_OF_PARAM = (problems: ParamProblems, param: string) => problems.ad
  */
 export async function checkItemLinks(db: Database, tx: Tx, ctx: PostWriteContext, changes: LinkIds, event: EventRecord | null, parent: number | null | undefined, problems: ParamProblems): Promise<void> {
   const readable = (type: PostType, rows: OwnedRow[]) => new Set(rows.filter((row) => canReadItem(ctx.principal, type, row)).map((row) => row.id));
-  const live = Prisma.sql`"status" <> 'trash'`;
   for (const [param, table, type] of [["venue", "Venue", "venues"], ["organizer", "Organizer", "organizers"]] as const) {
     const wanted = changes[param];
-    if (wanted && readable(type, await lockRows(db, tx, table, wanted, "share", live)).size !== new Set(wanted).size) PROBLEM_OF_PARAM(problems, param);
+    if (wanted && readable(type, await lockRows(db, tx, table, wanted, "share", { outsideTrash: true })).size !== new Set(wanted).size) PROBLEM_OF_PARAM(problems, param);
   }
   if (parent && parent !== event?.parentId) {
     const found = parent === event?.id ? new Set() : readable("events", await lockRows(db, tx, "Event", [parent], "key share"));
@@ -161,30 +148,9 @@ export async function checkTermLinks(db: Database, tx: Tx, changes: LinkIds, eve
   const current = currentLinks(event);
   const touched = [...(changes.categories ?? []), ...(changes.tags ?? []), ...(changes.categories ? current.categories : []), ...(changes.tags ? current.tags : [])];
   if (touched.length === 0) return;
-  const lock = db.provider === "postgresql" ? Prisma.sql` FOR NO KEY UPDATE` : Prisma.empty;
-  const rows = await tx.$queryRaw<Array<{ id: number; taxonomy: string }>>(Prisma.sql`SELECT "id", "taxonomy" FROM "Term" WHERE "id" IN (${Prisma.join([...new Set(touched)])}) ORDER BY "id"${lock}`);
-  const taxonomies = new Map(rows.map((row) => [Number(row.id), row.taxonomy]));
+  const taxonomies = await lockTermsToLink(db, tx, [...new Set(touched)]);
   for (const [param, taxonomy] of [["categories", "category"], ["tags", "tag"]] as const) {
     const wanted = changes[param];
     if (wanted && wanted.some((id) => taxonomies.get(id) !== taxonomy)) PROBLEM_OF_PARAM(problems, param);
-  }
-}
-
-/** Replaces the links that changed, keeping the order given. */
-export async function writeLinks(tx: Tx, eventId: number, changes: LinkIds): Promise<void> {
-  if (changes.venue) {
-    await tx.eventVenue.deleteMany({ where: { eventId } });
-    await tx.eventVenue.createMany({ data: changes.venue.map((venueId, position) => ({ eventId, venueId, position })) });
-  }
-  if (changes.organizer) {
-    await tx.eventOrganizer.deleteMany({ where: { eventId } });
-    await tx.eventOrganizer.createMany({ data: changes.organizer.map((organizerId, position) => ({ eventId, organizerId, position })) });
-  }
-  for (const [taxonomy, termIds] of [["category", changes.categories], ["tag", changes.tags]] as const) {
-    if (!termIds) continue;
-    await tx.eventTerm.deleteMany({ where: { eventId, term: { taxonomy } } });
-    // In term order, the order checkTermLinks locked them in (the count triggers update each term).
-    const links = termIds.map((termId, position) => ({ eventId, termId, position }));
-    await tx.eventTerm.createMany({ data: links.sort((a, b) => a.termId - b.termId) });
   }
 }

@@ -12,10 +12,12 @@ import { context, type RequestContext } from "../../http/request-context";
 import type { Language } from "../../i18n/languages";
 import type { Services } from "../../services";
 import { destroysOf, postTargetRules, postWriteContext, readTagOf, refText, sendWritten, type ItemForms } from "../post-kernel/item-operations";
-import { eventFiltersOf, type EventOrderBy } from "./event-query";
-import { itemsShownBy, readCommittedEvent, type EventRecord } from "./event-record";
+import { eventFiltersOf } from "./event-query";
+import type { EventOrderBy } from "./event-list-sql";
+import { itemsShownBy, type EventRecord } from "./event-record";
+import { eventsAmong, feedEvents, listEvents, readCommittedEvent, resolveEvent, resolveEventId } from "./event-repository";
 import { serializeEvent } from "./event-serializer";
-import { createEvent, eventsAmong, feedEvents, listEvents, removeEvent, resolveEvent, resolveEventId, updateEvent } from "./event-store";
+import { createEvent, removeEvent, updateEvent } from "./event-store";
 import { eventCalendar, sendCalendar, wantsCalendar, withSeries, type KeptEvents } from "./event-ical";
 import type { Freshness } from "../../sync/representation-cache";
 import { listingToken, postTombstoneShown, sendSyncPage, syncRequestOf } from "../../sync/sync-listing";
@@ -168,7 +170,7 @@ export function eventOperations(services: Services) {
   const create: OperationHandler = async (req, res) => {
     const ctx = context(req);
     const body = bodyOf(req, "createEvent");
-    const event = await createEvent(db, postWriteContext(req, "events", services.clock()), body, await passwordWrite(req, body.password), seriesHorizon);
+    const event = await createEvent(db, postWriteContext(req, "events", services.clock()), body, await passwordWrite(req, body.password), seriesHorizon, services.bridges.linkedItems);
     res.setHeader("Location", `${ctx.apiBase}/events/${event.id}`);
     sendWritten(req, res, event, FORMS, { status: 201 });
   };
@@ -179,7 +181,7 @@ export function eventOperations(services: Services) {
     target: rules.edit,
     run: async (req, res) => {
       const body = bodyOf(req, "updateEvent");
-      const event = await updateEvent(db, postWriteContext(req, "events", services.clock()), targetOf(req, rules.edit), body, await passwordWrite(req, body.password), seriesHorizon);
+      const event = await updateEvent(db, postWriteContext(req, "events", services.clock()), targetOf(req, rules.edit), body, await passwordWrite(req, body.password), seriesHorizon, services.bridges.linkedItems);
       sendWritten(req, res, event, FORMS);
     },
   };

@@ -8,7 +8,7 @@ import { autop, excerptOf, plainSummary } from "../../text/html";
 import { serializeOrganizer } from "../organizers/organizer-serializer";
 import { compact, globalIds, imageOf, permalinkOf, postHead, restUrlOf } from "../post-kernel/post-serializer";
 import { TERM_TEXT_FIELDS, type TermRecord } from "../terms/term-record";
-import { CATEGORIES, TAGS } from "../terms/taxonomies";
+import { CATEGORIES, TAGS } from "../terms/term-record";
 import { serializeVenue } from "../venues/venue-serializer";
 import { describeCost } from "./event-cost";
 import { recurrenceJson } from "./event-recurrence";

@@ -1,13 +1,30 @@
 import type { Database } from "../../db/database";
-import { insertRows, insertRowsReturning } from "../../db/bulk-insert";
 import { inTransaction, type Tx } from "../../db/transaction";
-import { lockItem } from "../post-kernel/item-lock";
+import { lockItem } from "../post-kernel/post-repository";
 import { formatWallClock, instantOfWallClock, zoneAbbreviation } from "../../dates/date-input";
 import { invalidParam, InvalidParamsError } from "../../http/errors";
-import { readEvent, type EventRecord } from "./event-record";
+import type { EventRecord } from "./event-record";
+import {
+  copyTextToEvents,
+  deleteEvents,
+  deleteLinksOf,
+  detachedOccurrencesOf,
+  eventTextRows,
+  followSeriesColumns,
+  insertEventTexts,
+  insertLinkRows,
+  insertOccurrences,
+  keepTextLanguages,
+  occurrencesOfSeries,
+  readEvent,
+  saveSeriesColumns,
+  seriesShortOf,
+  startsOf,
+  takenEventSlugs,
+  writeSearchDocuments,
+} from "./event-repository";
 import { floating, occurrencesOf, parseStoredRecurrence, wallOf, type Occurrence, type Recurrence } from "./event-recurrence";
 import { ExpansionTooCostly } from "./rule-expansion";
-import { searchDocumentsParams, searchDocumentsSql } from "./event-search";
 import { yieldToEventLoop } from "../../event-loop";
 
 /**
@@ -41,14 +58,9 @@ const EXTEND_BATCH = 50;
  */
 export async function extendSeries(db: Database, now: Date, horizonDays: number): Promise<{ extended: number; refused: number[] }> {
   const until = horizonOf(now, horizonDays);
-  const due = await db.read.event.findMany({
-    where: { recurrence: { not: null }, status: { not: "trash" }, recurrenceUntil: { lt: new Date(until.getTime() - DAY_MS) } },
-    select: { id: true },
-    orderBy: { recurrenceUntil: "asc" },
-    take: EXTEND_BATCH,
-  });
+  const due = await seriesShortOf(db, new Date(until.getTime() - DAY_MS), EXTEND_BATCH);
   const refused: number[] = [];
-  for (const { id } of due) {
+  for (const id of due) {
     try {
       await inTransaction(db, async (tx) => {
         await lockItem(db, tx, "Event", id);
@@ -93,13 +105,13 @@ function copiedColumns(series: EventRecord) {
  */
 export async function syncSeries(db: Database, tx: Tx, seriesId: number, mode: SeriesSync, now: Date, until: Date): Promise<void> {
   const series = (await readEvent(db.provider, tx, seriesId))!;
-  const existing = await tx.event.findMany({ where: { parentId: seriesId, recurrenceId: { not: null } }, select: { id: true, recurrenceId: true, detached: true, status: true, startsAt: true, startLocal: true, endLocal: true } });
+  const existing = await occurrencesOfSeries(tx, seriesId);
   // Occurrences deleted one by one stay EXDATEs, whatever rule a write of the series gives.
   const deleted = existing.filter((row) => row.detached && row.status === "trash").map((row) => formatWallClock(row.recurrenceId!, series.timezone));
   let recurrence = parseStoredRecurrence(series.recurrence);
   if (recurrence !== null && deleted.some((wall) => !recurrence!.exdate.includes(wall))) {
     recurrence = deleted.reduce(withExdate, recurrence);
-    await tx.event.update({ where: { id: seriesId }, data: { recurrence: JSON.stringify(recurrence) } });
+    await saveSeriesColumns(tx, seriesId, { recurrence: JSON.stringify(recurrence) });
   }
   // Past occurrences are history; a new series makes all its own.
   const from = mode === "create" ? new Date(-8.64e15) : now;
@@ -120,7 +132,7 @@ export async function syncSeries(db: Database, tx: Tx, seriesId: number, mode: S
     return occurrence === undefined || occurrence.startLocal !== row.startLocal || occurrence.endLocal !== row.endLocal;
   });
   if (mode !== "extend" && outOfStep.length > 0) {
-    await tx.event.deleteMany({ where: { id: { in: outOfStep.map((row) => row.id) } } });
+    await deleteEvents(tx, outOfStep.map((row) => row.id));
     for (const row of outOfStep) existingIds.delete(row.recurrenceId!.getTime());
   }
   const outOfStepIds = new Set(outOfStep.map((row) => row.id));
@@ -131,66 +143,42 @@ export async function syncSeries(db: Database, tx: Tx, seriesId: number, mode: S
   }
   const missing = wanted.filter((occurrence) => !existingIds.has(occurrence.recurrenceId.getTime()));
   for (const part of parts(missing, OCCURRENCES_PER_WRITE)) await makeOccurrences(db, tx, series, part, now).then(yieldToEventLoop);
-  await tx.event.update({ where: { id: seriesId }, data: { recurrenceUntil: recurrence === null ? null : until } });
-}
-
-/** The series' text rows, whole (search text and sort key included), by language. */
-async function seriesTexts(tx: Tx, seriesId: number) {
-  return tx.eventText.findMany({ where: { eventId: seriesId } });
+  await saveSeriesColumns(tx, seriesId, { recurrenceUntil: recurrence === null ? null : until });
 }
 
 async function copyLinks(tx: Tx, series: EventRecord, ids: number[]): Promise<void> {
   const venues = ids.flatMap((eventId) => series.venues.map(({ venue }, position) => ({ eventId, venueId: venue.id, position })));
   const organizers = ids.flatMap((eventId) => series.organizers.map(({ organizer }, position) => ({ eventId, organizerId: organizer.id, position })));
   const terms = ids.flatMap((eventId) => series.terms.map(({ term }, position) => ({ eventId, termId: term.id, position })));
-  await insertRows(tx, "EventVenue", venues);
-  await insertRows(tx, "EventOrganizer", organizers);
-  await insertRows(tx, "EventTerm", terms);
+  await insertLinkRows(tx, { venues, organizers, terms });
 }
 
-async function writeSearchDocuments(db: Database, tx: Tx, ids: number[], searchTexts: string[]): Promise<void> {
-  for (const chunk of chunks(ids)) {
-    const documents = chunk.map((eventId) => ({ eventId, searchTexts }));
-    await tx.$executeRawUnsafe(searchDocumentsSql(db.provider, documents.length), ...searchDocumentsParams(documents));
-  }
-}
-
-/** Prisma refuses a statement with more than 999 parameters on SQLite: lists go in parts. */
-const CHUNK = 300;
 const OCCURRENCES_PER_WRITE = 50;
 
 function parts<T>(items: T[], size: number): T[][] {
   return Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 }
 
-const chunks = <T>(items: T[]) => parts(items, CHUNK);
-
 /** Occurrences to come take the series' fields, texts (their own slugs stay) and links. */
 async function followSeries(db: Database, tx: Tx, series: EventRecord, ids: number[], now: Date): Promise<void> {
-  await tx.event.updateMany({ where: { id: { in: ids }, detached: false }, data: { ...copiedColumns(series), modifiedAt: now, version: { increment: 1 } } });
-  const texts = await seriesTexts(tx, series.id);
-  await tx.eventText.deleteMany({ where: { eventId: { in: ids }, language: { notIn: texts.map((text) => text.language) } } });
-  const present = await tx.eventText.findMany({ where: { eventId: { in: ids } }, select: { eventId: true, language: true } });
+  await followSeriesColumns(tx, ids, { ...copiedColumns(series), modifiedAt: now });
+  const texts = await eventTextRows(tx, series.id);
+  const present = await keepTextLanguages(tx, ids, texts.map((text) => text.language));
   const has = new Set(present.map((row) => `${row.eventId}:${row.language}`));
-  for (const text of texts) {
-    await tx.eventText.updateMany({ where: { eventId: { in: ids }, language: text.language }, data: { title: text.title, description: text.description, excerpt: text.excerpt, searchText: text.searchText, sortKey: text.sortKey } });
-  }
-  const occurrences = await tx.event.findMany({ where: { id: { in: ids } }, select: { id: true, startLocal: true } });
+  for (const text of texts) await copyTextToEvents(tx, ids, text);
+  const occurrences = await startsOf(tx, ids);
   const lacking = occurrences.filter((occurrence) => texts.some((text) => !has.has(`${occurrence.id}:${text.language}`)));
   if (lacking.length > 0) await writeOccurrenceTexts(tx, texts, lacking, has);
-  await tx.eventVenue.deleteMany({ where: { eventId: { in: ids } } });
-  await tx.eventOrganizer.deleteMany({ where: { eventId: { in: ids } } });
-  await tx.eventTerm.deleteMany({ where: { eventId: { in: ids } } });
+  await deleteLinksOf(tx, ids);
   await copyLinks(tx, series, ids);
-  await writeSearchDocuments(db, tx, ids, texts.map((text) => text.searchText));
+  await writeSearchDocuments(db.provider, tx, ids.map((eventId) => ({ eventId, searchTexts: texts.map((text) => text.searchText) })));
 }
 
 /** Makes the `missing` occurrences of the series, with its texts (each its own slug), links and search document. */
 async function makeOccurrences(db: Database, tx: Tx, series: EventRecord, missing: Occurrence[], now: Date): Promise<void> {
   const columns = copiedColumns(series);
-  const made = await insertRowsReturning<{ id: number | bigint; startLocal: string }>(
+  const made = await insertOccurrences(
     tx,
-    "Event",
     missing.map((occurrence) => ({
       ...columns,
       parentId: series.id,
@@ -204,12 +192,11 @@ async function makeOccurrences(db: Database, tx: Tx, series: EventRecord, missin
       timezoneAbbr: zoneAbbreviation(series.timezone, occurrence.startsAt),
       recurrenceId: occurrence.recurrenceId,
     })),
-    ["id", "startLocal"],
-  ).then((rows) => rows.map((row) => ({ id: Number(row.id), startLocal: row.startLocal })));
-  const texts = await seriesTexts(tx, series.id);
+  );
+  const texts = await eventTextRows(tx, series.id);
   await writeOccurrenceTexts(tx, texts, made, new Set());
   await copyLinks(tx, series, made.map((row) => row.id));
-  await writeSearchDocuments(db, tx, made.map((row) => row.id), texts.map((text) => text.searchText));
+  await writeSearchDocuments(db.provider, tx, made.map((row) => ({ eventId: row.id, searchTexts: texts.map((text) => text.searchText) })));
 }
 
 /**
@@ -217,7 +204,7 @@ async function makeOccurrences(db: Database, tx: Tx, series: EventRecord, missin
  * text, and a slug of their own where the series has one: the series' with the occurrence's date
  * (and time, when the series has two that day), numbered when another event has it already.
  */
-async function writeOccurrenceTexts(tx: Tx, texts: Awaited<ReturnType<typeof seriesTexts>>, occurrences: Array<{ id: number; startLocal: string }>, has: Set<string>): Promise<void> {
+async function writeOccurrenceTexts(tx: Tx, texts: Awaited<ReturnType<typeof eventTextRows>>, occurrences: Array<{ id: number; startLocal: string }>, has: Set<string>): Promise<void> {
   const days = new Map<string, number>();
   for (const occurrence of occurrences) days.set(occurrence.startLocal.slice(0, 10), (days.get(occurrence.startLocal.slice(0, 10)) ?? 0) + 1);
   const rows = [];
@@ -244,17 +231,14 @@ async function writeOccurrenceTexts(tx: Tx, texts: Awaited<ReturnType<typeof ser
       })),
     );
   }
-  await insertRows(tx, "EventText", rows);
+  await insertEventTexts(tx, rows);
 }
 
 /** For each base, itself or `base-2`, `base-3`…: the first that no event has in `language`, nor an earlier base took. */
 async function freeSlugs(tx: Tx, language: string, bases: string[]): Promise<string[]> {
   const numbered = (base: string, n: number) => (n === 1 ? base : `${base}-${n}`);
   const candidates = bases.flatMap((base) => [1, 2, 3].map((n) => numbered(base, n)));
-  const taken = new Set<string>();
-  for (const chunk of chunks(candidates)) {
-    for (const row of await tx.eventText.findMany({ where: { language, slug: { in: chunk } }, select: { slug: true } })) taken.add(row.slug!);
-  }
+  const taken = new Set(await takenEventSlugs(tx, language, candidates));
   return bases.map((base) => {
     let n = 1;
     while (taken.has(numbered(base, n))) n += 1;
@@ -278,10 +262,10 @@ function shiftedWall(wall: string, shift: number): string {
  * unless the write gives its own). Answers the rule with its EXDATEs moved.
  */
 export async function moveExceptions(tx: Tx, series: Pick<EventRecord, "id" | "timezone">, shift: number, recurrence: Recurrence | null, givenExdates: boolean): Promise<Recurrence | null> {
-  const detached = await tx.event.findMany({ where: { parentId: series.id, recurrenceId: { not: null }, detached: true }, select: { id: true, recurrenceId: true } });
+  const detached = await detachedOccurrencesOf(tx, series.id);
   for (const row of detached) {
     const moved = instantOfWallClock(shiftedWall(formatWallClock(row.recurrenceId!, series.timezone), shift), series.timezone).toJSDate();
-    await tx.event.update({ where: { id: row.id }, data: { recurrenceId: moved } });
+    await saveSeriesColumns(tx, row.id, { recurrenceId: moved });
   }
   if (recurrence === null || givenExdates) return recurrence;
   return { ...recurrence, exdate: recurrence.exdate.map((wall) => shiftedWall(wall, shift)) };

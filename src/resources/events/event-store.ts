@@ -1,28 +1,38 @@
-import { Prisma } from "../../../generated/prisma/sqlite/client";
+import type { Prisma } from "../../../generated/prisma/sqlite/client";
 import type { Database } from "../../db/database";
 import { inTransaction, type Tx } from "../../db/transaction";
 import { canEditItem } from "../../auth/post-permissions";
 import { canReadItem } from "../../auth/visibility";
 import { ApiError, invalidParam, ParamProblems } from "../../http/errors";
-import { isItemId, type ItemRef, type Schemas, type WriteTarget } from "../../http/operation-types";
+import type { Schemas, WriteTarget } from "../../http/operation-types";
 import type { RequestContext } from "../../http/request-context";
 import { noneIfEmpty } from "../../i18n/localized-rows";
-import type { Language } from "../../i18n/languages";
 import { markupFilterOf, type MarkupFilter } from "../../text/kses";
 import { changedColumns } from "../post-kernel/item-columns";
-import { lockItem, lockTarget } from "../post-kernel/item-lock";
+import { lockItem, lockTarget } from "../post-kernel/post-repository";
 import { nameForNewSlug, textRowsToWrite } from "../post-kernel/item-texts";
 import { resolvePostFields, type PostWriteContext } from "../post-kernel/post-fields";
-import { itemBySlugSql, slugMatchSql } from "../post-kernel/slug-lookup";
 import { checkSlugHasLetters, freeSlug, retryOnSlugClash, slugBase } from "../post-kernel/unique-slug";
 import { flagOf } from "../post-kernel/write-flags";
 import { storedCost } from "./event-cost";
-import { countEvents, countSql, dayCountSql } from "./event-counts";
-import { checkItemLinks, checkTermLinks, linkChanges, linkIdsOf, writeLinks } from "./event-links";
+import type { LinkedItemWriters } from "../../services";
+import { checkItemLinks, checkTermLinks, linkChanges, linkIdsOf } from "./event-links";
 import { resolveEventTimes } from "./event-dates";
-import { eventListSql, eventOrderSql, type EventFilters, type EventOrderBy } from "./event-query";
-import { EVENT_TEXT, readCommittedEvent, readEvent, readEventNamed, readEventPage, type EventRecord, type EventTextField } from "./event-record";
-import { writeEventSearch } from "./event-search";
+import { EVENT_TEXT, type EventRecord, type EventTextField } from "./event-record";
+import {
+  deleteEvents,
+  insertEvent,
+  readEvent,
+  removeOccurrencesOf,
+  replaceLinks,
+  resolveEvent,
+  saveEvent,
+  saveEventText,
+  saveSeriesColumns,
+  storedRecurrenceOf,
+  takenEventSlugs,
+  writeSearchDocuments,
+} from "./event-repository";
 import { parseStoredRecurrence, recurrenceOf, withGivenStart } from "./event-recurrence";
 import { givesExdates, type SeriesStart } from "./recurrence-forms";
 import { plainWallClock } from "../../dates/date-input";
@@ -30,25 +40,6 @@ import { exdateOf, horizonOf, moveExceptions, syncSeries, wallShift, withExdate 
 
 /** What a write body of an event may hold (the spec's fields; a create's has the required ones). */
 export type EventWrite = Schemas["EventFields"];
-
-/**
- * The event a request names: by id, or by slug (the one rule of slugs: the request language's,
- * then the default language's, then any). The only place an event is looked up by reference.
- */
-export async function resolveEvent(db: Database, ref: ItemRef, order: { language: Language; defaultLanguage: Language }): Promise<EventRecord | null> {
-  if ("slug" in ref) return readEventNamed(db, itemBySlugSql("EventText", ref.slug, order.language, order.defaultLanguage));
-  return isItemId(ref.id) ? readCommittedEvent(db, ref.id) : null;
-}
-
-/**
- * The id of the event a request names (the same rule), without reading the event; for a slug,
- * with whether it is the event's slug in the request language itself (see slugMatchSql).
- */
-export async function resolveEventId(db: Database, ref: ItemRef, order: { language: Language; defaultLanguage: Language }): Promise<{ id: number; ownSlug: boolean } | null> {
-  if (!("slug" in ref)) return isItemId(ref.id) ? { id: ref.id, ownSlug: false } : null;
-  const [row] = await db.direct.rows<{ eventId: number | string; language: string }>(slugMatchSql("EventText", ref.slug, order.language, order.defaultLanguage));
-  return row === undefined ? null : { id: Number(row.eventId), ownSlug: row.language === order.language };
-}
 
 /**
  * The id of the event a filter of another resource names (`event` of venues and organizers,
@@ -61,55 +52,6 @@ export async function eventFilterOf(db: Database, id: number, param: string, ctx
   const shown = event !== null && canReadItem(ctx.principal, "events", event) && (event.passwordHash === null || (ctx.principal !== null && canEditItem(ctx.principal, "events", event)));
   if (!shown) throw invalidParam(param, "rest_event_not_found", "notFound");
   return id;
-}
-
-export interface EventPage {
-  /** The language the page is shown in, and the site's default language it falls back to. */
-  shownIn: { language: Language; defaultLanguage: Language };
-  filters: EventFilters;
-  orderBy: EventOrderBy;
-  order: "asc" | "desc";
-  offset: number;
-  limit: number;
-}
-
-/**
- * A page of events and the total: one statement for the page's ids, one that builds the records
- * of those `needed` (all, unless told), and one that counts from the day counts; or, when those
- * cannot answer, the count in the page's statement. `items` are the records read, in page order.
- */
-export async function listEvents(db: Database, page: EventPage, needed?: (id: number) => boolean): Promise<{ ids: number[]; items: EventRecord[]; total: number }> {
-  const list = eventListSql(page.filters, db.provider);
-  const parts = { ...list, shownIn: page.shownIn, order: eventOrderSql(page.orderBy, page.order, page.filters.language) };
-  const fromDays = dayCountSql(db.provider, page.filters);
-  const request = { limit: page.limit, offset: page.offset, needed };
-  if (fromDays) {
-    const [{ ids, records }, total] = await Promise.all([readEventPage(db, parts, { ...request, countAll: false }), countEvents(db, fromDays)]);
-    return { ids, items: records, total };
-  }
-  const { ids, records, total } = await readEventPage(db, parts, { ...request, countAll: true });
-  // An empty first page means none at all; past the last page, the total takes a count of its own.
-  return { ids, items: records, total: total ?? (page.offset === 0 ? 0 : await countEvents(db, countSql(list))) };
-}
-
-/** Of `ids`, the events a list with these filters shows (in no particular order): a sync's changed items. */
-export async function eventsAmong(db: Database, shownIn: EventPage["shownIn"], filters: EventFilters, ids: number[]): Promise<EventRecord[]> {
-  const list = eventListSql({ ...filters, onlyIds: ids }, db.provider);
-  const { records } = await readEventPage(db, { ...list, shownIn, order: eventOrderSql("id", "asc", filters.language) }, { limit: ids.length, offset: 0, countAll: false });
-  return records;
-}
-
-/**
- * The events of an iCalendar feed: those the list with these filters shows, in date order, at
- * most `limit` (`truncated` when there were more); then, as cancellations, the events in its
- * window that are in the trash now and were published once (subscribed apps remove them).
- */
-export async function feedEvents(db: Database, shownIn: EventPage["shownIn"], filters: EventFilters, limit: number): Promise<{ events: Array<{ record: EventRecord; cancelled: boolean }>; truncated: boolean }> {
-  const page: EventPage = { shownIn, filters, orderBy: "start_date", order: "asc", offset: 0, limit: limit + 1 };
-  const { items } = await listEvents(db, page);
-  const trashed = filters.visible.length > 0 ? (await listEvents(db, { ...page, filters: { ...filters, visible: [{ status: "trash" }], oncePublished: true }, limit })).items : [];
-  const events = items.slice(0, limit).map((record) => ({ record, cancelled: false }));
-  return { events: [...events, ...trashed.map((record) => ({ record, cancelled: true }))], truncated: items.length > limit };
 }
 
 /** The columns of the event itself (shared by every language) that the input gives. */
@@ -136,14 +78,6 @@ function textChange(input: EventWrite, markup: MarkupFilter): Partial<Record<Eve
   return change;
 }
 
-async function takenSlugs(tx: Tx, language: Language, candidates: string[], eventId: number | null): Promise<string[]> {
-  const rows = await tx.eventText.findMany({
-    where: { language, slug: { in: candidates }, ...(eventId !== null ? { eventId: { not: eventId } } : {}) },
-    select: { slug: true },
-  });
-  return rows.map((row) => row.slug!);
-}
-
 /**
  * The text change of a write in the context's language, with its slug: the one given (made
  * unique), or, for a language that has no slug of its own yet, one made from the title.
@@ -152,7 +86,7 @@ async function textChangeWithSlug(db: Database, tx: Tx, ctx: PostWriteContext, i
   const change = textChange(input, markupFilterOf(ctx.principal));
   const wanted = input.slug ?? nameForNewSlug(EVENT_TEXT, event?.texts ?? [], ctx.language, change, id);
   if (wanted !== undefined) {
-    change.slug = await freeSlug(db, tx, `event:${ctx.language}`, slugBase(wanted, "event"), (candidates) => takenSlugs(tx, ctx.language, candidates, event?.id ?? null));
+    change.slug = await freeSlug(db, tx, `event:${ctx.language}`, slugBase(wanted, "event"), (candidates) => takenEventSlugs(tx, ctx.language, candidates, event?.id ?? null));
   }
   return change;
 }
@@ -161,14 +95,9 @@ async function textChangeWithSlug(db: Database, tx: Tx, ctx: PostWriteContext, i
 async function writeTexts(db: Database, tx: Tx, eventId: number, sourceLanguage: string, current: EventRecord["texts"], ctx: PostWriteContext, change: Partial<Record<EventTextField, string | null>>): Promise<void> {
   const { rows, all, searchChanged } = textRowsToWrite(EVENT_TEXT, current, ctx.language, change, { defaultLanguage: ctx.defaultLanguage, sourceLanguage });
   for (const row of rows) {
-    const data = { ...row.own, searchText: row.searchText, sortKey: row.sortKey };
-    await tx.eventText.upsert({
-      where: { eventId_language: { eventId, language: row.language } },
-      create: { eventId, language: row.language, ...data },
-      update: data,
-    });
+    await saveEventText(tx, eventId, row.language, { ...row.own, searchText: row.searchText, sortKey: row.sortKey });
   }
-  if (searchChanged) await writeEventSearch(db.provider, tx, eventId, all.map((row) => row.searchText));
+  if (searchChanged) await writeSearchDocuments(db.provider, tx, [{ eventId, searchTexts: all.map((row) => row.searchText) }]);
 }
 
 /**
@@ -195,11 +124,11 @@ function recurrenceWrite(input: EventWrite, current: EventRecord | null, times: 
   return recurrence === "none" ? null : recurrence === null ? undefined : JSON.stringify(recurrence);
 }
 
-export async function createEvent(db: Database, ctx: PostWriteContext, input: Schemas["CreateEventRequest"], passwordHash: PasswordWrite, series: SeriesHorizon): Promise<EventRecord> {
+export async function createEvent(db: Database, ctx: PostWriteContext, input: Schemas["CreateEventRequest"], passwordHash: PasswordWrite, series: SeriesHorizon, linked: LinkedItemWriters): Promise<EventRecord> {
   return retryOnSlugClash(() =>
     inTransaction(db, async (tx) => {
       const problems = new ParamProblems();
-      const links = linkChanges(await linkIdsOf(db, tx, ctx, input, problems), null);
+      const links = linkChanges(await linkIdsOf(db, tx, ctx, input, problems, linked), null);
       const fields = await resolvePostFields(tx, input, ctx, problems);
       const times = resolveEventTimes(input, null, ctx.siteTimezone, ctx.now, problems);
       const rule = recurrenceWrite(input, null, times, problems);
@@ -207,17 +136,14 @@ export async function createEvent(db: Database, ctx: PostWriteContext, input: Sc
       checkSlugHasLetters(input.slug, problems);
       await checkItemLinks(db, tx, ctx, links, null, input.post_parent, problems);
       problems.throwIfAny();
-      const created = await tx.event.create({
-        data: { ...(eventColumns(input, passwordHash) as Prisma.EventUncheckedCreateInput), ...fields, ...times!, recurrence, sourceLanguage: ctx.language, modifiedAt: ctx.now },
-        select: { id: true },
-      });
+      const id = await insertEvent(tx, { ...(eventColumns(input, passwordHash) as Prisma.EventUncheckedCreateInput), ...fields, ...times!, recurrence, sourceLanguage: ctx.language, modifiedAt: ctx.now });
       await checkTermLinks(db, tx, links, null, problems);
       problems.throwIfAny();
-      const change = await textChangeWithSlug(db, tx, ctx, input, null, created.id);
-      await writeTexts(db, tx, created.id, ctx.language, [], ctx, change);
-      await writeLinks(tx, created.id, links);
-      if (recurrence) await syncSeries(db, tx, created.id, "create", ctx.now, horizonOf(ctx.now, series.horizonDays));
-      return (await readEvent(db.provider, tx, created.id))!;
+      const change = await textChangeWithSlug(db, tx, ctx, input, null, id);
+      await writeTexts(db, tx, id, ctx.language, [], ctx, change);
+      await replaceLinks(tx, id, links);
+      if (recurrence) await syncSeries(db, tx, id, "create", ctx.now, horizonOf(ctx.now, series.horizonDays));
+      return (await readEvent(db.provider, tx, id))!;
     }),
   );
 }
@@ -236,12 +162,20 @@ async function lockSeriesOf(db: Database, tx: Tx, event: EventRecord): Promise<v
  * values change are written, so the day counts and the search index are rewritten only when
  * what they hold changes.
  */
-export async function updateEvent(db: Database, ctx: PostWriteContext, target: WriteTarget<EventRecord>, input: EventWrite, passwordHash: PasswordWrite, series: SeriesHorizon): Promise<EventRecord> {
+export async function updateEvent(
+  db: Database,
+  ctx: PostWriteContext,
+  target: WriteTarget<EventRecord>,
+  input: EventWrite,
+  passwordHash: PasswordWrite,
+  series: SeriesHorizon,
+  linked: LinkedItemWriters,
+): Promise<EventRecord> {
   const id = target.record.id;
   return retryOnSlugClash(() =>
     inTransaction(db, async (tx) => {
       const problems = new ParamProblems();
-      const wantedLinks = await linkIdsOf(db, tx, ctx, input, problems);
+      const wantedLinks = await linkIdsOf(db, tx, ctx, input, problems, linked);
       await lockSeriesOf(db, tx, target.record);
       const current = await lockTarget(db, tx, "Event", target, () => readEvent(db.provider, tx, id));
       const fields = await resolvePostFields(tx, input, ctx, problems, current);
@@ -267,11 +201,11 @@ export async function updateEvent(db: Database, ctx: PostWriteContext, target: W
       // An occurrence edited on its own leaves its series' edits behind.
       const detached = current.recurrenceId !== null ? { detached: true } : {};
       const columns = changedColumns(current, { ...eventColumns(input, passwordHash), ...fields, ...times!, ...(recurrence !== undefined ? { recurrence } : {}), ...detached });
-      await tx.event.update({ where: { id }, data: { ...columns, modifiedAt: ctx.now, version: { increment: 1 } } });
+      await saveEvent(tx, id, { ...columns, modifiedAt: ctx.now });
       await checkTermLinks(db, tx, links, current, problems);
       problems.throwIfAny();
       await writeTexts(db, tx, id, current.sourceLanguage, current.texts, ctx, await textChangeWithSlug(db, tx, ctx, input, current, id));
-      await writeLinks(tx, id, links);
+      await replaceLinks(tx, id, links);
       if (current.recurrence !== null || recurrence) await syncSeries(db, tx, id, "update", ctx.now, horizonOf(ctx.now, series.horizonDays));
       return (await readEvent(db.provider, tx, id))!;
     }),
@@ -287,26 +221,23 @@ export function removeEvent(db: Database, now: Date, target: WriteTarget<EventRe
   return inTransaction(db, async (tx) => {
     await lockSeriesOf(db, tx, target.record);
     const current = await lockTarget(db, tx, "Event", target, () => readEvent(db.provider, tx, id));
-    const occurrencesOfSeries = { parentId: id, recurrenceId: { not: null } };
     if (current.status === "trash") {
       if (!destroys) throw new ApiError("event-is-in-trash");
       // A series goes with its occurrences.
-      if (current.recurrence !== null) await tx.event.deleteMany({ where: occurrencesOfSeries });
-      await tx.event.delete({ where: { id } });
+      if (current.recurrence !== null) await removeOccurrencesOf(tx, id, true, now);
+      await deleteEvents(tx, [id]);
       return { event: current, deleted: true };
     }
-    const trashed = { status: "trash", modifiedAt: now, version: { increment: 1 } };
-    if (current.recurrence !== null) await tx.event.updateMany({ where: { ...occurrencesOfSeries, status: { not: "trash" } }, data: trashed });
+    if (current.recurrence !== null) await removeOccurrencesOf(tx, id, false, now);
     if (current.recurrenceId !== null && current.parentId !== null) await excludeFromSeries(tx, current, current.parentId);
-    await tx.event.update({ where: { id }, data: { ...trashed, ...(current.recurrenceId !== null ? { detached: true } : {}) } });
+    await saveEvent(tx, id, { status: "trash", modifiedAt: now, ...(current.recurrenceId !== null ? { detached: true } : {}) });
     return { event: (await readEvent(db.provider, tx, id))!, deleted: false };
   });
 }
 
 /** An occurrence deleted on its own becomes an EXDATE of its series (and stays one: see syncSeries). */
 async function excludeFromSeries(tx: Tx, occurrence: EventRecord, seriesId: number): Promise<void> {
-  const series = await tx.event.findUnique({ where: { id: seriesId }, select: { recurrence: true } });
-  const recurrence = parseStoredRecurrence(series?.recurrence ?? null);
+  const recurrence = parseStoredRecurrence(await storedRecurrenceOf(tx, seriesId));
   if (recurrence === null) return;
-  await tx.event.update({ where: { id: seriesId }, data: { recurrence: JSON.stringify(withExdate(recurrence, exdateOf(occurrence))) } });
+  await saveSeriesColumns(tx, seriesId, { recurrence: JSON.stringify(withExdate(recurrence, exdateOf(occurrence))) });
 }

@@ -1,5 +1,6 @@
 import type { Prisma } from "../../../generated/prisma/sqlite/client";
-import { LINKED_POST_TEXT, LINKED_POST_TEXT_COLUMNS, POST_COLUMNS } from "../post-kernel/post-record";
+import type { ValueTypes } from "../../db/sql-json";
+import { LINKED_POST_TEXT, LINKED_POST_TEXT_COLUMNS, POST_COLUMNS, POST_VALUE_TYPES } from "../post-kernel/post-record";
 
 /**
  * An organizer as stored: its own columns and its text in every language. One source for the
@@ -17,6 +18,9 @@ export const organizerSelect = {
   ...ORGANIZER_COLUMNS,
   texts: { select: LINKED_POST_TEXT_COLUMNS },
 } as const satisfies Prisma.OrganizerSelect;
+
+/** The columns whose JSON form (an organizer embedded in an event's record) is not the record's. */
+export const ORGANIZER_VALUE_TYPES: ValueTypes = POST_VALUE_TYPES;
 
 export type OrganizerRecord = Prisma.OrganizerGetPayload<{ select: typeof organizerSelect }>;
 

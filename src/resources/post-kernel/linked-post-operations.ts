@@ -10,7 +10,6 @@ import { itemRefOf, type ItemOperationSet, type QueryOf, type TargetRule } from 
 import { context, type RequestContext } from "../../http/request-context";
 import type { Services } from "../../services";
 import { searchWords } from "../../text/search-text";
-import { eventFilterOf } from "../events/event-store";
 import { destroysOf, postTargetRules, postWriteContext, readTagOf, refText, sendWritten, type ItemForms } from "./item-operations";
 import { linkedPostOrder, type LinkedPostFilters } from "./linked-post-query";
 import { modifiedWindowOf } from "../../sync/modified-window";
@@ -80,7 +79,7 @@ export function linkedPostOperations<R extends LinkedPostRecord, I>(
         modified: modifiedWindowOf(query, ctx.siteTimezone, services.clock(), problems),
       };
       problems.throwIfAny();
-      if (query.event !== undefined) filters.eventId = await eventFilterOf(db, query.event, "event", ctx);
+      if (query.event !== undefined) filters.eventId = await services.bridges.eventFilterOf(db, query.event, "event", ctx);
       if (query.only_with_upcoming) filters.upcoming = { since: services.clock(), visible: readableEvents };
       const orderBy = linkedPostOrder(query.orderby, query.order);
       const present = (item: R) => serialize(item, ctx, { jsonLd: false });

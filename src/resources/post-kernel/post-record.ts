@@ -1,3 +1,4 @@
+import type { ValueTypes } from "../../db/sql-json";
 import type { RowsSpec } from "../../i18n/localized-rows";
 
 /**
@@ -13,6 +14,9 @@ export const POST_COLUMNS = {
   modifiedAt: true,
   version: true,
 } as const;
+
+/** The columns of POST_COLUMNS whose JSON form (read through the raw path) is not the record's. */
+export const POST_VALUE_TYPES: ValueTypes = { postDate: "date", modifiedAt: "date" };
 
 /** The per-language text of venues and organizers (TEC's linked posts): a name, a description, a slug. */
 export const LINKED_POST_TEXT_COLUMNS = { language: true, name: true, description: true, slug: true } as const;

@@ -8,12 +8,12 @@ import { context, type RequestContext } from "../../http/request-context";
 import type { Services } from "../../services";
 import { markupFilterOf } from "../../text/kses";
 import { readTagOf, sendWritten, type ItemForms } from "../post-kernel/item-operations";
-import { CATEGORIES, TAGS, type TaxonomyConfig } from "./taxonomies";
+import { CATEGORIES, TAGS, type TaxonomyConfig, type TermRecord } from "./term-record";
 import { termListQueryOf } from "./term-query";
 import { listingToken, sendSyncPage, syncRequestOf } from "../../sync/sync-listing";
-import type { TermRecord } from "./term-record";
 import { serializeTerm } from "./term-serializer";
-import { createTerm, deleteTerm, listTerms, resolveTerm, updateTerm } from "./term-store";
+import { listTerms, resolveTerm } from "./term-repository";
+import { createTerm, deleteTerm, updateTerm } from "./term-store";
 
 /** The id in a term's path, as a number (the spec has checked it is an integer). */
 function termIdOf(req: Request): number {
@@ -49,7 +49,7 @@ function termHandlers(config: TaxonomyConfig, services: Services): ItemOperation
     const sync = await syncRequestOf(req, config.collectionKey, services);
     const query = (sync?.query ?? queryOf(req, "listCategories")) as QueryOf<"listCategories">;
     const page = pageRequest(query, services.config);
-    const listQuery = await termListQueryOf(db, config, query, ctx, { offset: offsetOf(page), limit: page.perPage }, services.clock());
+    const listQuery = await termListQueryOf(db, config, query, ctx, { offset: offsetOf(page), limit: page.perPage }, services.clock(), services.bridges);
     const present = (term: TermRecord) => serializeTerm(term, config, ctx);
     if (sync) {
       return sendSyncPage(req, res, ctx, sync, {

@@ -2,38 +2,11 @@ import type { Database } from "../../db/database";
 import { invalidParam, ParamProblems } from "../../http/errors";
 import type { QueryOf } from "../../http/operation-types";
 import type { RequestContext } from "../../http/request-context";
-import type { Language } from "../../i18n/languages";
 import { searchWords } from "../../text/search-text";
-import { eventFilterOf } from "../events/event-store";
-import { modifiedWindowOf, type ModifiedWindow } from "../../sync/modified-window";
-import type { Taxonomy, TaxonomyConfig } from "./taxonomies";
-import { resolveTerm, resolveTermRefs } from "./term-store";
-
-export type TermOrderBy = NonNullable<QueryOf<"listCategories">["orderby"]>;
-
-/** A page of a term list, its filters resolved (tec-rest-v1.md §6.2). */
-export interface TermListQuery {
-  taxonomy: Taxonomy;
-  language: Language;
-  defaultLanguage: Language;
-  offset: number;
-  limit: number;
-  searchWords: string[];
-  includeIds?: number[];
-  excludeIds?: number[];
-  order: "asc" | "desc";
-  orderBy: TermOrderBy;
-  hideEmpty: boolean;
-  /** Direct children of this category; 0 for top-level ones. */
-  parentId?: number;
-  /** Terms linked to this event. */
-  eventId?: number;
-  slug?: string;
-  /** Terms last written in this window (`modified_after`, `modified_before`). */
-  modified: ModifiedWindow;
-  /** Only these terms (the changed ones, in a sync). */
-  onlyIds?: number[];
-}
+import { modifiedWindowOf } from "../../sync/modified-window";
+import type { TaxonomyConfig, TermListQuery } from "./term-record";
+import { resolveTerm, resolveTermRefs } from "./term-repository";
+import type { ResourceBridges } from "../../services";
 
 /** The query of both list operations (the spec gives tags a subset of the categories' parameters). */
 export type TermListParams = QueryOf<"listCategories">;
@@ -43,7 +16,15 @@ export type TermListParams = QueryOf<"listCategories">;
  * slugs), `post`/`event` an event the caller may read (`event` wins, as in the original), `parent` a
  * category. Anything else is `400 rest_invalid_param`.
  */
-export async function termListQueryOf(db: Database, config: TaxonomyConfig, query: TermListParams, ctx: RequestContext, page: { offset: number; limit: number }, now: Date): Promise<TermListQuery> {
+export async function termListQueryOf(
+  db: Database,
+  config: TaxonomyConfig,
+  query: TermListParams,
+  ctx: RequestContext,
+  page: { offset: number; limit: number },
+  now: Date,
+  bridges: ResourceBridges,
+): Promise<TermListQuery> {
   const termIds = async (param: "include" | "exclude"): Promise<number[] | undefined> => {
     const refs = query[param];
     if (refs === undefined) return undefined;
@@ -54,7 +35,7 @@ export async function termListQueryOf(db: Database, config: TaxonomyConfig, quer
   const eventFilter = async (): Promise<number | undefined> => {
     const param = query.event !== undefined ? "event" : query.post !== undefined ? "post" : null;
     if (param === null) return undefined;
-    return eventFilterOf(db, query[param]!, param, ctx);
+    return bridges.eventFilterOf(db, query[param]!, param, ctx);
   };
   const parentFilter = async (): Promise<number | undefined> => {
     const parent = query.parent;

@@ -3,7 +3,7 @@ import type { Schemas } from "../../http/operation-types";
 import { effectiveText } from "../../i18n/localized-text";
 import { translationsOf } from "../../i18n/translations";
 import { TERM_TEXT_FIELDS, type TermRecord } from "./term-record";
-import type { TaxonomyConfig } from "./taxonomies";
+import type { TaxonomyConfig } from "./term-record";
 
 type TermJson = Schemas["Category"] | Schemas["Tag"];
 

@@ -1,126 +1,33 @@
-import type { Prisma } from "../../../generated/prisma/sqlite/client";
-import type { Database, Db } from "../../db/database";
+import type { Database } from "../../db/database";
 import { inTransaction, lockFor, type Tx } from "../../db/transaction";
 import { ApiError, invalidParam, ParamProblems } from "../../http/errors";
-import { isItemId, type Schemas, type WriteTarget } from "../../http/operation-types";
+import type { Schemas, WriteTarget } from "../../http/operation-types";
 import { effectiveText } from "../../i18n/localized-text";
 import type { Language } from "../../i18n/languages";
-import type { MarkupFilter } from "../../text/kses";
+import { markupFilterOf, type MarkupFilter } from "../../text/kses";
+import { can } from "../../auth/roles";
+import type { PostWriteContext } from "../post-kernel/post-fields";
 import { sortKeyOf } from "../../text/search-text";
 import { firstFreeSlug, slugify } from "../../text/slug";
-import { lockTarget } from "../post-kernel/item-lock";
+import { lockTarget } from "../post-kernel/post-repository";
 import { nameForNewSlug, textRowsToWrite } from "../post-kernel/item-texts";
 import { checkSlugHasLetters } from "../post-kernel/unique-slug";
-import type { Taxonomy, TaxonomyConfig } from "./taxonomies";
-import type { TermListQuery } from "./term-query";
-import { TERM_TEXT, TERM_TEXT_FIELDS, termSelect, type TermRecord, type TermTextField } from "./term-record";
+import type { TaxonomyConfig } from "./term-record";
+import { CATEGORIES, TAGS, TERM_TEXT, TERM_TEXT_FIELDS, type Taxonomy, type TermRecord, type TermTextField } from "./term-record";
+import {
+  deleteTermRow,
+  findTerm,
+  insertTerm,
+  parentOfCategory,
+  sameNamedTerm,
+  saveTerm,
+  saveTermText,
+  takenTermSlugs,
+  termTextsMatching,
+} from "./term-repository";
 
 /** What a write body of a category or tag may hold (tags take no `parent`). */
 export type TermWrite = Schemas["UpdateCategoryRequest"];
-
-function orderOf(query: TermListQuery): Prisma.TermTextOrderByWithRelationInput[] {
-  const dir = query.order;
-  switch (query.orderBy) {
-    case "id":
-    case "term_id":
-      return [{ termId: dir }];
-    case "slug":
-      return [{ slugKey: dir }, { termId: dir }];
-    case "count":
-      return [{ term: { count: dir } }, { termId: dir }];
-    case "modified":
-      return [{ term: { modifiedAt: dir } }, { termId: dir }];
-    case "parent":
-      return [{ term: { parentId: { sort: dir, nulls: dir === "asc" ? "first" : "last" } } }, { termId: dir }];
-    case "none":
-    case "include":
-      return [{ termId: "asc" }];
-    case "name":
-      return [{ sortKey: dir }, { termId: dir }];
-  }
-}
-
-/** Lists a page of terms. Terms are listed through their text row in the request language. */
-export async function listTerms(db: Database, query: TermListQuery): Promise<{ items: TermRecord[]; total: number }> {
-  const termWhere: Prisma.TermWhereInput = { taxonomy: query.taxonomy };
-  if (query.hideEmpty) termWhere.count = { gt: 0 };
-  if (query.includeIds || query.excludeIds) {
-    termWhere.id = { ...(query.includeIds ? { in: query.includeIds } : {}), ...(query.excludeIds ? { notIn: query.excludeIds } : {}) };
-  }
-  if (query.parentId !== undefined) termWhere.parentId = query.parentId === 0 ? null : query.parentId;
-  if (query.eventId !== undefined) termWhere.events = { some: { eventId: query.eventId } };
-  if (query.onlyIds) termWhere.AND = [{ id: { in: query.onlyIds } }];
-  if (query.modified.after || query.modified.before) termWhere.modifiedAt = { gt: query.modified.after, lt: query.modified.before };
-  const where: Prisma.TermTextWhereInput = {
-    language: query.language,
-    term: termWhere,
-    AND: query.searchWords.map((word) => ({ searchText: { contains: word } })),
-  };
-  if (query.slug !== undefined) {
-    where.OR = [{ slug: query.slug }, { term: { texts: { some: { language: query.defaultLanguage, slug: query.slug } } } }];
-  }
-  // Ordering by the `include` list: that list is short (at most 100), so order it here.
-  const byInclude = query.orderBy === "include" && query.includeIds !== undefined;
-  const [rows, total] = await Promise.all([
-    db.read.termText.findMany({
-      where,
-      orderBy: orderOf(query),
-      ...(byInclude ? {} : { skip: query.offset, take: query.limit }),
-      select: { term: { select: termSelect } },
-    }),
-    db.read.termText.count({ where }),
-  ]);
-  let items = rows.map((row) => row.term);
-  if (byInclude) {
-    const position = new Map(query.includeIds!.map((id, index) => [id, index]));
-    items.sort((a, b) => (position.get(a.id)! - position.get(b.id)!) * (query.order === "desc" ? -1 : 1));
-    items = items.slice(query.offset, query.offset + query.limit);
-  }
-  return { items, total };
-}
-
-function findTerm(client: Db | Tx, taxonomy: Taxonomy, id: number): Promise<TermRecord | null> {
-  return client.term.findFirst({ where: { id, taxonomy }, select: termSelect });
-}
-
-/** The term of this taxonomy with this id: the only lookup of a term by reference (terms have no by-slug routes). */
-export function resolveTerm(db: Database, taxonomy: Taxonomy, id: number): Promise<TermRecord | null> {
-  return isItemId(id) ? findTerm(db.read, taxonomy, id) : Promise.resolve(null);
-}
-
-/**
- * Ids of the terms that `refs` name, each ref an id or a slug (of the request language first,
- * then the default one, then any). Refs that name no term of the taxonomy come back in `unknown`.
- */
-export async function resolveTermRefs(
-  db: Database,
-  taxonomy: Taxonomy,
-  refs: string[],
-  language: Language,
-  defaultLanguage: Language,
-): Promise<{ ids: number[]; unknown: string[] }> {
-  const numeric = refs.filter((ref) => /^\d+$/.test(ref) && Number(ref) <= 2_147_483_647).map(Number);
-  const slugs = refs.filter((ref) => !/^\d+$/.test(ref));
-  const [byId, bySlug] = await Promise.all([
-    numeric.length ? db.read.term.findMany({ where: { taxonomy, id: { in: numeric } }, select: { id: true } }) : [],
-    slugs.length ? db.read.termText.findMany({ where: { taxonomy, slug: { in: slugs } }, select: { termId: true, slug: true, language: true } }) : [],
-  ]);
-  const knownIds = new Set(byId.map((term) => term.id));
-  const preference = (lang: string) => (lang === language ? 0 : lang === defaultLanguage ? 1 : 2);
-  const ids: number[] = [];
-  const unknown: string[] = [];
-  for (const ref of refs) {
-    if (/^\d+$/.test(ref)) {
-      if (knownIds.has(Number(ref))) ids.push(Number(ref));
-      else unknown.push(ref);
-      continue;
-    }
-    const match = bySlug.filter((row) => row.slug === ref).sort((a, b) => preference(a.language) - preference(b.language))[0];
-    if (match) ids.push(match.termId);
-    else unknown.push(ref);
-  }
-  return { ids: [...new Set(ids)], unknown };
-}
 
 export interface TermWriteContext {
   config: TaxonomyConfig;
@@ -151,12 +58,8 @@ function filtered<T extends { name?: string; description?: string | null }>(inpu
 async function writeTexts(tx: Tx, term: { id: number; taxonomy: string; sourceLanguage: string; texts: TermRecord["texts"] }, ctx: TermWriteContext, change: Partial<Record<TermTextField, string | null>>): Promise<void> {
   const { rows } = textRowsToWrite(TERM_TEXT, term.texts, ctx.language, change, { defaultLanguage: ctx.defaultLanguage, sourceLanguage: term.sourceLanguage });
   for (const row of rows) {
-    const data = { taxonomy: term.taxonomy, ...row.own, searchText: row.searchText, sortKey: row.sortKey, slugKey: row.shown.slug ?? "" };
-    await tx.termText.upsert({
-      where: { termId_language: { termId: term.id, language: row.language } },
-      create: { termId: term.id, language: row.language, ...data },
-      update: data,
-    });
+    const { name, description, slug } = row.own;
+    await saveTermText(tx, term, row.language, { name, description, slug, searchText: row.searchText, sortKey: row.sortKey, slugKey: row.shown.slug ?? "" });
   }
 }
 
@@ -169,34 +72,22 @@ async function checkParent(tx: Tx, termId: number | null, parent: number): Promi
   while (current !== null) {
     if (current === termId || visited.has(current)) throw problem();
     visited.add(current);
-    const row: { parentId: number | null } | null = await tx.term.findFirst({ where: { id: current, taxonomy: "category" }, select: { parentId: true } });
-    if (!row) throw problem();
-    current = row.parentId;
+    const parentId = await parentOfCategory(tx, current);
+    if (parentId === undefined) throw problem();
+    current = parentId;
   }
 }
 
 async function checkNameFree(tx: Tx, ctx: TermWriteContext, name: string, parentId: number | null, termId: number | null): Promise<void> {
-  const clash = await tx.termText.findFirst({
-    where: {
-      language: ctx.language,
-      sortKey: sortKeyOf(name),
-      term: { taxonomy: ctx.config.taxonomy, ...(ctx.config.hierarchical ? { parentId } : {}), ...(termId !== null ? { id: { not: termId } } : {}) },
-    },
-    select: { termId: true },
-  });
-  if (clash) throw new ApiError("term_exists", {}, { term_id: clash.termId });
+  const { taxonomy, hierarchical } = ctx.config;
+  const clash = await sameNamedTerm(tx, { taxonomy, hierarchical, language: ctx.language, sortKey: sortKeyOf(name), parentId, exceptId: termId });
+  if (clash !== null) throw new ApiError("term_exists", {}, { term_id: clash });
 }
 
 /** A slug free in the write's language, made from `wanted` (term writes of a taxonomy take turns: see lockFor below). */
 async function uniqueSlug(tx: Tx, ctx: TermWriteContext, wanted: string, termId: number | null): Promise<string> {
   const base = slugify(wanted) || ctx.config.fallbackSlug;
-  return firstFreeSlug(base, async (candidates) => {
-    const taken = await tx.termText.findMany({
-      where: { taxonomy: ctx.config.taxonomy, language: ctx.language, slug: { in: candidates }, ...(termId !== null ? { termId: { not: termId } } : {}) },
-      select: { slug: true },
-    });
-    return taken.map((row) => row.slug!);
-  });
+  return firstFreeSlug(base, (candidates) => takenTermSlugs(tx, ctx.config.taxonomy, ctx.language, candidates, termId));
 }
 
 function refuseSlugWithoutLetters(slug: string | undefined): void {
@@ -213,25 +104,23 @@ function refuseSlugWithoutLetters(slug: string | undefined): void {
 const takeTurns = (db: Database, tx: Tx, config: TaxonomyConfig) => lockFor(db, tx, `term-names:${config.taxonomy}`);
 
 /** Creates a term, in a transaction that has taken the taxonomy's turn (see takeTurns); its id. */
-async function insertTerm(tx: Tx, ctx: TermWriteContext, given: Schemas["CreateCategoryRequest"]): Promise<number> {
+async function createTermIn(tx: Tx, ctx: TermWriteContext, given: Schemas["CreateCategoryRequest"]): Promise<number> {
   const input = filtered(given, ctx.markup);
   const parentId = ctx.config.hierarchical && input.parent ? input.parent : null;
   if (ctx.config.hierarchical && input.parent !== undefined) await checkParent(tx, null, input.parent);
   await checkNameFree(tx, ctx, input.name, parentId, null);
   const slug = await uniqueSlug(tx, ctx, input.slug ?? input.name, null);
-  const term = await tx.term.create({
-    data: { taxonomy: ctx.config.taxonomy, parentId, sourceLanguage: ctx.language, createdAt: ctx.now, modifiedAt: ctx.now },
-    select: { id: true, taxonomy: true, sourceLanguage: true },
-  });
-  await writeTexts(tx, { ...term, texts: [] }, ctx, { name: input.name, description: input.description ?? null, slug });
-  return term.id;
+  const id = await insertTerm(tx, { taxonomy: ctx.config.taxonomy, parentId, sourceLanguage: ctx.language, createdAt: ctx.now, modifiedAt: ctx.now });
+  const term = { id, taxonomy: ctx.config.taxonomy, sourceLanguage: ctx.language, texts: [] };
+  await writeTexts(tx, term, ctx, { name: input.name, description: input.description ?? null, slug });
+  return id;
 }
 
 export async function createTerm(db: Database, ctx: TermWriteContext, input: Schemas["CreateCategoryRequest"]): Promise<TermRecord> {
   refuseSlugWithoutLetters(input.slug);
   return inTransaction(db, async (tx) => {
     await takeTurns(db, tx, ctx.config);
-    const id = await insertTerm(tx, ctx, input);
+    const id = await createTermIn(tx, ctx, input);
     return (await findTerm(tx, ctx.config.taxonomy, id))!;
   });
 }
@@ -243,11 +132,7 @@ export async function createTerm(db: Database, ctx: TermWriteContext, input: Sch
 async function termsNamed(tx: Tx, ctx: TermWriteContext, texts: string[]): Promise<Map<string, number>> {
   const found = new Map<string, number>();
   if (texts.length === 0) return found;
-  const rows = await tx.termText.findMany({
-    where: { taxonomy: ctx.config.taxonomy, OR: [{ slug: { in: texts } }, { sortKey: { in: texts.map(sortKeyOf) } }] },
-    select: { termId: true, slug: true, sortKey: true, language: true },
-    orderBy: { termId: "asc" },
-  });
+  const rows = await termTextsMatching(tx, ctx.config.taxonomy, texts, texts.map(sortKeyOf));
   const rank = (language: string) => (language === ctx.language ? 0 : language === ctx.defaultLanguage ? 1 : 2);
   const best = (matches: typeof rows) => [...matches].sort((a, b) => rank(a.language) - rank(b.language))[0];
   for (const text of texts) {
@@ -283,12 +168,20 @@ export async function termIdsOf(db: Database, tx: Tx, ctx: TermWriteContext & { 
     for (const name of missing) {
       if (found.has(name)) continue;
       const key = sortKeyOf(name);
-      const id = madeByKey.get(key) ?? (await insertTerm(tx, ctx, { name }));
+      const id = madeByKey.get(key) ?? (await createTermIn(tx, ctx, { name }));
       madeByKey.set(key, id);
       found.set(name, id);
     }
   }
   return [...new Set(refs.map((ref) => (typeof ref === "number" ? ref : found.get(ref)!)))];
+}
+
+/** termIdsOf for an event write (the bridge app.ts gives events): the writer may create terms when they may manage the taxonomy. */
+export function termIdsForEvent(db: Database, tx: Tx, ctx: PostWriteContext, taxonomy: Taxonomy, param: string, refs: TermRef[], problems: ParamProblems): Promise<number[]> {
+  const config = taxonomy === "category" ? CATEGORIES : TAGS;
+  const mayCreate = can(ctx.principal.role, `manage_${config.collectionKey}`);
+  const termCtx = { config, language: ctx.language, defaultLanguage: ctx.defaultLanguage, markup: markupFilterOf(ctx.principal), now: ctx.now, mayCreate };
+  return termIdsOf(db, tx, termCtx, param, refs, problems);
 }
 
 /** Changes what the input gives, and only that, under the term's lock. */
@@ -313,7 +206,7 @@ export async function updateTerm(db: Database, ctx: TermWriteContext, target: Wr
     if (input.description !== undefined) change.description = input.description;
     const wantedSlug = input.slug ?? nameForNewSlug(TERM_TEXT, term.texts, ctx.language, change);
     if (wantedSlug !== undefined) change.slug = await uniqueSlug(tx, ctx, wantedSlug, id);
-    await tx.term.update({ where: { id }, data: { ...(parentId !== term.parentId ? { parentId } : {}), modifiedAt: ctx.now, version: { increment: 1 } } });
+    await saveTerm(tx, id, { ...(parentId !== term.parentId ? { parentId } : {}), modifiedAt: ctx.now });
     await writeTexts(tx, term, ctx, change);
     return (await findTerm(tx, ctx.config.taxonomy, id))!;
   });
@@ -328,9 +221,7 @@ export async function deleteTerm(db: Database, config: TaxonomyConfig, target: W
   return inTransaction(db, async (tx) => {
     await takeTurns(db, tx, config);
     const term = await lockTarget(db, tx, "Term", target, () => findTerm(tx, config.taxonomy, id));
-    await tx.term.updateMany({ where: { parentId: id }, data: { parentId: term.parentId, version: { increment: 1 } } });
-    await tx.event.updateMany({ where: { terms: { some: { termId: id } } }, data: { version: { increment: 1 } } });
-    await tx.term.delete({ where: { id } });
+    await deleteTermRow(tx, id, term.parentId);
     return term;
   });
 }

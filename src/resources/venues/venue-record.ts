@@ -1,5 +1,6 @@
 import type { Prisma } from "../../../generated/prisma/sqlite/client";
-import { LINKED_POST_TEXT, LINKED_POST_TEXT_COLUMNS, POST_COLUMNS } from "../post-kernel/post-record";
+import type { ValueTypes } from "../../db/sql-json";
+import { LINKED_POST_TEXT, LINKED_POST_TEXT_COLUMNS, POST_COLUMNS, POST_VALUE_TYPES } from "../post-kernel/post-record";
 
 /**
  * A venue as stored: its own columns and its text in every language. One source for the Prisma
@@ -27,6 +28,9 @@ export const venueSelect = {
   ...VENUE_COLUMNS,
   texts: { select: LINKED_POST_TEXT_COLUMNS },
 } as const satisfies Prisma.VenueSelect;
+
+/** The columns whose JSON form (a venue embedded in an event's record) is not the record's. */
+export const VENUE_VALUE_TYPES: ValueTypes = { ...POST_VALUE_TYPES, showMap: "boolean", showMapLink: "boolean" };
 
 export type VenueRecord = Prisma.VenueGetPayload<{ select: typeof venueSelect }>;
 

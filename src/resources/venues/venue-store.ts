@@ -2,8 +2,9 @@ import type { Prisma } from "../../../generated/prisma/sqlite/client";
 import type { Schemas } from "../../http/operation-types";
 import { noneIfEmpty } from "../../i18n/localized-rows";
 import { flagOf } from "../post-kernel/write-flags";
+import { venueRepository } from "./venue-repository";
 import { createLinkedPostStore, type LinkedPostModel } from "../post-kernel/linked-post-store";
-import { VENUE_PLAIN_COLUMNS, venueSelect, type VenueRecord } from "./venue-record";
+import { VENUE_PLAIN_COLUMNS, type VenueRecord } from "./venue-record";
 
 /** What a write body of a venue may hold (the spec's fields; a create's has the name). */
 export type VenueWrite = Schemas["VenueFields"];
@@ -22,7 +23,7 @@ function venueColumns(input: VenueWrite) {
 }
 
 const venueModel: LinkedPostModel<VenueRecord, VenueWrite, Prisma.VenueUncheckedUpdateInput> = {
-  tables: { table: "Venue", textTable: "VenueText", linkTable: "EventVenue", key: "venueId" },
+  repository: venueRepository,
   fallbackSlug: "venue",
   nameOf: (input) => input.venue,
   columns: venueColumns,
@@ -30,13 +31,6 @@ const venueModel: LinkedPostModel<VenueRecord, VenueWrite, Prisma.VenueUnchecked
   sharedSearchText: (columns) => {
     const venue = columns as Partial<Record<(typeof VENUE_PLAIN_COLUMNS)[number], string | null>>;
     return [venue.address, venue.city, venue.province, venue.state, venue.stateprovince, venue.zip, venue.phone].map((value) => value ?? null);
-  },
-  find: (client, id) => client.venue.findUnique({ where: { id }, select: venueSelect }),
-  findMany: (client, where, orderBy, offset, limit) => client.venue.findMany({ where, orderBy, skip: offset, take: limit, select: venueSelect }),
-  count: (client, where) => client.venue.count({ where }),
-  insert: (tx, columns, fields) => tx.venue.create({ data: { ...(columns as Prisma.VenueUncheckedCreateInput), ...fields }, select: { id: true } }),
-  save: async (tx, id, columns) => {
-    await tx.venue.update({ where: { id }, data: { ...columns, version: { increment: 1 } } });
   },
 };
 

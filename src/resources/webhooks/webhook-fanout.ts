@@ -5,7 +5,7 @@ import { inTransaction, lockFor, type Tx } from "../../db/transaction";
 import type { Language } from "../../i18n/languages";
 import type { SyncResource } from "../../sync/sync-log";
 import { SyncTokens } from "../../sync/sync-token";
-import type { ItemSnapshot } from "./webhook-items";
+import type { ItemSnapshot } from "./webhook-record";
 import { newMessageId } from "./webhook-signature";
 import { ITEM_NAMES, passesFilter, subscriptionOf, type ChangeKind, type ItemTerms, type Subscription } from "./webhook-subscriptions";
 

@@ -5,7 +5,7 @@ import type { Logger } from "../../logging/logger";
 import type { Language } from "../../i18n/languages";
 import type { SyncResource } from "../../sync/sync-log";
 import { fanOut, notificationBody, pruneToldStates } from "./webhook-fanout";
-import { itemSnapshot, type ItemSnapshot } from "./webhook-items";
+import type { ItemSnapshot, ItemSnapshots } from "./webhook-record";
 import { sendNotification, type SendResult } from "./webhook-sender";
 import { newMessageId, signMessage } from "./webhook-signature";
 import { deleteSubscription, type Subscription } from "./webhook-subscriptions";
@@ -94,6 +94,7 @@ export class WebhookWorker {
     private readonly db: Database,
     private readonly config: Config,
     private readonly logger: Logger,
+    private readonly itemSnapshot: ItemSnapshots,
   ) {}
 
   start(): void {
@@ -134,7 +135,7 @@ export class WebhookWorker {
     const snapshots = new Map<string, Promise<ItemSnapshot>>();
     const snapshotOf = (resource: SyncResource, id: number) => {
       let snapshot = snapshots.get(`${resource}:${id}`);
-      if (!snapshot) snapshots.set(`${resource}:${id}`, (snapshot = itemSnapshot(this.db, this.config, resource, id)));
+      if (!snapshot) snapshots.set(`${resource}:${id}`, (snapshot = this.itemSnapshot(this.db, this.config, resource, id)));
       return snapshot;
     };
     // Bodies made in claim order (the items read one after the other), then sent at once.

@@ -1,9 +1,6 @@
-import { Prisma } from "../../../generated/prisma/sqlite/client";
 import type { Provider } from "../../db/database";
 import { silent, type Progress } from "../../logging/progress";
-import type { Tx } from "../../db/transaction";
-import type { Language } from "../../i18n/languages";
-import { searchPrefix, searchTokens } from "../../text/search-tokens";
+import { searchTokens } from "../../text/search-tokens";
 
 /**
  * The event search index ("EventSearch", created by hand in the event_search migrations): one
@@ -25,33 +22,6 @@ export function searchDocumentsSql(provider: Provider, count: number): string {
 /** The parameters of `searchDocumentsSql` for these events' search texts (all languages). */
 export function searchDocumentsParams(events: Array<{ eventId: number; searchTexts: Iterable<string> }>): Array<number | string> {
   return events.flatMap(({ eventId, searchTexts }) => [eventId, searchTokens(searchTexts).join(" ")]);
-}
-
-/** Rewrites an event's document after a write of its texts (`searchTexts`: every language's). */
-export async function writeEventSearch(provider: Provider, tx: Tx, eventId: number, searchTexts: Iterable<string>): Promise<void> {
-  await tx.$executeRawUnsafe(searchDocumentsSql(provider, 1), ...searchDocumentsParams([{ eventId, searchTexts }]));
-}
-
-/**
- * The rows a search starts from: the ids (column "id" of alias "m") of the events whose document
- * has every word's token prefix, joined to the event (alias "e"). On SQLite, CROSS JOIN keeps
- * that order: its planner would otherwise walk the date index and probe the search for each
- * event, which is slower by orders of magnitude; PostgreSQL's planner picks with statistics.
- */
-export function searchSourceSql(provider: Provider, words: string[]): Prisma.Sql {
-  const prefixes = words.map(searchPrefix);
-  if (provider === "postgresql") {
-    const query = prefixes.map((prefix) => `'${prefix}':*`).join(" & ");
-    return Prisma.sql`(SELECT "eventId" AS "id" FROM "EventSearch" WHERE "tokens" @@ ${query}::tsquery) "m" JOIN "Event" "e" ON "e"."id" = "m"."id"`;
-  }
-  const match = prefixes.map((prefix) => `"${prefix}"*`).join(" AND ");
-  return Prisma.sql`(SELECT "rowid" AS "id" FROM "EventSearch" WHERE "EventSearch" MATCH ${match}) "m" CROSS JOIN "Event" "e" ON "e"."id" = "m"."id"`;
-}
-
-/** The exact test of a candidate of `searchSourceSql`: its text in `language` has every word. */
-export function searchMatchSql(language: Language, words: string[]): Prisma.Sql {
-  const likes = words.map((word) => Prisma.sql`"s"."searchText" LIKE ${`%${word}%`}`);
-  return Prisma.sql`EXISTS (SELECT 1 FROM "EventText" "s" WHERE "s"."eventId" = "e"."id" AND "s"."language" = ${language} AND ${Prisma.join(likes, " AND ")})`;
 }
 
 /** Plain SQL access, for the migrator's own connection as for Prisma's (placeholders as the dialect's). */

@@ -1,6 +1,4 @@
 import { Prisma } from "../../../generated/prisma/sqlite/client";
-import type { Db } from "../../db/database";
-import type { Tx } from "../../db/transaction";
 import type { Language } from "../../i18n/languages";
 
 /** The text tables with per-language slugs, and the column that names their item. */
@@ -30,10 +28,4 @@ export function slugMatchSql(table: SluggedTable, slug: string, language: Langua
   const key = Prisma.raw(`"t"."${SLUGGED[table]}"`);
   return Prisma.sql`SELECT ${key}${extraColumns} FROM ${Prisma.raw(`"${table}"`)} "t" WHERE "t"."slug" = ${slug}
     ORDER BY CASE "t"."language" WHEN ${language} THEN 0 WHEN ${defaultLanguage} THEN 1 ELSE 2 END, "t"."language" LIMIT 1`;
-}
-
-/** The id of the item `itemBySlugSql` finds, or null. */
-export async function itemIdBySlug(client: Db | Tx, table: SluggedTable, slug: string, language: Language, defaultLanguage: Language): Promise<number | null> {
-  const rows = await client.$queryRaw<Array<Record<string, number | bigint>>>(itemBySlugSql(table, slug, language, defaultLanguage));
-  return rows.length > 0 ? Number(Object.values(rows[0])[0]) : null;
 }

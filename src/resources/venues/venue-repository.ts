@@ -1,5 +1,25 @@
 import type { Prisma } from "../../../generated/prisma/sqlite/client";
 import type { Database } from "../../db/database";
+import { linkedPostStatements, type LinkedPostRepository } from "../post-kernel/linked-post-repository";
+import { venueSelect, type VenueRecord } from "./venue-record";
+
+/**
+ * Every statement on the venue tables ("Venue", "VenueText", "EventVenue"). A venue, a page and a
+ * count are Prisma calls (typed by the model, cold enough that Prisma's cost does not matter); the
+ * statements venues share with organizers are raw, written once in linked-post-repository.ts.
+ * Events embed venues through their own record statement (event-repository.ts), which takes its
+ * columns and value types from venue-record.ts.
+ */
+export const venueRepository: LinkedPostRepository<VenueRecord, Prisma.VenueUncheckedUpdateInput> = {
+  ...linkedPostStatements({ table: "Venue", textTable: "VenueText", linkTable: "EventVenue", key: "venueId" }),
+  find: (client, id) => client.venue.findUnique({ where: { id }, select: venueSelect }),
+  findMany: (client, where, orderBy, offset, limit) => client.venue.findMany({ where, orderBy, skip: offset, take: limit, select: venueSelect }),
+  count: (client, where) => client.venue.count({ where }),
+  insert: async (tx, columns, fields) => (await tx.venue.create({ data: { ...(columns as Prisma.VenueUncheckedCreateInput), ...fields }, select: { id: true } })).id,
+  save: async (tx, id, columns) => {
+    await tx.venue.update({ where: { id }, data: { ...columns, version: { increment: 1 } } });
+  },
+};
 
 const EARTH_RADIUS_KM = 6371.0088;
 const KM_PER_DEGREE = (Math.PI * EARTH_RADIUS_KM) / 180;
@@ -35,10 +55,9 @@ export async function venueIdsWithin(db: Database, lat: number, lng: number, rad
   const latSpan = radiusKm / KM_PER_DEGREE;
   const cosLat = Math.cos(radians(Math.min(89.9, Math.abs(lat) + latSpan)));
   const lngSpan = cosLat > 0 ? latSpan / cosLat : 360;
-  const where: Prisma.VenueWhereInput = {
-    geoLat: { gte: Math.max(-90, lat - latSpan), lte: Math.min(90, lat + latSpan) },
-    OR: longitudeRanges(lng, lngSpan).map(([min, max]) => ({ geoLng: { gte: min, lte: max } })),
-  };
-  const candidates = await db.read.venue.findMany({ where, select: { id: true, geoLat: true, geoLng: true } });
+  const candidates = await db.read.venue.findMany({
+    where: { geoLat: { gte: Math.max(-90, lat - latSpan), lte: Math.min(90, lat + latSpan) }, OR: longitudeRanges(lng, lngSpan).map(([min, max]) => ({ geoLng: { gte: min, lte: max } })) },
+    select: { id: true, geoLat: true, geoLng: true },
+  });
   return candidates.filter((venue) => distanceKm(lat, lng, venue.geoLat!, venue.geoLng!) <= radiusKm).map((venue) => venue.id);
 }

@@ -1,10 +1,18 @@
 import { Prisma } from "../../../generated/prisma/sqlite/client";
-import type { Database } from "../../db/database";
+import type { Database, Db } from "../../db/database";
 import type { Tx } from "../../db/transaction";
 import type { Versioned, WriteTarget } from "../../http/operation-types";
+import type { Language } from "../../i18n/languages";
+import { itemBySlugSql, type SluggedTable } from "./slug-sql";
 
 /** The tables of the items that writes lock (events, venues, organizers, terms). */
 export type ItemTable = "Event" | "Venue" | "Organizer" | "Term";
+
+/**
+ * The statements every post (event, venue, organizer) and term share, on whichever of their
+ * tables: row locks (raw: Prisma has no FOR UPDATE), the by-slug lookup. Raw statements through
+ * the write's transaction; the table names are from closed lists, never from a request.
+ */
 
 /**
  * Locks an item's row until the write's transaction ends and returns its version, or null when
@@ -39,14 +47,14 @@ export async function lockTarget<R extends Versioned>(db: Database, tx: Tx, tabl
 export type LinkLock = "share" | "key share";
 
 /**
- * The rows of `table` among `ids` that exist (and meet `condition`), their `id`, `status` and
+ * The rows of `table` among `ids` that exist (outside the trash, if told), their `id`, `status` and
  * `authorId`, locked until the write's transaction ends, in id order (so that writers locking the
  * same rows queue instead of deadlocking). SQLite's single writer needs no lock.
  */
-export async function lockRows(db: Database, tx: Tx, table: "Venue" | "Organizer" | "Event", ids: number[], mode: LinkLock, condition?: Prisma.Sql): Promise<OwnedRow[]> {
+export async function lockRows(db: Database, tx: Tx, table: "Venue" | "Organizer" | "Event", ids: number[], mode: LinkLock, only: { outsideTrash?: boolean } = {}): Promise<OwnedRow[]> {
   if (ids.length === 0) return [];
   const lock = db.provider === "postgresql" ? Prisma.raw(` FOR ${mode.toUpperCase()}`) : Prisma.empty;
-  const extra = condition ? Prisma.sql` AND ${condition}` : Prisma.empty;
+  const extra = only.outsideTrash ? Prisma.sql` AND "status" <> 'trash'` : Prisma.empty;
   const rows = await tx.$queryRaw<Array<{ id: number | bigint; status: string; authorId: number | bigint }>>(
     Prisma.sql`SELECT "id", "status", "authorId" FROM ${Prisma.raw(`"${table}"`)} WHERE "id" IN (${Prisma.join([...new Set(ids)])})${extra} ORDER BY "id"${lock}`,
   );
@@ -57,4 +65,10 @@ export interface OwnedRow {
   id: number;
   status: string;
   authorId: number;
+}
+
+/** The id of the item `itemBySlugSql` finds, or null. */
+export async function itemIdBySlug(client: Db | Tx, table: SluggedTable, slug: string, language: Language, defaultLanguage: Language): Promise<number | null> {
+  const rows = await client.$queryRaw<Array<Record<string, number | bigint>>>(itemBySlugSql(table, slug, language, defaultLanguage));
+  return rows.length > 0 ? Number(Object.values(rows[0])[0]) : null;
 }

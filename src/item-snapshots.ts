@@ -1,27 +1,26 @@
-import type { Config } from "../../config";
-import type { Database } from "../../db/database";
-import { contextAt } from "../../http/request-pipeline";
-import type { Language } from "../../i18n/languages";
-import { readCommittedEvent } from "../events/event-record";
-import { serializeEvent } from "../events/event-serializer";
-import { serializeOrganizer } from "../organizers/organizer-serializer";
-import { organizerStore } from "../organizers/organizer-store";
-import type { SyncResource } from "../../sync/sync-log";
-import { CATEGORIES, TAGS } from "../terms/taxonomies";
-import { serializeTerm } from "../terms/term-serializer";
-import { resolveTerm } from "../terms/term-store";
-import { serializeVenue } from "../venues/venue-serializer";
-import { venueStore } from "../venues/venue-store";
-
-/** An item as an anonymous reader of the API sees it now. */
-export interface ItemSnapshot {
-  /** Whether an anonymous reader sees it at all (published; a term: it exists). */
-  visible: boolean;
-  /** Its representation in a language, as the API's single GET gives it (events without JSON-LD). */
-  show(language: Language): unknown;
-}
+import type { Config } from "./config";
+import type { Database } from "./db/database";
+import { contextAt } from "./http/request-pipeline";
+import type { Language } from "./i18n/languages";
+import { readCommittedEvent } from "./resources/events/event-repository";
+import { serializeEvent } from "./resources/events/event-serializer";
+import { serializeOrganizer } from "./resources/organizers/organizer-serializer";
+import { organizerRepository } from "./resources/organizers/organizer-repository";
+import type { SyncResource } from "./sync/sync-log";
+import { CATEGORIES, TAGS } from "./resources/terms/term-record";
+import { serializeTerm } from "./resources/terms/term-serializer";
+import { resolveTerm } from "./resources/terms/term-repository";
+import type { ItemSnapshot } from "./resources/webhooks/webhook-record";
+import { serializeVenue } from "./resources/venues/venue-serializer";
+import { venueRepository } from "./resources/venues/venue-repository";
 
 const INVISIBLE: ItemSnapshot = { visible: false, show: () => null };
+
+/**
+ * What webhooks send of an item (see resources/webhooks/): composed here, beside app.ts, from
+ * every resource's repository and serializer, and given to the webhook worker by server.ts, so
+ * that webhooks import no other resource.
+ */
 
 /**
  * Where links in payloads point: PUBLIC_URL, else this service as its own configuration reaches
@@ -48,12 +47,12 @@ export async function itemSnapshot(db: Database, config: Config, resource: SyncR
       };
     }
     case "venues": {
-      const venue = await venueStore.resolve(db, { id }, contextIn(config.defaultLanguage));
+      const venue = await venueRepository.find(db.read, id);
       if (!venue || venue.status !== "publish") return INVISIBLE;
       return { visible: true, show: (language) => serializeVenue(venue, contextIn(language), { jsonLd: false, translations: true }) };
     }
     case "organizers": {
-      const organizer = await organizerStore.resolve(db, { id }, contextIn(config.defaultLanguage));
+      const organizer = await organizerRepository.find(db.read, id);
       if (!organizer || organizer.status !== "publish") return INVISIBLE;
       return { visible: true, show: (language) => serializeOrganizer(organizer, contextIn(language), { jsonLd: false, translations: true }) };
     }

@@ -1,0 +1,428 @@
+import { Prisma } from "../../../generated/prisma/sqlite/client";
+import type { Database, Db, Provider } from "../../db/database";
+import { insertRows, insertRowsReturning, type ColumnValue } from "../../db/bulk-insert";
+import { columns, jsonSql, mergedValueTypes, revive } from "../../db/sql-json";
+import type { Tx } from "../../db/transaction";
+import { yieldToEventLoop } from "../../event-loop";
+import { isItemId, type ItemRef } from "../../http/operation-types";
+import type { Language } from "../../i18n/languages";
+import { ORGANIZER_COLUMNS, ORGANIZER_VALUE_TYPES, organizerSelect } from "../organizers/organizer-record";
+import { itemBySlugSql, slugMatchSql } from "../post-kernel/slug-sql";
+import { TERM_COLUMNS, TERM_VALUE_TYPES, termSelect } from "../terms/term-record";
+import { VENUE_COLUMNS, VENUE_VALUE_TYPES, venueSelect } from "../venues/venue-record";
+import { countSql, dayCountSql, eventListSql, eventOrderSql, type EventFilters, type EventOrderBy, type EventPageSql } from "./event-list-sql";
+import { EVENT_COLUMNS, EVENT_TEXT_COLUMNS, EVENT_VALUE_TYPES, type EventRecord, type FallbackLanguages, type LinkIds } from "./event-record";
+import { searchDocumentsParams, searchDocumentsSql } from "./event-search-sql";
+
+/**
+ * Every statement on the event tables ("Event", "EventText", the link tables, "EventSearch"), each
+ * a named function. Two techniques, each for one family of statements:
+ * - reads of records and lists (an event, a page, a total, a slug) are raw statements that build
+ *   the whole record as JSON in the database (one statement per page instead of Prisma's eight),
+ *   sent straight through the driver (`db.direct`) outside a write, and through the transaction's
+ *   `$queryRaw` inside one, so that a write reads what it wrote; their SQL is in event-list-sql.ts
+ *   and below (the record's JSON);
+ * - writes are Prisma calls in the write's transaction (typed by the schema), but for the bulk
+ *   ones (a series' occurrences, their texts and links, search documents), which are multi-row
+ *   raw INSERTs (db/bulk-insert.ts): one statement per fifty rows instead of one per row.
+ */
+
+// An event's record holds its venues', organizers' and terms' records: one map for the tree.
+const RECORD_VALUE_TYPES = mergedValueTypes(EVENT_VALUE_TYPES, VENUE_VALUE_TYPES, ORGANIZER_VALUE_TYPES, TERM_VALUE_TYPES);
+
+const names = (select: object) => Object.keys(select);
+
+const recordSql = new Map<string, string>();
+
+/**
+ * The JSON expression of the record of the event aliased "e". With `shownIn`, each text list holds
+ * only the rows a representation in that language can show (its own, the default language's, the
+ * item's source language's: localized-text.ts's fallback order); a list's items need no more, and
+ * the other languages' rows were most of what a page built, parsed and revived.
+ */
+function eventRecordSql(provider: Provider, shownIn?: FallbackLanguages): string {
+  const cacheKey = shownIn ? `${provider}:${shownIn.language}:${shownIn.defaultLanguage}` : provider;
+  let sql = recordSql.get(cacheKey);
+  if (sql) return sql;
+  const json = jsonSql(provider);
+  // The languages are the closed set of LANGUAGES (never request text), quoted as SQL literals.
+  const languages = shownIn ? [...new Set([shownIn.language, shownIn.defaultLanguage])].map((language) => `'${language}'`).join(", ") : "";
+  const texts = (table: string, key: string, alias: string, fields: string[]) =>
+    json.array(
+      json.object(columns("t", fields)),
+      `"${table}" "t" WHERE "t"."${key}" = "${alias}"."id"${shownIn ? ` AND ("t"."language" IN (${languages}) OR "t"."language" = "${alias}"."sourceLanguage")` : ""}`,
+      `"t"."language"`,
+    );
+  const linked = (link: string, key: string, table: string, name: string, cols: string[], textTable: string, textKey: string, textFields: string[]) =>
+    json.array(
+      json.object({ [name]: json.object({ ...columns("i", cols), texts: texts(textTable, textKey, "i", textFields) }) }),
+      `"${link}" "l" JOIN "${table}" "i" ON "i"."id" = "l"."${key}" WHERE "l"."eventId" = "e"."id"`,
+      `"l"."position"`,
+    );
+  sql = json.object({
+    ...columns("e", names(EVENT_COLUMNS)),
+    texts: texts("EventText", "eventId", "e", names(EVENT_TEXT_COLUMNS)),
+    venues: linked("EventVenue", "venueId", "Venue", "venue", names(VENUE_COLUMNS), "VenueText", "venueId", names(venueSelect.texts.select)),
+    organizers: linked("EventOrganizer", "organizerId", "Organizer", "organizer", names(ORGANIZER_COLUMNS), "OrganizerText", "organizerId", names(organizerSelect.texts.select)),
+    terms: linked("EventTerm", "termId", "Term", "term", names(TERM_COLUMNS), "TermText", "termId", names(termSelect.texts.select)),
+  });
+  recordSql.set(cacheKey, sql);
+  return sql;
+}
+
+type Client = Db | Tx;
+
+function reviveRecord(value: unknown): EventRecord {
+  return revive<EventRecord>(value, RECORD_VALUE_TYPES);
+}
+
+function recordsSql(provider: Provider, rest: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`SELECT ${Prisma.raw(eventRecordSql(provider))} AS "record" FROM ${rest}`;
+}
+
+/** The records of the events that `rest` (FROM ... WHERE ..., the event aliased "e") selects, in a transaction. */
+async function readRecords(client: Client, provider: Provider, rest: Prisma.Sql): Promise<EventRecord[]> {
+  const rows = await client.$queryRaw<Array<{ record: unknown }>>(recordsSql(provider, rest));
+  return rows.map((row) => reviveRecord(row.record));
+}
+
+/** The same, outside a write: straight through the driver. */
+async function readCommittedRecords(db: Database, rest: Prisma.Sql): Promise<EventRecord[]> {
+  const rows = await db.direct.rows<{ record: unknown }>(recordsSql(db.provider, rest));
+  return rows.map((row) => reviveRecord(row.record));
+}
+
+/** One event by id, through `client` (a transaction's, to read what it wrote). */
+export async function readEvent(provider: Provider, client: Client, id: number): Promise<EventRecord | null> {
+  const [record] = await readRecords(client, provider, Prisma.sql`"Event" "e" WHERE "e"."id" = ${id}`);
+  return record ?? null;
+}
+
+/** One event by id, as committed. */
+export async function readCommittedEvent(db: Database, id: number): Promise<EventRecord | null> {
+  const [record] = await readCommittedRecords(db, Prisma.sql`"Event" "e" WHERE "e"."id" = ${id}`);
+  return record ?? null;
+}
+
+/** The event whose slug `named` (a statement selecting one "eventId") finds. */
+export async function readEventNamed(db: Database, named: Prisma.Sql): Promise<EventRecord | null> {
+  const [record] = await readCommittedRecords(db, Prisma.sql`"Event" "e" WHERE "e"."id" = (${named})`);
+  return record ?? null;
+}
+
+/**
+ * A list of ids as one parameter, so that the statement is the same whatever their number: one
+ * compiled statement kept, not one per length (each holds a compiled copy of the record's JSON).
+ */
+function idList(provider: Provider, ids: number[]): Prisma.Sql {
+  return provider === "postgresql" ? Prisma.sql`SELECT unnest(${ids}::integer[])` : Prisma.sql`SELECT "value" FROM json_each(${JSON.stringify(ids)})`;
+}
+
+/**
+ * A page of the events that `from` and `where` select, in `order`: their ids, in order, and the
+ * records of those `needed` (all, unless told; a representation kept before needs none). The
+ * page's ids are found first and the records built for them only: built in the same query, they
+ * would be built for every event the database sorts, not just for those it returns. With
+ * `countAll`, the same statement counts every event selected (a window function over the rows it
+ * sorts anyway), so that a list the day counts cannot total does not go through its events
+ * twice; the total is null when the page is empty (past the last one). An event deleted between
+ * the two statements is left out of `records`.
+ */
+const RECORDS_PER_READ = 100;
+
+export async function readEventPage(
+  db: Database,
+  parts: EventPageSql,
+  page: { limit: number; offset: number; countAll: boolean; needed?: (id: number) => boolean },
+): Promise<{ ids: number[]; records: EventRecord[]; total: number | null }> {
+  const { key, direction, join } = parts.order;
+  const total = page.countAll ? Prisma.sql`, COUNT(*) OVER () AS "total"` : Prisma.empty;
+  const rows = await db.direct.rows<{ id: number | string; total?: number | bigint | string }>(Prisma.sql`SELECT "e"."id" AS "id"${total} FROM ${parts.from} ${join} ${parts.where}
+    ORDER BY ${Prisma.raw(`${key} ${direction}, "e"."id" ${direction}`)} LIMIT ${page.limit} OFFSET ${page.offset}`);
+  const ids = rows.map((row) => Number(row.id));
+  const needed = page.needed ? ids.filter(page.needed) : ids;
+  const byId = new Map<number, EventRecord>();
+  // A feed's thousand records are read a hundred at a time, the event loop free in between
+  // (better-sqlite3 reads synchronously: one statement would hold it for 150 ms).
+  for (let first = 0; first < needed.length; first += RECORDS_PER_READ) {
+    if (first > 0) await yieldToEventLoop();
+    const read = await db.direct.rows<{ record: unknown }>(
+      Prisma.sql`SELECT ${Prisma.raw(eventRecordSql(db.provider, parts.shownIn))} AS "record" FROM "Event" "e" WHERE "e"."id" IN (${idList(db.provider, needed.slice(first, first + RECORDS_PER_READ))})`,
+    );
+    for (const row of read) {
+      const record = reviveRecord(row.record);
+      byId.set(record.id, record);
+    }
+  }
+  return {
+    ids,
+    records: needed.flatMap((id) => byId.get(id) ?? []),
+    total: page.countAll && rows.length > 0 ? Number(rows[0].total) : null,
+  };
+}
+
+/**
+ * The totals of lists of events. A list filtered only by status (for everyone's events), the
+ * hidden flag and a start/end window (the default list, and any `start_date`/`end_date` one) is
+ * counted from "EventDayCount", which database triggers keep: whole days are read as one row per
+ * day and status instead of one index entry per event, so the cost does not grow with the number
+ * of events. Any other list is counted with COUNT(*) over its conditions.
+ */
+export async function countEvents(db: Database, query: Prisma.Sql): Promise<number> {
+  const [row] = await db.direct.rows<{ total: number | bigint | string | null }>(query);
+  return Number(row.total ?? 0);
+}
+
+
+/**
+ * The event a request names: by id, or by slug (the one rule of slugs: the request language's,
+ * then the default language's, then any). The only place an event is looked up by reference.
+ */
+export async function resolveEvent(db: Database, ref: ItemRef, order: { language: Language; defaultLanguage: Language }): Promise<EventRecord | null> {
+  if ("slug" in ref) return readEventNamed(db, itemBySlugSql("EventText", ref.slug, order.language, order.defaultLanguage));
+  return isItemId(ref.id) ? readCommittedEvent(db, ref.id) : null;
+}
+
+/**
+ * The id of the event a request names (the same rule), without reading the event; for a slug,
+ * with whether it is the event's slug in the request language itself (see slugMatchSql).
+ */
+export async function resolveEventId(db: Database, ref: ItemRef, order: { language: Language; defaultLanguage: Language }): Promise<{ id: number; ownSlug: boolean } | null> {
+  if (!("slug" in ref)) return isItemId(ref.id) ? { id: ref.id, ownSlug: false } : null;
+  const [row] = await db.direct.rows<{ eventId: number | string; language: string }>(slugMatchSql("EventText", ref.slug, order.language, order.defaultLanguage));
+  return row === undefined ? null : { id: Number(row.eventId), ownSlug: row.language === order.language };
+}
+
+export interface EventPage {
+  /** The language the page is shown in, and the site's default language it falls back to. */
+  shownIn: { language: Language; defaultLanguage: Language };
+  filters: EventFilters;
+  orderBy: EventOrderBy;
+  order: "asc" | "desc";
+  offset: number;
+  limit: number;
+}
+
+/**
+ * A page of events and the total: one statement for the page's ids, one that builds the records
+ * of those `needed` (all, unless told), and one that counts from the day counts; or, when those
+ * cannot answer, the count in the page's statement. `items` are the records read, in page order.
+ */
+export async function listEvents(db: Database, page: EventPage, needed?: (id: number) => boolean): Promise<{ ids: number[]; items: EventRecord[]; total: number }> {
+  const list = eventListSql(page.filters, db.provider);
+  const parts = { ...list, shownIn: page.shownIn, order: eventOrderSql(page.orderBy, page.order, page.filters.language) };
+  const fromDays = dayCountSql(db.provider, page.filters);
+  const request = { limit: page.limit, offset: page.offset, needed };
+  if (fromDays) {
+    const [{ ids, records }, total] = await Promise.all([readEventPage(db, parts, { ...request, countAll: false }), countEvents(db, fromDays)]);
+    return { ids, items: records, total };
+  }
+  const { ids, records, total } = await readEventPage(db, parts, { ...request, countAll: true });
+  // An empty first page means none at all; past the last page, the total takes a count of its own.
+  return { ids, items: records, total: total ?? (page.offset === 0 ? 0 : await countEvents(db, countSql(list))) };
+}
+
+/** Of `ids`, the events a list with these filters shows (in no particular order): a sync's changed items. */
+export async function eventsAmong(db: Database, shownIn: EventPage["shownIn"], filters: EventFilters, ids: number[]): Promise<EventRecord[]> {
+  const list = eventListSql({ ...filters, onlyIds: ids }, db.provider);
+  const { records } = await readEventPage(db, { ...list, shownIn, order: eventOrderSql("id", "asc", filters.language) }, { limit: ids.length, offset: 0, countAll: false });
+  return records;
+}
+
+/**
+ * The events of an iCalendar feed: those the list with these filters shows, in date order, at
+ * most `limit` (`truncated` when there were more); then, as cancellations, the events in its
+ * window that are in the trash now and were published once (subscribed apps remove them).
+ */
+export async function feedEvents(db: Database, shownIn: EventPage["shownIn"], filters: EventFilters, limit: number): Promise<{ events: Array<{ record: EventRecord; cancelled: boolean }>; truncated: boolean }> {
+  const page: EventPage = { shownIn, filters, orderBy: "start_date", order: "asc", offset: 0, limit: limit + 1 };
+  const { items } = await listEvents(db, page);
+  const trashed = filters.visible.length > 0 ? (await listEvents(db, { ...page, filters: { ...filters, visible: [{ status: "trash" }], oncePublished: true }, limit })).items : [];
+  const events = items.slice(0, limit).map((record) => ({ record, cancelled: false }));
+  return { events: [...events, ...trashed.map((record) => ({ record, cancelled: true }))], truncated: items.length > limit };
+}
+
+
+/** Of `ids`, the events that exist, with what says who may see them (the list filters' check). */
+export function eventOwners(db: Database, ids: number[]): Promise<Array<{ status: string; authorId: number }>> {
+  return db.read.event.findMany({ where: { id: { in: ids } }, select: { status: true, authorId: true } });
+}
+
+/** Prisma refuses a statement with more than 999 parameters on SQLite: long lists go in parts. */
+const IDS_PER_STATEMENT = 300;
+
+function inParts<T>(items: T[], size = IDS_PER_STATEMENT): T[][] {
+  return Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+}
+
+/** Of `candidates`, the slugs events other than `exceptEventId` have in `language`. */
+export async function takenEventSlugs(tx: Tx, language: string, candidates: string[], exceptEventId: number | null = null): Promise<string[]> {
+  const taken: string[] = [];
+  for (const part of inParts(candidates)) {
+    const rows = await tx.eventText.findMany({
+      where: { language, slug: { in: part }, ...(exceptEventId !== null ? { eventId: { not: exceptEventId } } : {}) },
+      select: { slug: true },
+    });
+    taken.push(...rows.map((row) => row.slug!));
+  }
+  return taken;
+}
+
+/** Makes an event's row; its id. */
+export async function insertEvent(tx: Tx, data: Prisma.EventUncheckedCreateInput): Promise<number> {
+  return (await tx.event.create({ data, select: { id: true } })).id;
+}
+
+/** Writes an event's columns, and counts the write (its version). */
+export async function saveEvent(tx: Tx, id: number, data: Prisma.EventUncheckedUpdateInput): Promise<void> {
+  await tx.event.update({ where: { id }, data: { ...data, version: { increment: 1 } } });
+}
+
+/** Writes an event's columns that no reader keeps a version of (the series' own bookkeeping). */
+export async function saveSeriesColumns(tx: Tx, id: number, data: Pick<Prisma.EventUncheckedUpdateInput, "recurrence" | "recurrenceUntil" | "recurrenceId">): Promise<void> {
+  await tx.event.update({ where: { id }, data });
+}
+
+/** The stored rule of an event (null: none, or no such event). */
+export async function storedRecurrenceOf(tx: Tx, id: number): Promise<string | null> {
+  return (await tx.event.findUnique({ where: { id }, select: { recurrence: true } }))?.recurrence ?? null;
+}
+
+export interface EventTextRow {
+  title: string | null;
+  description: string | null;
+  excerpt: string | null;
+  slug?: string | null;
+  searchText: string;
+  sortKey: string;
+}
+
+/** Writes an event's text row in a language (made, or replaced). */
+export async function saveEventText(tx: Tx, eventId: number, language: string, row: EventTextRow): Promise<void> {
+  await tx.eventText.upsert({
+    where: { eventId_language: { eventId, language } },
+    create: { eventId, language, ...row },
+    update: row,
+  });
+}
+
+/** Writes (or replaces) the search documents of these events, from their search texts (every language's). */
+export async function writeSearchDocuments(provider: Provider, tx: Tx, documents: Array<{ eventId: number; searchTexts: Iterable<string> }>): Promise<void> {
+  for (const part of inParts(documents)) {
+    await tx.$executeRawUnsafe(searchDocumentsSql(provider, part.length), ...searchDocumentsParams(part));
+  }
+}
+
+/** Deletes events for good (their texts and links go with them: cascades). */
+export async function deleteEvents(tx: Tx, ids: number[]): Promise<void> {
+  for (const part of inParts(ids)) await tx.event.deleteMany({ where: { id: { in: part } } });
+}
+
+/** The occurrences of a series, with what keeping them in step needs. */
+export function occurrencesOfSeries(tx: Tx, seriesId: number) {
+  return tx.event.findMany({
+    where: { parentId: seriesId, recurrenceId: { not: null } },
+    select: { id: true, recurrenceId: true, detached: true, status: true, startsAt: true, startLocal: true, endLocal: true },
+  });
+}
+
+/** Series whose occurrences are made up to before `before`, earliest first, at most `limit`. */
+export async function seriesShortOf(db: Database, before: Date, limit: number): Promise<number[]> {
+  const rows = await db.read.event.findMany({
+    where: { recurrence: { not: null }, status: { not: "trash" }, recurrenceUntil: { lt: before } },
+    select: { id: true },
+    orderBy: { recurrenceUntil: "asc" },
+    take: limit,
+  });
+  return rows.map((row) => row.id);
+}
+
+/** Moves a series' occurrences to the trash, or deletes them for good (`destroy`). */
+export async function removeOccurrencesOf(tx: Tx, seriesId: number, destroy: boolean, now: Date): Promise<void> {
+  const occurrences = { parentId: seriesId, recurrenceId: { not: null } };
+  if (destroy) await tx.event.deleteMany({ where: occurrences });
+  else await tx.event.updateMany({ where: { ...occurrences, status: { not: "trash" } }, data: { status: "trash", modifiedAt: now, version: { increment: 1 } } });
+}
+
+/** The series' text rows, whole (search text and sort key included). */
+export function eventTextRows(tx: Tx, eventId: number) {
+  return tx.eventText.findMany({ where: { eventId } });
+}
+
+/** Occurrences `ids`, but those detached, take `columns` of their series. */
+export async function followSeriesColumns(tx: Tx, ids: number[], data: Prisma.EventUncheckedUpdateManyInput): Promise<void> {
+  await tx.event.updateMany({ where: { id: { in: ids }, detached: false }, data: { ...data, version: { increment: 1 } } });
+}
+
+/** Occurrences `ids` lose their text rows of other languages than `languages`; answers the rows they keep (event, language). */
+export async function keepTextLanguages(tx: Tx, ids: number[], languages: string[]): Promise<Array<{ eventId: number; language: string }>> {
+  await tx.eventText.deleteMany({ where: { eventId: { in: ids }, language: { notIn: languages } } });
+  return tx.eventText.findMany({ where: { eventId: { in: ids } }, select: { eventId: true, language: true } });
+}
+
+/** Occurrences `ids` take a text row of their series (their own slugs stay). */
+export async function copyTextToEvents(tx: Tx, ids: number[], text: EventTextRow & { language: string }): Promise<void> {
+  const { title, description, excerpt, searchText, sortKey } = text;
+  await tx.eventText.updateMany({ where: { eventId: { in: ids }, language: text.language }, data: { title, description, excerpt, searchText, sortKey } });
+}
+
+/** The wall-clock starts of events `ids`. */
+export function startsOf(tx: Tx, ids: number[]): Promise<Array<{ id: number; startLocal: string }>> {
+  return tx.event.findMany({ where: { id: { in: ids } }, select: { id: true, startLocal: true } });
+}
+
+/** Makes occurrence rows (fifty at a time is the caller's rule); their ids with their starts. */
+export async function insertOccurrences(tx: Tx, rows: Array<Record<string, ColumnValue>>): Promise<Array<{ id: number; startLocal: string }>> {
+  const made = await insertRowsReturning<{ id: number | bigint; startLocal: string }>(tx, "Event", rows, ["id", "startLocal"]);
+  return made.map((row) => ({ id: Number(row.id), startLocal: row.startLocal }));
+}
+
+/** Makes text rows of events, many at once. */
+export async function insertEventTexts(tx: Tx, rows: Array<Record<string, ColumnValue>>): Promise<void> {
+  await insertRows(tx, "EventText", rows);
+}
+
+/** An occurrence's RECURRENCE-ID and whether it was edited on its own. */
+export function detachedOccurrencesOf(tx: Tx, seriesId: number): Promise<Array<{ id: number; recurrenceId: Date | null }>> {
+  return tx.event.findMany({ where: { parentId: seriesId, recurrenceId: { not: null }, detached: true }, select: { id: true, recurrenceId: true } });
+}
+
+/** The link rows of events, per kind, each list in its position order. */
+export interface LinkRows {
+  venues: Array<{ eventId: number; venueId: number; position: number }>;
+  organizers: Array<{ eventId: number; organizerId: number; position: number }>;
+  terms: Array<{ eventId: number; termId: number; position: number }>;
+}
+
+/** Makes link rows, many at once (a series' occurrences). */
+export async function insertLinkRows(tx: Tx, rows: LinkRows): Promise<void> {
+  await insertRows(tx, "EventVenue", rows.venues);
+  await insertRows(tx, "EventOrganizer", rows.organizers);
+  await insertRows(tx, "EventTerm", rows.terms);
+}
+
+/** Deletes every link of events `ids`. */
+export async function deleteLinksOf(tx: Tx, ids: number[]): Promise<void> {
+  await tx.eventVenue.deleteMany({ where: { eventId: { in: ids } } });
+  await tx.eventOrganizer.deleteMany({ where: { eventId: { in: ids } } });
+  await tx.eventTerm.deleteMany({ where: { eventId: { in: ids } } });
+}
+
+/** Replaces the links of an event that changed, keeping the order given. */
+export async function replaceLinks(tx: Tx, eventId: number, changes: LinkIds): Promise<void> {
+  if (changes.venue) {
+    await tx.eventVenue.deleteMany({ where: { eventId } });
+    await tx.eventVenue.createMany({ data: changes.venue.map((venueId, position) => ({ eventId, venueId, position })) });
+  }
+  if (changes.organizer) {
+    await tx.eventOrganizer.deleteMany({ where: { eventId } });
+    await tx.eventOrganizer.createMany({ data: changes.organizer.map((organizerId, position) => ({ eventId, organizerId, position })) });
+  }
+  for (const [taxonomy, termIds] of [["category", changes.categories], ["tag", changes.tags]] as const) {
+    if (!termIds) continue;
+    await tx.eventTerm.deleteMany({ where: { eventId, term: { taxonomy } } });
+    // In term order, the order lockTermsToLink locked them in (the count triggers update each term).
+    const links = termIds.map((termId, position) => ({ eventId, termId, position }));
+    await tx.eventTerm.createMany({ data: links.sort((a, b) => a.termId - b.termId) });
+  }
+}

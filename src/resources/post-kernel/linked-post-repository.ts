@@ -1,0 +1,108 @@
+import { Prisma } from "../../../generated/prisma/sqlite/client";
+import type { Database, Db } from "../../db/database";
+import type { Tx } from "../../db/transaction";
+import type { LocalizedRow } from "../../i18n/localized-rows";
+import type { Language } from "../../i18n/languages";
+import type { LinkedPostOrder, LinkedPostWhere } from "./linked-post-query";
+import type { LinkedPostTextField } from "./post-record";
+import { itemIdBySlug } from "./post-repository";
+import type { ResolvedPostFields } from "./post-fields";
+
+/**
+ * The statements on the tables of venues and organizers (TEC's "linked posts"). Each resource's
+ * repository (venue-repository.ts, organizer-repository.ts) gives its Prisma calls, typed by its
+ * model: an item, a page, a count, an insert, a save. The statements that are the same for both
+ * but for the table's name are raw, written once here (the names come from LinkedPostTables,
+ * never from a request): slugs taken, text rows, links to events, the kept slug, deletion.
+ */
+
+/** The tables of one model (venue or organizer): the item's, its texts', its links' to events. */
+export interface LinkedPostTables {
+  table: "Venue" | "Organizer";
+  textTable: "VenueText" | "OrganizerText";
+  linkTable: "EventVenue" | "EventOrganizer";
+  /** The column that names the item in its text and link tables. */
+  key: "venueId" | "organizerId";
+}
+
+/** What the fields of a new item are, besides its own columns. */
+export type NewItemFields = ResolvedPostFields & { sourceLanguage: string; slug: string; modifiedAt: Date };
+
+/** Every statement on one model's tables. */
+export interface LinkedPostRepository<R, C> {
+  tables: LinkedPostTables;
+  find(client: Db | Tx, id: number): Promise<R | null>;
+  findMany(client: Db, where: LinkedPostWhere, orderBy: LinkedPostOrder, offset: number, limit: number): Promise<R[]>;
+  count(client: Db, where: LinkedPostWhere): Promise<number>;
+  insert(tx: Tx, columns: C, fields: NewItemFields): Promise<number>;
+  /** Writes the given columns of the item (and counts the write). */
+  save(tx: Tx, id: number, columns: object): Promise<void>;
+  /**
+   * Slugs among `candidates` taken in `language` by another item than `excludeId`, and, when
+   * `asKept`, as the kept source-language slug of another item (Venue.slug must stay unique).
+   */
+  takenSlugs(tx: Tx, language: string, candidates: string[], excludeId: number | null, asKept: boolean): Promise<string[]>;
+  /** Stores one language's text row of an item. */
+  saveText(tx: Tx, id: number, row: LocalizedRow<LinkedPostTextField>): Promise<void>;
+  /** Sets the kept (source language) slug of an item. */
+  saveKeptSlug(tx: Tx, id: number, slug: string): Promise<void>;
+  /** Removes an item's links to events, which count it as a write of theirs (their version). */
+  unlinkEvents(tx: Tx, id: number): Promise<void>;
+  /** Deletes an item for good (its texts go with it). */
+  deleteItem(tx: Tx, id: number): Promise<void>;
+  /** The ids of the first `limit` items outside the trash with a text row whose sort key is `sortKey`, oldest first. */
+  sameNamedIds(tx: Tx, sortKey: string, limit: number): Promise<number[]>;
+  /** The id of the item a slug names (see slug-sql.ts for the language order). */
+  idBySlug(db: Database, slug: string, language: Language, defaultLanguage: Language): Promise<number | null>;
+  /** Of `ids`, the items that exist, with what says who may see them. */
+  owners(db: Database, ids: number[]): Promise<Array<{ status: string; authorId: number }>>;
+}
+
+/** The statements of LinkedPostRepository that are the same for venues and organizers. */
+export function linkedPostStatements<R, C>(tables: LinkedPostTables): Omit<LinkedPostRepository<R, C>, "find" | "findMany" | "count" | "insert" | "save"> {
+  const table = Prisma.raw(`"${tables.table}"`);
+  const textTable = Prisma.raw(`"${tables.textTable}"`);
+  const links = Prisma.raw(`"${tables.linkTable}"`);
+  const key = Prisma.raw(`"${tables.key}"`);
+  return {
+    tables,
+    async takenSlugs(tx, language, candidates, excludeId, asKept) {
+      const other = excludeId === null ? Prisma.empty : Prisma.sql` AND ${key} <> ${excludeId}`;
+      const rows = await tx.$queryRaw<Array<{ slug: string }>>(Prisma.sql`SELECT "slug" FROM ${textTable} WHERE "language" = ${language} AND "slug" IN (${Prisma.join(candidates)})${other}`);
+      if (asKept) {
+        const otherItem = excludeId === null ? Prisma.empty : Prisma.sql` AND "id" <> ${excludeId}`;
+        rows.push(...(await tx.$queryRaw<Array<{ slug: string }>>(Prisma.sql`SELECT "slug" FROM ${table} WHERE "slug" IN (${Prisma.join(candidates)})${otherItem}`)));
+      }
+      return rows.map((row) => row.slug);
+    },
+    async saveText(tx, id, row) {
+      const { own } = row;
+      await tx.$executeRaw`INSERT INTO ${textTable} (${key}, "language", "name", "description", "slug", "searchText", "sortKey")
+        VALUES (${id}, ${row.language}, ${own.name}, ${own.description}, ${own.slug}, ${row.searchText}, ${row.sortKey})
+        ON CONFLICT (${key}, "language") DO UPDATE SET "name" = excluded."name", "description" = excluded."description",
+          "slug" = excluded."slug", "searchText" = excluded."searchText", "sortKey" = excluded."sortKey"`;
+    },
+    async saveKeptSlug(tx, id, slug) {
+      await tx.$executeRaw`UPDATE ${table} SET "slug" = ${slug} WHERE "id" = ${id}`;
+    },
+    async unlinkEvents(tx, id) {
+      await tx.$executeRaw`UPDATE "Event" SET "version" = "version" + 1 WHERE "id" IN (SELECT "eventId" FROM ${links} WHERE ${key} = ${id})`;
+      await tx.$executeRaw`DELETE FROM ${links} WHERE ${key} = ${id}`;
+    },
+    async deleteItem(tx, id) {
+      await tx.$executeRaw`DELETE FROM ${table} WHERE "id" = ${id}`;
+    },
+    async sameNamedIds(tx, sortKey, limit) {
+      const rows = await tx.$queryRaw<Array<{ id: number | bigint }>>(
+        Prisma.sql`SELECT DISTINCT "t".${key} AS "id" FROM ${textTable} "t" JOIN ${table} "i" ON "i"."id" = "t".${key}
+          WHERE "t"."sortKey" = ${sortKey} AND "i"."status" <> 'trash' ORDER BY "t".${key} LIMIT ${limit}`,
+      );
+      return rows.map((row) => Number(row.id));
+    },
+    idBySlug: (db, slug, language, defaultLanguage) => itemIdBySlug(db.read, tables.textTable, slug, language, defaultLanguage),
+    async owners(db, ids) {
+      const rows = await db.read.$queryRaw<Array<{ status: string; authorId: number | bigint }>>(Prisma.sql`SELECT "status", "authorId" FROM ${table} WHERE "id" IN (${Prisma.join(ids)})`);
+      return rows.map((row) => ({ status: row.status, authorId: Number(row.authorId) }));
+    },
+  };
+}

@@ -1,0 +1,207 @@
+import { Prisma } from "../../../generated/prisma/sqlite/client";
+import type { Database, Db } from "../../db/database";
+import type { Tx } from "../../db/transaction";
+import { isItemId } from "../../http/operation-types";
+import type { Language } from "../../i18n/languages";
+import { termSelect, type Taxonomy, type TermListQuery, type TermRecord } from "./term-record";
+
+/**
+ * Every statement on the term tables ("Term", "TermText"), each a named function. All are Prisma
+ * calls, typed by the model: term lists are small (a site has tens or hundreds of terms) and
+ * their pages are kept for anonymous readers, so Prisma's per-statement cost is not where their
+ * time goes. The one raw statement locks terms for a write of event links (Prisma has no FOR
+ * UPDATE). Events embed terms through their own record statement (event-repository.ts), with the
+ * columns and value types of term-record.ts.
+ */
+
+function orderOf(query: TermListQuery): Prisma.TermTextOrderByWithRelationInput[] {
+  const dir = query.order;
+  switch (query.orderBy) {
+    case "id":
+    case "term_id":
+      return [{ termId: dir }];
+    case "slug":
+      return [{ slugKey: dir }, { termId: dir }];
+    case "count":
+      return [{ term: { count: dir } }, { termId: dir }];
+    case "modified":
+      return [{ term: { modifiedAt: dir } }, { termId: dir }];
+    case "parent":
+      return [{ term: { parentId: { sort: dir, nulls: dir === "asc" ? "first" : "last" } } }, { termId: dir }];
+    case "none":
+    case "include":
+      return [{ termId: "asc" }];
+    case "name":
+      return [{ sortKey: dir }, { termId: dir }];
+  }
+}
+
+/** Lists a page of terms. Terms are listed through their text row in the request language. */
+export async function listTerms(db: Database, query: TermListQuery): Promise<{ items: TermRecord[]; total: number }> {
+  const termWhere: Prisma.TermWhereInput = { taxonomy: query.taxonomy };
+  if (query.hideEmpty) termWhere.count = { gt: 0 };
+  if (query.includeIds || query.excludeIds) {
+    termWhere.id = { ...(query.includeIds ? { in: query.includeIds } : {}), ...(query.excludeIds ? { notIn: query.excludeIds } : {}) };
+  }
+  if (query.parentId !== undefined) termWhere.parentId = query.parentId === 0 ? null : query.parentId;
+  if (query.eventId !== undefined) termWhere.events = { some: { eventId: query.eventId } };
+  if (query.onlyIds) termWhere.AND = [{ id: { in: query.onlyIds } }];
+  if (query.modified.after || query.modified.before) termWhere.modifiedAt = { gt: query.modified.after, lt: query.modified.before };
+  const where: Prisma.TermTextWhereInput = {
+    language: query.language,
+    term: termWhere,
+    AND: query.searchWords.map((word) => ({ searchText: { contains: word } })),
+  };
+  if (query.slug !== undefined) {
+    where.OR = [{ slug: query.slug }, { term: { texts: { some: { language: query.defaultLanguage, slug: query.slug } } } }];
+  }
+  // Ordering by the `include` list: that list is short (at most 100), so order it here.
+  const byInclude = query.orderBy === "include" && query.includeIds !== undefined;
+  const [rows, total] = await Promise.all([
+    db.read.termText.findMany({
+      where,
+      orderBy: orderOf(query),
+      ...(byInclude ? {} : { skip: query.offset, take: query.limit }),
+      select: { term: { select: termSelect } },
+    }),
+    db.read.termText.count({ where }),
+  ]);
+  let items = rows.map((row) => row.term);
+  if (byInclude) {
+    const position = new Map(query.includeIds!.map((id, index) => [id, index]));
+    items.sort((a, b) => (position.get(a.id)! - position.get(b.id)!) * (query.order === "desc" ? -1 : 1));
+    items = items.slice(query.offset, query.offset + query.limit);
+  }
+  return { items, total };
+}
+
+export function findTerm(client: Db | Tx, taxonomy: Taxonomy, id: number): Promise<TermRecord | null> {
+  return client.term.findFirst({ where: { id, taxonomy }, select: termSelect });
+}
+
+/** The term of this taxonomy with this id: the only lookup of a term by reference (terms have no by-slug routes). */
+export function resolveTerm(db: Database, taxonomy: Taxonomy, id: number): Promise<TermRecord | null> {
+  return isItemId(id) ? findTerm(db.read, taxonomy, id) : Promise.resolve(null);
+}
+
+/**
+ * Ids of the terms that `refs` name, each ref an id or a slug (of the request language first,
+ * then the default one, then any). Refs that name no term of the taxonomy come back in `unknown`.
+ */
+export async function resolveTermRefs(
+  db: Database,
+  taxonomy: Taxonomy,
+  refs: string[],
+  language: Language,
+  defaultLanguage: Language,
+): Promise<{ ids: number[]; unknown: string[] }> {
+  const numeric = refs.filter((ref) => /^\d+$/.test(ref) && Number(ref) <= 2_147_483_647).map(Number);
+  const slugs = refs.filter((ref) => !/^\d+$/.test(ref));
+  const [byId, bySlug] = await Promise.all([
+    numeric.length ? db.read.term.findMany({ where: { taxonomy, id: { in: numeric } }, select: { id: true } }) : [],
+    slugs.length ? db.read.termText.findMany({ where: { taxonomy, slug: { in: slugs } }, select: { termId: true, slug: true, language: true } }) : [],
+  ]);
+  const knownIds = new Set(byId.map((term) => term.id));
+  const preference = (lang: string) => (lang === language ? 0 : lang === defaultLanguage ? 1 : 2);
+  const ids: number[] = [];
+  const unknown: string[] = [];
+  for (const ref of refs) {
+    if (/^\d+$/.test(ref)) {
+      if (knownIds.has(Number(ref))) ids.push(Number(ref));
+      else unknown.push(ref);
+      continue;
+    }
+    const match = bySlug.filter((row) => row.slug === ref).sort((a, b) => preference(a.language) - preference(b.language))[0];
+    if (match) ids.push(match.termId);
+    else unknown.push(ref);
+  }
+  return { ids: [...new Set(ids)], unknown };
+}
+
+
+/** A term's text row in a language, as a write stores it. */
+export interface TermTextRow {
+  name: string | null;
+  description: string | null;
+  slug: string | null;
+  searchText: string;
+  sortKey: string;
+  slugKey: string;
+}
+
+/** Writes a term's text row in a language (made, or replaced). */
+export async function saveTermText(tx: Tx, term: { id: number; taxonomy: string }, language: string, row: TermTextRow): Promise<void> {
+  const data = { taxonomy: term.taxonomy, ...row };
+  await tx.termText.upsert({
+    where: { termId_language: { termId: term.id, language } },
+    create: { termId: term.id, language, ...data },
+    update: data,
+  });
+}
+
+/** The parent of a category (undefined: no such category). */
+export async function parentOfCategory(tx: Tx, id: number): Promise<number | null | undefined> {
+  const row = await tx.term.findFirst({ where: { id, taxonomy: "category" }, select: { parentId: true } });
+  return row === null ? undefined : row.parentId;
+}
+
+/** A term of the taxonomy, other than `exceptId`, under `parentId` (when hierarchical) with this name's sort key in `language`. */
+export async function sameNamedTerm(
+  tx: Tx,
+  where: { taxonomy: Taxonomy; hierarchical: boolean; language: string; sortKey: string; parentId: number | null; exceptId: number | null },
+): Promise<number | null> {
+  const clash = await tx.termText.findFirst({
+    where: {
+      language: where.language,
+      sortKey: where.sortKey,
+      term: { taxonomy: where.taxonomy, ...(where.hierarchical ? { parentId: where.parentId } : {}), ...(where.exceptId !== null ? { id: { not: where.exceptId } } : {}) },
+    },
+    select: { termId: true },
+  });
+  return clash?.termId ?? null;
+}
+
+/** Of `candidates`, the slugs terms of the taxonomy other than `exceptId` have in `language`. */
+export async function takenTermSlugs(tx: Tx, taxonomy: Taxonomy, language: string, candidates: string[], exceptId: number | null): Promise<string[]> {
+  const taken = await tx.termText.findMany({
+    where: { taxonomy, language, slug: { in: candidates }, ...(exceptId !== null ? { termId: { not: exceptId } } : {}) },
+    select: { slug: true },
+  });
+  return taken.map((row) => row.slug!);
+}
+
+/** The text rows of terms of the taxonomy whose slug is one of `slugs` or whose sort key one of `sortKeys`, by term id. */
+export function termTextsMatching(tx: Tx, taxonomy: Taxonomy, slugs: string[], sortKeys: string[]) {
+  return tx.termText.findMany({
+    where: { taxonomy, OR: [{ slug: { in: slugs } }, { sortKey: { in: sortKeys } }] },
+    select: { termId: true, slug: true, sortKey: true, language: true },
+    orderBy: { termId: "asc" },
+  });
+}
+
+/** Makes a term's row; its id. */
+export async function insertTerm(tx: Tx, data: Prisma.TermUncheckedCreateInput): Promise<number> {
+  return (await tx.term.create({ data, select: { id: true } })).id;
+}
+
+/** Writes a term's columns, and counts the write. */
+export async function saveTerm(tx: Tx, id: number, data: Prisma.TermUncheckedUpdateInput): Promise<void> {
+  await tx.term.update({ where: { id }, data: { ...data, version: { increment: 1 } } });
+}
+
+/** Deletes a term for good: its children move up to `parentId`, and the events that had it count the change as a write of theirs. */
+export async function deleteTermRow(tx: Tx, id: number, parentId: number | null): Promise<void> {
+  await tx.term.updateMany({ where: { parentId: id }, data: { parentId, version: { increment: 1 } } });
+  await tx.event.updateMany({ where: { terms: { some: { termId: id } } }, data: { version: { increment: 1 } } });
+  await tx.term.delete({ where: { id } });
+}
+
+/**
+ * Locks terms whose counts a write of links changes, in id order (PostgreSQL; SQLite writes one
+ * at a time anyway); answers their taxonomies.
+ */
+export async function lockTermsToLink(db: Database, tx: Tx, ids: number[]): Promise<Map<number, string>> {
+  const lock = db.provider === "postgresql" ? Prisma.sql` FOR NO KEY UPDATE` : Prisma.empty;
+  const rows = await tx.$queryRaw<Array<{ id: number; taxonomy: string }>>(Prisma.sql`SELECT "id", "taxonomy" FROM "Term" WHERE "id" IN (${Prisma.join(ids)}) ORDER BY "id"${lock}`);
+  return new Map(rows.map((row) => [Number(row.id), row.taxonomy]));
+}
