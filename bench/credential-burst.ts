@@ -14,7 +14,7 @@ import { parseArgs } from "node:util";
 import { openDatabase } from "../src/db/database";
 import { migrate } from "../src/db/migrate";
 import { EventPasswords } from "../src/auth/event-passwords";
-import { createUser } from "../src/auth/user-admin";
+import { createUser } from "../src/resources/users/user-admin";
 import { startServiceProcess } from "../test/support/service-process";
 
 const { values } = parseArgs({ options: { rounds: { type: "string", default: "10" }, hostile: { type: "string", default: "20" } } });

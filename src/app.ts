@@ -38,6 +38,7 @@ import { eventFilterOf } from "./resources/events/event-store";
 import { organizerStore } from "./resources/organizers/organizer-store";
 import { termIdsForEvent } from "./resources/terms/term-store";
 import { venueStore } from "./resources/venues/venue-store";
+import * as credentialStore from "./resources/users/user-repository";
 
 const ORIGIN_PROBES = ["getHealth", "getReadiness"];
 
@@ -117,7 +118,7 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppO
   app.use(writeBody(config.bodyLimitBytes));
   app.use(queryFieldsOfWrites);
   app.use(routeOptions(config, namespaceBasePath(config), indexRoutes));
-  app.use(authenticate(new CredentialVerifier(db, config)));
+  app.use(authenticate(new CredentialVerifier(db, config, credentialStore)));
   app.use(specValidation(spec, operations, { validateResponses: config.validateResponses, authorization: [checkWriteTargets(handlers)] }));
   app.use(resolveContext(config));
   mountOperations(app, operations, handlers, namespaceBasePath(config));

@@ -6,7 +6,7 @@ import { readCommittedEvent } from "./resources/events/event-repository";
 import { serializeEvent } from "./resources/events/event-serializer";
 import { serializeOrganizer } from "./resources/organizers/organizer-serializer";
 import { organizerRepository } from "./resources/organizers/organizer-repository";
-import type { SyncResource } from "./sync/sync-log";
+import type { SyncResource } from "./sync/change-log-repository";
 import { CATEGORIES, TAGS } from "./resources/terms/term-record";
 import { serializeTerm } from "./resources/terms/term-serializer";
 import { resolveTerm } from "./resources/terms/term-repository";

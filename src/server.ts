@@ -8,11 +8,12 @@ import { migrate } from "./db/migrate";
 import { createHttpServer, stopGracefully } from "./http/server-limits";
 import { createLogger, type Logger } from "./logging/logger";
 import { publishDueItems } from "./resources/post-kernel/scheduled-publishing";
-import { pruneTombstones } from "./sync/sync-log";
+import { pruneTombstones } from "./sync/change-log-repository";
 import { extendSeries } from "./resources/events/event-series";
 import { pruneDeliveryLog, WebhookWorker } from "./resources/webhooks/webhook-worker";
 import { databaseStartupMessage, portStartupMessage } from "./startup-errors";
 import { itemSnapshot } from "./item-snapshots";
+import { pingDatabase } from "./db/availability";
 
 /**
  * Starts the service. With WORKERS > 1, this process is the primary of a cluster: it applies the
@@ -55,7 +56,7 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
   const db = await step(async () => {
     const opened = await openDatabase(config);
     // Prisma connects lazily: a first query says now whether the database is there.
-    await opened.read.$queryRawUnsafe("SELECT 1");
+    await pingDatabase(opened);
     return opened;
   }, (error) => databaseStartupMessage(error, config));
   const app = createApp({ config, db, logger });

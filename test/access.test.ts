@@ -2,7 +2,7 @@
 // capabilities of tec-rest-v1.md §8 (AuthorizationCest, the role rows of insertion and update,
 // status and draft visibility), event passwords (§3.6), scheduled publishing, and no secret in
 // any response or log line.
-import { createUser as createUserWithCredentials, revokeKeys, type CreatedUser } from "../src/auth/user-admin";
+import { createUser as createUserWithCredentials, revokeKeys, type CreatedUser } from "../src/resources/users/user-admin";
 import { publishDueItems } from "../src/resources/post-kernel/scheduled-publishing";
 import { createEventVia, fixedClock, ids, utcWall } from "./support/events";
 import { clearContent, createLinkedVia, createTermVia } from "./support/fixtures";

@@ -5,7 +5,7 @@
 // (two test files at once on two cores): on an idle one the delays measured are under 100 ms.
 import { execFile } from "node:child_process";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { createUser } from "../src/auth/user-admin";
+import { createUser } from "../src/resources/users/user-admin";
 import { fixedClock, seedPublicEvents } from "./support/events";
 import { ADMIN_HEADERS, startTestServer, type TestServer } from "./support/test-server";
 

@@ -14,7 +14,7 @@ import { createHash } from "node:crypto";
 // - WordPress's global query parameters: `_`, `context`, `_embed`, `_fields`, `_envelope`.
 // And the two behaviours of the original these clients rely on: DELETE moves to the trash, and
 // markup from users without `unfiltered_html` is filtered on save.
-import { createUser, type CreatedUser } from "../src/auth/user-admin";
+import { createUser, type CreatedUser } from "../src/resources/users/user-admin";
 import { fixedClock, utcWall } from "./support/events";
 import { clearContent, createLinkedVia, createTermVia } from "./support/fixtures";
 import { ADMIN_HEADERS, startTestServer, type RawResponse, type TestServer } from "./support/test-server";

@@ -2,7 +2,7 @@
 // or event name is stored as WordPress stores it, a blank title with the item's id as its slug;
 // as a category or tag name it is refused (400 empty_term_name). Never a 500, in JSON, form and
 // inline forms.
-import { createUser } from "../src/auth/user-admin";
+import { createUser } from "../src/resources/users/user-admin";
 import { fixedClock } from "./support/events";
 import { startTestServer, type RawResponse, type TestServer } from "./support/test-server";
 

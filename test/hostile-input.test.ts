@@ -3,7 +3,7 @@
 // service, protected and hidden items stay out of search and filters, secrets stay out of logs.
 import { legacyHash } from "../src/auth/password-hash";
 import { slowHashes } from "../src/auth/slow-hash-queue";
-import { createUser as createUserWithCredentials, issueCredentials } from "../src/auth/user-admin";
+import { createUser as createUserWithCredentials, issueCredentials } from "../src/resources/users/user-admin";
 import { createEventVia, fixedClock, utcWall } from "./support/events";
 import { createLinkedVia, createTermVia } from "./support/fixtures";
 import { ADMIN_HEADERS, startTestServer, type TestServer } from "./support/test-server";

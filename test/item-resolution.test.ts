@@ -3,7 +3,7 @@
 // with slugs has them per language; a translation written without a slug gets one from its name.
 // And writes touch only what they change: the day counts are rewritten only when an event's
 // dates, status or listing change.
-import { createUser as createUserWithCredentials } from "../src/auth/user-admin";
+import { createUser as createUserWithCredentials } from "../src/resources/users/user-admin";
 import { createEventVia, fixedClock, utcWall } from "./support/events";
 import { createLinkedVia } from "./support/fixtures";
 import { ADMIN_HEADERS, startTestServer, type TestServer } from "./support/test-server";

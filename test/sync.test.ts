@@ -1,7 +1,7 @@
 // Incremental sync (README "Keeping a copy in sync"): every listing ends with a token; the token
 // gives what changed since, through the same filters, with tombstones for what is gone or no
 // longer shown; expired and foreign tokens are 410; concurrent writes are never missed.
-import { pruneTombstones } from "../src/sync/sync-log";
+import { pruneTombstones } from "../src/sync/change-log-repository";
 import { createLinkedVia, createTermVia, createUser } from "./support/fixtures";
 import { ADMIN_HEADERS, startTestServer, type RawResponse, type TestServer } from "./support/test-server";
 

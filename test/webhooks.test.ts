@@ -1,7 +1,7 @@
 // Webhooks (issue 20): subscriptions through the API, notifications written with the change in one
 // transaction, delivered by workers to a real local HTTP receiver, signed as Standard Webhooks
 // say, retried, ordered per item, de-duplicable, and not lost when the service is killed.
-import { createUser as createUserWithCredentials } from "../src/auth/user-admin";
+import { createUser as createUserWithCredentials } from "../src/resources/users/user-admin";
 import { loadConfig } from "../src/config";
 import { openDatabase } from "../src/db/database";
 import { inTransaction } from "../src/db/transaction";

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Config } from "../config";
 import type { Database } from "../db/database";
-import { inTransaction, lockFor } from "../db/transaction";
+import { inTransaction, lockFor, type Tx } from "../db/transaction";
 import { digestSecret, isLegacyHash, secretsEqual, verifySecret } from "./password-hash";
 import type { Principal } from "./principal";
 import { isRole } from "./roles";
@@ -48,22 +48,39 @@ export function newApplicationPassword(): { password: string; secretHash: string
 
 const BOOTSTRAP_LOGIN = "admin";
 
+type PrincipalRow = { id: number; login: string; role: string };
+
+/**
+ * The statements credentials are checked with (the users' repository gives them, wired in app.ts:
+ * auth/ imports no resource).
+ */
+export interface CredentialStore {
+  firstAdministrator(client: Database["read"] | Tx): Promise<{ id: number; login: string } | null>;
+  userIdByLogin(client: Database["read"] | Tx, login: string): Promise<number | null>;
+  insertUser(tx: Tx, data: { login: string; displayName: string; role: string }): Promise<{ id: number; login: string }>;
+  apiKeyById(db: Database, keyId: string): Promise<{ id: number; secretHash: string; revokedAt: Date | null; user: PrincipalRow } | null>;
+  saveApiKeyHash(db: Database, id: number, secretHash: string): Promise<void>;
+  applicationPasswordUser(db: Database, login: string, secretHash: string): Promise<PrincipalRow | null>;
+  legacyApplicationPasswords(db: Database, login: string): Promise<Array<{ id: number; secretHash: string; user: PrincipalRow }>>;
+  saveApplicationPasswordHash(db: Database, id: number, secretHash: string): Promise<void>;
+}
+
 /**
  * The user the bootstrap key acts as: the first administrator, created as `admin` when there is
  * none. Looked up on every use rather than remembered, so that another instance, or a user
  * deleted meanwhile, can never leave this one with a stale id.
  */
-export async function bootstrapAdministrator(db: Database): Promise<Principal> {
-  const existing = await db.read.user.findFirst({ where: { role: "administrator" }, orderBy: { id: "asc" }, select: { id: true, login: true } });
+export async function bootstrapAdministrator(db: Database, users: CredentialStore): Promise<Principal> {
+  const existing = await users.firstAdministrator(db.read);
   if (existing) return { userId: existing.id, login: existing.login, role: "administrator" };
   const created = await inTransaction(db, async (tx) => {
     // Many first requests may arrive at once on a new install: one creates, the others find it.
     await lockFor(db, tx, "bootstrap-administrator");
-    const again = await tx.user.findFirst({ where: { role: "administrator" }, orderBy: { id: "asc" }, select: { id: true, login: true } });
+    const again = await users.firstAdministrator(tx);
     if (again) return again;
-    const taken = await tx.user.findUnique({ where: { login: BOOTSTRAP_LOGIN }, select: { id: true } });
+    const taken = (await users.userIdByLogin(tx, BOOTSTRAP_LOGIN)) !== null;
     const login = taken ? `${BOOTSTRAP_LOGIN}-${Date.now()}` : BOOTSTRAP_LOGIN;
-    return tx.user.create({ data: { login, displayName: "Administrator", role: "administrator" }, select: { id: true, login: true } });
+    return users.insertUser(tx, { login, displayName: "Administrator", role: "administrator" });
   });
   return { userId: created.id, login: created.login, role: "administrator" };
 }
@@ -76,6 +93,7 @@ export class CredentialVerifier {
   constructor(
     private readonly db: Database,
     private readonly config: Config,
+    private readonly users: CredentialStore,
   ) {}
 
   /** The principal an `Authorization` header stands for, or null when it is not valid. `client`: the caller's address (for the queue of slow checks). */
@@ -89,15 +107,12 @@ export class CredentialVerifier {
   private async bearer(token: string, client: string): Promise<Principal | null> {
     const key = API_KEY.exec(token);
     if (key) {
-      const row = await this.db.read.apiKey.findUnique({
-        where: { keyId: key[1] },
-        select: { id: true, secretHash: true, revokedAt: true, user: { select: { id: true, login: true, role: true } } },
-      });
+      const row = await this.users.apiKeyById(this.db, key[1]);
       if (!row || row.revokedAt !== null || !(await verifySecret(key[2], row.secretHash, client))) return null;
-      if (isLegacyHash(row.secretHash)) await this.db.write.apiKey.update({ where: { id: row.id }, data: { secretHash: digestSecret(key[2]) } });
+      if (isLegacyHash(row.secretHash)) await this.users.saveApiKeyHash(this.db, row.id, digestSecret(key[2]));
       return principalOf(row.user);
     }
-    if (this.config.adminToken && secretsEqual(token, this.config.adminToken)) return bootstrapAdministrator(this.db);
+    if (this.config.adminToken && secretsEqual(token, this.config.adminToken)) return bootstrapAdministrator(this.db, this.users);
     return null;
   }
 
@@ -108,21 +123,14 @@ export class CredentialVerifier {
     const login = decoded.slice(0, colon);
     // Application passwords are shown with spaces between groups; clients may send them either way.
     const password = decoded.slice(colon + 1).replace(/\s+/g, "");
-    const active = { revokedAt: null, user: { login } };
-    const match = await this.db.read.applicationPassword.findFirst({
-      where: { ...active, secretHash: digestSecret(password) },
-      select: { user: { select: { id: true, login: true, role: true } } },
-    });
-    if (match) return principalOf(match.user);
+    const match = await this.users.applicationPasswordUser(this.db, login, digestSecret(password));
+    if (match) return principalOf(match);
     // Passwords made by earlier versions are salted scrypt hashes: each is checked (in the
     // caller's turn), and one that matches is stored as a digest from then on.
-    const legacy = await this.db.read.applicationPassword.findMany({
-      where: { ...active, secretHash: { startsWith: "scrypt$" } },
-      select: { id: true, secretHash: true, user: { select: { id: true, login: true, role: true } } },
-    });
+    const legacy = await this.users.legacyApplicationPasswords(this.db, login);
     for (const row of legacy) {
       if (!(await verifySecret(password, row.secretHash, client))) continue;
-      await this.db.write.applicationPassword.update({ where: { id: row.id }, data: { secretHash: digestSecret(password) } });
+      await this.users.saveApplicationPasswordHash(this.db, row.id, digestSecret(password));
       return principalOf(row.user);
     }
     return null;

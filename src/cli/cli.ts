@@ -1,7 +1,7 @@
 // npm run cli -- <command> [options]: manages users and credentials, and the database.
 // Every command prints one JSON value on stdout; errors go to stderr with exit code 1.
 import { parseArgs } from "node:util";
-import { createUser, deleteUser, issueCredentials, listUsers, revokeKeys, UserAdminError } from "../auth/user-admin";
+import { createUser, deleteUser, issueCredentials, listUsers, revokeKeys, UserAdminError } from "../resources/users/user-admin";
 import { ConfigError, loadConfig } from "../config";
 import { openDatabase, type Database } from "../db/database";
 import { prismaRunner } from "../db/data-migrations";

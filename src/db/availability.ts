@@ -1,3 +1,4 @@
+import type { Database } from "./database";
 import { driverCause } from "./transaction";
 
 /**
@@ -28,4 +29,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (typeof e.message === "string" && MESSAGES.test(e.message)) return true;
   }
   return false;
+}
+
+/** Fails when the database cannot answer a query now (a readiness probe; a start-up's first query: Prisma connects lazily). */
+export async function pingDatabase(db: Pick<Database, "read">): Promise<void> {
+  await db.read.$queryRawUnsafe("SELECT 1");
 }

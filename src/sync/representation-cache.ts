@@ -1,7 +1,6 @@
-import { Prisma } from "../../generated/prisma/sqlite/client";
 import type { Database } from "../db/database";
 import { entityTag } from "../http/conditional";
-import { logPosition, type LogPosition } from "./sync-log";
+import { changedItemsAfter, logPosition, type LogPosition } from "./change-log-repository";
 
 /** A representation as sent: its JSON and its entity tag. */
 export interface PreparedRepresentation {
@@ -143,9 +142,7 @@ export class RepresentationCache {
       return;
     }
     // Every item changed after the position the cache was at, up to now and maybe beyond.
-    const changed = await this.db.direct.rows<{ resource: string; itemId: number }>(
-      Prisma.sql`SELECT "resource", "itemId" FROM "SyncChange" WHERE "seq" > ${this.position} ORDER BY "seq" LIMIT ${CATCH_UP_LIMIT + 1}`,
-    );
+    const changed = await changedItemsAfter(this.db, this.position, CATCH_UP_LIMIT + 1);
     if (changed.length > CATCH_UP_LIMIT) {
       this.clear();
     } else {

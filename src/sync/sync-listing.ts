@@ -8,7 +8,7 @@ import { ApiError, invalidParam } from "../http/errors";
 import type { RequestContext } from "../http/request-context";
 import { declaredQuery } from "../openapi/query-normalizer";
 import type { Services } from "../services";
-import { changesAfter, logHorizon, logPosition, type LoggedChange, type LogPosition, type SyncResource } from "./sync-log";
+import { changesAfter, logHorizon, logPosition, type LoggedChange, type LogPosition, type SyncResource } from "./change-log-repository";
 
 /**
  * Incremental sync of the collections (README "Keeping a copy in sync"). Every listing ends with

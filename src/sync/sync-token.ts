@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Database } from "../db/database";
 import { siteSecret } from "../db/site-secrets";
-import type { LogPosition, SyncResource } from "./sync-log";
+import type { LogPosition, SyncResource } from "./change-log-repository";
 
 /** What a sync token holds: the collection, where in its change log it stands, and the list's filters. */
 export interface SyncTokenContent {

@@ -1,6 +1,7 @@
 import { ApiError } from "../../http/errors";
 import type { Operations } from "../../http/operation-types";
 import type { Services } from "../../services";
+import { pingDatabase } from "../../db/availability";
 
 /**
  * Probes for load balancers and orchestrators (mounted at the origin, before the language
@@ -17,7 +18,7 @@ export function healthOperations({ db }: Services): Operations<"getHealth" | "ge
     getReadiness: {
       async run(_req, res) {
         try {
-          await db.read.$queryRawUnsafe("SELECT 1");
+          await pingDatabase(db);
         } catch (err) {
           // The cause goes to the log (the error handler logs every 5xx), not to the caller.
           throw Object.assign(new ApiError("rest_not_ready"), { cause: err });

@@ -7,6 +7,7 @@ import type { Tx } from "../../db/transaction";
 import { ApiError, type ParamProblems } from "../../http/errors";
 import type { Schemas } from "../../http/operation-types";
 import type { Language } from "../../i18n/languages";
+import { authorExists } from "./post-repository";
 
 /** The fields every event, venue and organizer write may carry (the spec declares them alike for all three). */
 export type PostFieldsInput = Pick<Schemas["EventFields"], "author" | "date" | "date_utc" | "status">;
@@ -48,8 +49,7 @@ export async function resolvePostFields(
 ): Promise<ResolvedPostFields> {
   let authorId = current?.authorId ?? ctx.principal.userId;
   if (input.author !== undefined) {
-    const user = await tx.user.findUnique({ where: { id: input.author }, select: { id: true } });
-    if (!user) problems.add("author", "rest_user_not_found", "notFound");
+    if (!(await authorExists(tx, input.author))) problems.add("author", "rest_user_not_found", "notFound");
     else if (input.author !== authorId && !can(ctx.principal.role, `edit_others_${ctx.type}`)) throw new ApiError("rest_forbidden");
     else authorId = input.author;
   }

@@ -72,3 +72,19 @@ export async function itemIdBySlug(client: Db | Tx, table: SluggedTable, slug: s
   const rows = await client.$queryRaw<Array<Record<string, number | bigint>>>(itemBySlugSql(table, slug, language, defaultLanguage));
   return rows.length > 0 ? Number(Object.values(rows[0])[0]) : null;
 }
+
+/** Publishes the events, venues and organizers scheduled for `now` or before; how many of each. */
+export async function publishPostsDue(tx: Tx, now: Date): Promise<{ events: number; venues: number; organizers: number }> {
+  const due = { status: "future", postDate: { lte: now } };
+  // Publishing is a write of the item (its status changes), so it counts in its version.
+  const data = { status: "publish", version: { increment: 1 } };
+  const events = await tx.event.updateMany({ where: due, data });
+  const venues = await tx.venue.updateMany({ where: due, data });
+  const organizers = await tx.organizer.updateMany({ where: due, data });
+  return { events: events.count, venues: venues.count, organizers: organizers.count };
+}
+
+/** Whether a user with this id exists (a write naming its author): the posts' one statement on users. */
+export async function authorExists(tx: Tx, id: number): Promise<boolean> {
+  return (await tx.user.findUnique({ where: { id }, select: { id: true } })) !== null;
+}

@@ -1,5 +1,6 @@
 import type { Database } from "../../db/database";
 import { inTransaction } from "../../db/transaction";
+import { publishPostsDue } from "./post-repository";
 
 /**
  * Publishes the events, venues and organizers scheduled (`future`) for a date that has come, as
@@ -8,12 +9,6 @@ import { inTransaction } from "../../db/transaction";
  */
 export async function publishDueItems(db: Database, now: Date): Promise<{ events: number; venues: number; organizers: number }> {
   return inTransaction(db, async (tx) => {
-    const due = { status: "future", postDate: { lte: now } };
-    // Publishing is a write of the item (its status changes), so it counts in its version.
-    const data = { status: "publish", version: { increment: 1 } };
-    const events = await tx.event.updateMany({ where: due, data });
-    const venues = await tx.venue.updateMany({ where: due, data });
-    const organizers = await tx.organizer.updateMany({ where: due, data });
-    return { events: events.count, venues: venues.count, organizers: organizers.count };
+    return publishPostsDue(tx, now);
   });
 }

@@ -205,3 +205,8 @@ export async function lockTermsToLink(db: Database, tx: Tx, ids: number[]): Prom
   const rows = await tx.$queryRaw<Array<{ id: number; taxonomy: string }>>(Prisma.sql`SELECT "id", "taxonomy" FROM "Term" WHERE "id" IN (${Prisma.join(ids)}) ORDER BY "id"${lock}`);
   return new Map(rows.map((row) => [Number(row.id), row.taxonomy]));
 }
+
+/** Whether every one of `ids` is a term of the taxonomy (a webhook filter's check). */
+export async function termsExist(db: Database, taxonomy: Taxonomy, ids: number[]): Promise<boolean> {
+  return (await db.read.term.count({ where: { id: { in: ids }, taxonomy } })) === new Set(ids).size;
+}

@@ -1,12 +1,29 @@
-import { Prisma } from "../../../generated/prisma/sqlite/client";
+import type { Prisma } from "../../../generated/prisma/sqlite/client";
 import type { Config } from "../../config";
 import type { Database } from "../../db/database";
 import { inTransaction, lockFor, type Tx } from "../../db/transaction";
 import type { Language } from "../../i18n/languages";
-import type { SyncResource } from "../../sync/sync-log";
+import type { SyncResource } from "../../sync/change-log-repository";
 import { SyncTokens } from "../../sync/sync-token";
 import type { ItemSnapshot } from "./webhook-record";
 import { newMessageId } from "./webhook-signature";
+import {
+  deleteDeliveries,
+  deleteOutboxChanges,
+  deleteToldStatesOfGoneItems,
+  insertDeliveries,
+  insertDeliveryIn,
+  oldestWaitingOtherThan,
+  outboxChanges,
+  outboxHasChanges,
+  saveDeliveryPayload,
+  saveToldStates,
+  subscriptionRows,
+  toldStateRows,
+  waitingCounts,
+  waitingOfType,
+  type OutboxRow,
+} from "./webhook-repository";
 import { ITEM_NAMES, passesFilter, subscriptionOf, type ChangeKind, type ItemTerms, type Subscription } from "./webhook-subscriptions";
 
 /**
@@ -15,17 +32,6 @@ import { ITEM_NAMES, passesFilter, subscriptionOf, type ChangeKind, type ItemTer
  * from the outbox in the same transaction. One instance at a time does it (a lock on
  * PostgreSQL; SQLite has one writer), so every change becomes its deliveries exactly once.
  */
-
-interface OutboxRow {
-  id: number;
-  seq: number;
-  resource: SyncResource;
-  itemId: number;
-  visible: unknown;
-  created: unknown;
-  everPublic: unknown;
-  terms: string;
-}
 
 /** What subscribers were last told of an item (null: nothing, or that it was gone). */
 interface ToldState {
@@ -63,7 +69,7 @@ function idsByResource(rows: OutboxRow[]): Map<SyncResource, number[]> {
 async function toldStates(tx: Tx, rows: OutboxRow[]): Promise<Map<string, ToldState>> {
   const told = new Map<string, ToldState>();
   for (const [resource, ids] of idsByResource(rows)) {
-    for (const state of await tx.webhookItemState.findMany({ where: { resource, itemId: { in: ids } } })) {
+    for (const state of await toldStateRows(tx, resource, ids)) {
       told.set(itemKey(resource, state.itemId), { visible: state.visible, terms: JSON.parse(state.terms) as ItemTerms });
     }
   }
@@ -73,13 +79,12 @@ async function toldStates(tx: Tx, rows: OutboxRow[]): Promise<Map<string, ToldSt
 /** Makes the deliveries of up to BATCH changes; returns how many changes it took from the outbox. */
 export async function fanOut(db: Database, config: Config, now: number): Promise<number> {
   // Most polls find nothing: a read says so without taking the write lock.
-  const waiting = await db.read.$queryRaw<unknown[]>`SELECT 1 FROM "WebhookOutbox" LIMIT 1`;
-  if (waiting.length === 0) return 0;
+  if (!(await outboxHasChanges(db))) return 0;
   return inTransaction(db, async (tx) => {
     await lockFor(db, tx, "webhook-fanout");
-    const rows = await tx.$queryRaw<OutboxRow[]>`SELECT "id", "seq", "resource", "itemId", "visible", "created", "everPublic", "terms" FROM "WebhookOutbox" ORDER BY "seq", "id" LIMIT ${BATCH}`;
+    const rows = await outboxChanges(tx, BATCH);
     if (rows.length === 0) return 0;
-    const subscriptions = (await tx.webhookSubscription.findMany({ orderBy: { id: "asc" } })).map(subscriptionOf);
+    const subscriptions = (await subscriptionRows(tx)).map(subscriptionOf);
     const told = await toldStates(tx, rows);
     const timestamp = new Date(now).toISOString();
     const deliveries: Prisma.WebhookDeliveryCreateManyInput[] = [];
@@ -110,10 +115,10 @@ export async function fanOut(db: Database, config: Config, now: number): Promise
       told.set(key, after);
     }
     for (let start = 0; start < deliveries.length; start += DELIVERY_ROWS_PER_INSERT) {
-      await tx.webhookDelivery.createMany({ data: deliveries.slice(start, start + DELIVERY_ROWS_PER_INSERT) });
+      await insertDeliveries(tx, deliveries.slice(start, start + DELIVERY_ROWS_PER_INSERT));
     }
     await rememberTold(tx, rows, told);
-    await tx.$executeRaw`DELETE FROM "WebhookOutbox" WHERE "id" IN (${Prisma.join(rows.map((row) => row.id))})`;
+    await deleteOutboxChanges(tx, rows.map((row) => row.id));
     const touched = [...new Set(deliveries.map((delivery) => delivery.subscriptionId))];
     if (touched.length > 0) await keepWaitingBounded(db, tx, config, touched, now);
     return rows.length;
@@ -136,19 +141,13 @@ interface GapData {
  * from just before the first of them, so that the receiver reads what it missed from the lists.
  */
 async function keepWaitingBounded(db: Database, tx: Tx, config: Config, subscriptionIds: number[], now: number): Promise<void> {
-  const counts = await tx.webhookDelivery.groupBy({ by: ["subscriptionId"], where: { subscriptionId: { in: subscriptionIds }, status: "pending" }, _count: { _all: true } });
-  for (const { subscriptionId, _count } of counts) {
-    const excess = _count._all - config.webhooks.maxWaiting;
+  for (const { subscriptionId, waiting } of await waitingCounts(tx, subscriptionIds)) {
+    const excess = waiting - config.webhooks.maxWaiting;
     if (excess <= 0) continue;
-    const gap = await tx.webhookDelivery.findFirst({ where: { subscriptionId, status: "pending", type: GAP }, select: { id: true, payload: true } });
-    const dropped = await tx.webhookDelivery.findMany({
-      where: { subscriptionId, status: "pending", type: { not: GAP }, OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] },
-      orderBy: { id: "asc" },
-      take: excess + (gap ? 0 : 1),
-      select: { id: true, resource: true, itemId: true, seq: true },
-    });
+    const gap = await waitingOfType(tx, subscriptionId, GAP);
+    const dropped = await oldestWaitingOtherThan(tx, subscriptionId, GAP, now, excess + (gap ? 0 : 1));
     if (dropped.length === 0) continue;
-    await tx.webhookDelivery.deleteMany({ where: { id: { in: dropped.map((row) => row.id) } } });
+    await deleteDeliveries(tx, dropped.map((row) => row.id));
     const data: GapData = gap ? (JSON.parse(gap.payload) as { data: GapData & Record<string, unknown> }).data : { dropped: 0, since: {} };
     data.dropped += dropped.length;
     for (const row of dropped) {
@@ -158,11 +157,10 @@ async function keepWaitingBounded(db: Database, tx: Tx, config: Config, subscrip
       if (!earlier || row.seq < earlier.seq || (row.seq === earlier.seq && row.itemId - 1 < earlier.itemId)) data.since[resource] = { seq: row.seq, itemId: row.itemId - 1 };
     }
     const payload = await gapBody(db, subscriptionId, new Date(now).toISOString(), data);
-    if (gap) await tx.webhookDelivery.update({ where: { id: gap.id }, data: { payload } });
+    if (gap) await saveDeliveryPayload(tx, gap.id, payload);
     else {
-      await tx.webhookDelivery.create({
-        data: { messageId: newMessageId(), subscriptionId, type: GAP, resource: "webhooks", itemId: subscriptionId, payload, status: "pending", createdAt: now, nextAttemptAt: now, giveUpAt: now + config.webhooks.retryPeriodMs },
-      });
+      const giveUpAt = now + config.webhooks.retryPeriodMs;
+      await insertDeliveryIn(tx, { messageId: newMessageId(), subscriptionId, type: GAP, resource: "webhooks", itemId: subscriptionId, payload, status: "pending", createdAt: now, nextAttemptAt: now, giveUpAt });
     }
   }
 }
@@ -183,24 +181,16 @@ async function gapBody(db: Database, subscriptionId: number, timestamp: string, 
  * yet fanned out keeps its item's state). How many were forgotten.
  */
 export async function pruneToldStates(db: Database): Promise<number> {
-  return db.write.$executeRaw`DELETE FROM "WebhookItemState"
-    WHERE NOT EXISTS (SELECT 1 FROM "WebhookOutbox" "o" WHERE "o"."resource" = "WebhookItemState"."resource" AND "o"."itemId" = "WebhookItemState"."itemId")
-      AND (NOT EXISTS (SELECT 1 FROM "WebhookSubscription")
-        OR ("resource" = 'events' AND NOT EXISTS (SELECT 1 FROM "Event" "i" WHERE "i"."id" = "WebhookItemState"."itemId"))
-        OR ("resource" = 'venues' AND NOT EXISTS (SELECT 1 FROM "Venue" "i" WHERE "i"."id" = "WebhookItemState"."itemId"))
-        OR ("resource" = 'organizers' AND NOT EXISTS (SELECT 1 FROM "Organizer" "i" WHERE "i"."id" = "WebhookItemState"."itemId"))
-        OR ("resource" IN ('categories', 'tags') AND NOT EXISTS (SELECT 1 FROM "Term" "i" WHERE "i"."id" = "WebhookItemState"."itemId")))`;
+  return deleteToldStatesOfGoneItems(db);
 }
 
 async function rememberTold(tx: Tx, rows: OutboxRow[], told: Map<string, ToldState>): Promise<void> {
   for (const [resource, ids] of idsByResource(rows)) {
-    await tx.webhookItemState.deleteMany({ where: { resource, itemId: { in: ids } } });
-    await tx.webhookItemState.createMany({
-      data: ids.map((itemId) => {
-        const state = told.get(itemKey(resource, itemId))!;
-        return { resource, itemId, visible: state.visible, terms: JSON.stringify(state.terms) };
-      }),
+    const states = ids.map((itemId) => {
+      const state = told.get(itemKey(resource, itemId))!;
+      return { itemId, visible: state.visible, terms: JSON.stringify(state.terms) };
     });
+    await saveToldStates(tx, resource, states);
   }
 }
 

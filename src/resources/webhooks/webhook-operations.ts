@@ -6,6 +6,7 @@ import { bodyOf, itemRefOf, queryOf, type OperationHandler, type Operations } fr
 import { context, type RequestContext } from "../../http/request-context";
 import type { Services } from "../../services";
 import { sendPing } from "./webhook-worker";
+import { deliveryPage } from "./webhook-repository";
 import { serializeDelivery, serializeSubscription } from "./webhook-serializer";
 import { createSubscription, deleteSubscription, findSubscription, listSubscriptions, updateSubscription, type Subscription } from "./webhook-subscriptions";
 
@@ -60,11 +61,7 @@ export function webhookOperations(services: Services): Operations<
     const subscription = await found(req);
     const query = queryOf(req, "listWebhookDeliveries");
     const page = pageRequest(query, config);
-    const where = { subscriptionId: subscription.id, ...(query.status ? { status: query.status } : {}) };
-    const [rows, total] = await Promise.all([
-      db.read.webhookDelivery.findMany({ where, orderBy: { id: "desc" }, skip: offsetOf(page), take: page.perPage }),
-      db.read.webhookDelivery.count({ where }),
-    ]);
+    const { rows, total } = await deliveryPage(db, subscription.id, query.status, offsetOf(page), page.perPage);
     const totalPages = totalPagesOf(total, page.perPage);
     const links = collectionLinks(ctx, `/webhooks/${subscription.id}/deliveries`, echoedQuery(req, page), page, totalPages);
     setCollectionHeaders(res, total, totalPages, links);

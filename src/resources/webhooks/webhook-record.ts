@@ -1,7 +1,7 @@
 import type { Config } from "../../config";
 import type { Database } from "../../db/database";
 import type { Language } from "../../i18n/languages";
-import type { SyncResource } from "../../sync/sync-log";
+import type { SyncResource } from "../../sync/change-log-repository";
 
 /** An item as an anonymous reader of the API sees it now (made by src/item-snapshots.ts, given by server.ts). */
 export interface ItemSnapshot {

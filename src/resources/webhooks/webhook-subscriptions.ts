@@ -3,9 +3,11 @@ import type { Database } from "../../db/database";
 import { ParamProblems } from "../../http/errors";
 import type { Schemas } from "../../http/operation-types";
 import { isLanguage, type Language } from "../../i18n/languages";
-import type { SyncResource } from "../../sync/sync-log";
+import type { SyncResource } from "../../sync/change-log-repository";
 import { literalAddress, refusedAddress } from "./webhook-sender";
 import { newSigningSecret } from "./webhook-signature";
+import { deleteSubscriptionRow, insertSubscription, saveSubscription, subscriptionPage, subscriptionRow } from "./webhook-repository";
+import { termsExist } from "../terms/term-repository";
 
 /** What notifications call each collection's items: `event.created`, `category.deleted`... */
 export const ITEM_NAMES: Record<SyncResource, string> = { events: "event", venues: "venue", organizers: "organizer", categories: "category", tags: "tag" };
@@ -84,8 +86,7 @@ async function checkWrite(db: Database, config: Config, input: SubscriptionWrite
   for (const [field, taxonomy] of [["categories", "category"], ["tags", "tag"]] as const) {
     const ids = [...new Set(input.filter?.[field] ?? [])];
     if (ids.length === 0) continue;
-    const found = await db.read.term.count({ where: { id: { in: ids }, taxonomy } });
-    if (found !== ids.length) problems.within("filter").add(field, "rest_term_not_found");
+    if (!(await termsExist(db, taxonomy, ids))) problems.within("filter").add(field, "rest_term_not_found");
   }
   problems.throwIfAny();
 }
@@ -104,16 +105,14 @@ function columnsOf(input: SubscriptionWrite) {
 export async function createSubscription(db: Database, config: Config, input: Schemas["CreateWebhookRequest"], language: Language, now: Date): Promise<Subscription> {
   await checkWrite(db, config, input);
   const columns = columnsOf(input);
-  const row = await db.write.webhookSubscription.create({
-    data: {
-      ...columns,
-      url: input.url,
-      eventTypes: columns.eventTypes ?? JSON.stringify(NOTIFICATION_TYPES),
-      language: input.language ?? language,
-      secret: newSigningSecret(),
-      createdAt: now,
-      modifiedAt: now,
-    },
+  const row = await insertSubscription(db, {
+    ...columns,
+    url: input.url,
+    eventTypes: columns.eventTypes ?? JSON.stringify(NOTIFICATION_TYPES),
+    language: input.language ?? language,
+    secret: newSigningSecret(),
+    createdAt: now,
+    modifiedAt: now,
   });
   return subscriptionOf(row);
 }
@@ -124,32 +123,23 @@ export async function createSubscription(db: Database, config: Config, input: Sc
  */
 export async function updateSubscription(db: Database, config: Config, id: number, input: SubscriptionWrite, now: Date): Promise<Subscription | null> {
   await checkWrite(db, config, input);
-  return db.write.$transaction(async (tx) => {
-    const before = await tx.webhookSubscription.findUnique({ where: { id } });
-    if (!before) return null;
-    const resumed = input.active === true && !before.active;
-    const row = await tx.webhookSubscription.update({ where: { id }, data: { ...columnsOf(input), pausedReason: input.active === undefined ? undefined : null, modifiedAt: now } });
-    if (resumed) {
-      await tx.webhookDelivery.updateMany({
-        where: { subscriptionId: id, status: "pending" },
-        data: { nextAttemptAt: now.getTime(), giveUpAt: now.getTime() + config.webhooks.retryPeriodMs, leaseUntil: null },
-      });
-    }
-    return subscriptionOf(row);
-  });
+  const data = { ...columnsOf(input), pausedReason: input.active === undefined ? undefined : null, modifiedAt: now };
+  const resumed = (before: { active: boolean }) => (input.active === true && !before.active ? { now: now.getTime(), giveUpAt: now.getTime() + config.webhooks.retryPeriodMs } : null);
+  const row = await saveSubscription(db, id, data, resumed);
+  return row && subscriptionOf(row);
 }
 
 export async function findSubscription(db: Database, id: number): Promise<Subscription | null> {
-  const row = await db.read.webhookSubscription.findUnique({ where: { id } });
+  const row = await subscriptionRow(db, id);
   return row && subscriptionOf(row);
 }
 
 export async function listSubscriptions(db: Database, offset: number, limit: number): Promise<{ items: Subscription[]; total: number }> {
-  const [rows, total] = await Promise.all([db.read.webhookSubscription.findMany({ orderBy: { id: "asc" }, skip: offset, take: limit }), db.read.webhookSubscription.count()]);
+  const { rows, total } = await subscriptionPage(db, offset, limit);
   return { items: rows.map(subscriptionOf), total };
 }
 
 /** Deletes a subscription, and with it (the foreign key cascades) its notifications, sent or not. */
 export async function deleteSubscription(db: Database, id: number): Promise<boolean> {
-  return (await db.write.webhookSubscription.deleteMany({ where: { id } })).count > 0;
+  return deleteSubscriptionRow(db, id);
 }

@@ -1,11 +1,11 @@
-import { Prisma } from "../../../generated/prisma/sqlite/client";
 import type { Config } from "../../config";
 import type { Database } from "../../db/database";
 import type { Logger } from "../../logging/logger";
 import type { Language } from "../../i18n/languages";
-import type { SyncResource } from "../../sync/sync-log";
+import type { SyncResource } from "../../sync/change-log-repository";
 import { fanOut, notificationBody, pruneToldStates } from "./webhook-fanout";
 import type { ItemSnapshot, ItemSnapshots } from "./webhook-record";
+import { claimDue, deleteCompletedDeliveries, failDeliveryAndPause, insertDelivery, recordAttempt, subscriptionRows, type ClaimedDelivery } from "./webhook-repository";
 import { sendNotification, type SendResult } from "./webhook-sender";
 import { newMessageId, signMessage } from "./webhook-signature";
 import { deleteSubscription, type Subscription } from "./webhook-subscriptions";
@@ -19,35 +19,8 @@ import { deleteSubscription, type Subscription } from "./webhook-subscriptions";
  * receiver de-duplicates by `webhook-id`) but is never lost.
  */
 
-export interface ClaimedDelivery {
-  id: number;
-  messageId: string;
-  subscriptionId: number;
-  payload: string;
-  attempts: number;
-  giveUpAt: number;
-}
-
 // Beyond the receiver's time limit, what a worker may take to resolve its host and record the result.
 const LEASE_MARGIN_MS = 5_000;
-
-/**
- * Claims up to `limit` due deliveries. On PostgreSQL, rows another worker is claiming are
- * skipped (FOR UPDATE SKIP LOCKED) rather than waited for; SQLite has one writer at a time.
- */
-async function claimDue(db: Database, now: number, leaseMs: number, limit: number): Promise<ClaimedDelivery[]> {
-  const lock = db.provider === "postgresql" ? Prisma.sql`FOR UPDATE OF "d" SKIP LOCKED` : Prisma.empty;
-  const rows = await db.write.$queryRaw<ClaimedDelivery[]>`
-    UPDATE "WebhookDelivery" SET "leaseUntil" = ${now + leaseMs}, "attempts" = "attempts" + 1
-    WHERE "id" IN (
-      SELECT "d"."id" FROM "WebhookDelivery" "d" JOIN "WebhookSubscription" "s" ON "s"."id" = "d"."subscriptionId" AND "s"."active" = ${true}
-      WHERE "d"."status" = 'pending' AND "d"."nextAttemptAt" <= ${now} AND ("d"."leaseUntil" IS NULL OR "d"."leaseUntil" < ${now})
-        AND NOT EXISTS (SELECT 1 FROM "WebhookDelivery" "e" WHERE "e"."subscriptionId" = "d"."subscriptionId" AND "e"."resource" = "d"."resource"
-          AND "e"."itemId" = "d"."itemId" AND "e"."status" = 'pending' AND "e"."id" < "d"."id")
-      ORDER BY "d"."id" LIMIT ${limit} ${lock})
-    RETURNING "id", "messageId", "subscriptionId", "payload", "attempts", "giveUpAt"`;
-  return rows.map((row) => ({ ...row, id: Number(row.id), subscriptionId: Number(row.subscriptionId), attempts: Number(row.attempts), giveUpAt: Number(row.giveUpAt) }));
-}
 
 /** Sends one message to a subscription's URL, signed with its secret, as the Standard Webhooks headers say. */
 function attemptDelivery(config: Config, subscription: Pick<Subscription, "url" | "secret">, messageId: string, payload: string, now: number): Promise<SendResult> {
@@ -130,7 +103,7 @@ export class WebhookWorker {
     const claimed = await claimDue(this.db, now, 2 * this.config.webhooks.timeoutMs + LEASE_MARGIN_MS, this.config.webhooks.concurrency);
     if (claimed.length === 0) return fannedOut > 0;
     const subscriptions = new Map(
-      (await this.db.read.webhookSubscription.findMany({ where: { id: { in: [...new Set(claimed.map((delivery) => delivery.subscriptionId))] } } })).map((row) => [row.id, row]),
+      (await subscriptionRows(this.db.read, [...new Set(claimed.map((delivery) => delivery.subscriptionId))])).map((row) => [row.id, row]),
     );
     const snapshots = new Map<string, Promise<ItemSnapshot>>();
     const snapshotOf = (resource: SyncResource, id: number) => {
@@ -157,9 +130,8 @@ export class WebhookWorker {
 
   private async record(delivery: ClaimedDelivery, result: SendResult, now: number): Promise<void> {
     // Only the attempt that holds the claim records (a worker whose lease ran out does not).
-    const mine = { id: delivery.id, attempts: delivery.attempts };
     if (delivered(result)) {
-      await this.db.write.webhookDelivery.updateMany({ where: mine, data: { status: "delivered", completedAt: now, leaseUntil: null, nextAttemptAt: now, ...lastAttempt(result, now) } });
+      await recordAttempt(this.db, delivery, { status: "delivered", completedAt: now, leaseUntil: null, nextAttemptAt: now, ...lastAttempt(result, now) });
       return;
     }
     if (gone(result)) {
@@ -169,14 +141,11 @@ export class WebhookWorker {
     }
     const next = now + retryDelayMs(this.config, delivery.attempts);
     if (next <= delivery.giveUpAt) {
-      await this.db.write.webhookDelivery.updateMany({ where: mine, data: { nextAttemptAt: next, leaseUntil: null, ...lastAttempt(result, now) } });
+      await recordAttempt(this.db, delivery, { nextAttemptAt: next, leaseUntil: null, ...lastAttempt(result, now) });
       return;
     }
     // Failing for the whole retry period: the delivery has failed, and the subscription is paused.
-    await this.db.write.$transaction([
-      this.db.write.webhookDelivery.updateMany({ where: mine, data: { status: "failed", completedAt: now, leaseUntil: null, ...lastAttempt(result, now) } }),
-      this.db.write.webhookSubscription.updateMany({ where: { id: delivery.subscriptionId }, data: { active: false, pausedReason: "failing", modifiedAt: new Date(now) } }),
-    ]);
+    await failDeliveryAndPause(this.db, delivery, { status: "failed", completedAt: now, leaseUntil: null, ...lastAttempt(result, now) }, now);
     this.logger.warn({ subscription: delivery.subscriptionId, message: delivery.messageId }, "webhook delivery failed for its whole retry period: subscription paused");
   }
 }
@@ -189,7 +158,7 @@ export class WebhookWorker {
 export async function pruneDeliveryLog(db: Database, now: Date, retentionDays: number): Promise<number> {
   const before = now.getTime() - retentionDays * 86_400_000;
   await pruneToldStates(db);
-  return (await db.write.webhookDelivery.deleteMany({ where: { status: { in: ["delivered", "failed"] }, completedAt: { lt: before } } })).count;
+  return deleteCompletedDeliveries(db, before);
 }
 
 /**
@@ -201,22 +170,20 @@ export async function sendPing(db: Database, config: Config, subscription: Subsc
   const payload = notificationBody("webhook.ping", new Date(now).toISOString(), "webhooks", subscription.id, null, subscription.language);
   const result = await attemptDelivery(config, subscription, messageId, payload, now);
   const completedAt = Date.now();
-  const row = await db.write.webhookDelivery.create({
-    data: {
-      messageId,
-      subscriptionId: subscription.id,
-      type: "webhook.ping",
-      resource: "webhooks",
-      itemId: subscription.id,
-      payload,
-      status: delivered(result) ? "delivered" : "failed",
-      attempts: 1,
-      createdAt: now,
-      nextAttemptAt: now,
-      giveUpAt: now,
-      completedAt,
-      ...lastAttempt(result, now),
-    },
+  const row = await insertDelivery(db, {
+    messageId,
+    subscriptionId: subscription.id,
+    type: "webhook.ping",
+    resource: "webhooks",
+    itemId: subscription.id,
+    payload,
+    status: delivered(result) ? "delivered" : "failed",
+    attempts: 1,
+    createdAt: now,
+    nextAttemptAt: now,
+    giveUpAt: now,
+    completedAt,
+    ...lastAttempt(result, now),
   });
   if (gone(result)) await deleteSubscription(db, subscription.id);
   return row;

@@ -1,7 +1,18 @@
-import type { Database } from "../db/database";
-import { inTransaction } from "../db/transaction";
-import { apiKeyId, newApiKey, newApplicationPassword } from "./credentials";
-import { ROLES, isRole, type Role } from "./roles";
+import type { Database } from "../../db/database";
+import { inTransaction } from "../../db/transaction";
+import {
+  deleteUserRow,
+  insertCredentials,
+  insertUserWithCredentials,
+  itemsAuthoredBy,
+  reassignItems,
+  revokeApiKey,
+  revokeCredentialsOf,
+  userIdByLogin,
+  usersWithCredentialCounts,
+} from "./user-repository";
+import { apiKeyId, newApiKey, newApplicationPassword } from "../../auth/credentials";
+import { ROLES, isRole, type Role } from "../../auth/roles";
 
 /** What the `npm run cli` commands do to users and their credentials. */
 
@@ -25,36 +36,16 @@ export async function createUser(db: Database, input: { login: string; role: str
   if (!LOGIN.test(input.login)) throw new UserAdminError("--login must be 1 to 60 letters, digits or . _ @ -");
   if (!isRole(input.role)) throw new UserAdminError(`--role must be one of ${ROLES.join(", ")}`);
   const role = input.role;
-  if (await db.read.user.findUnique({ where: { login: input.login }, select: { id: true } })) throw new UserAdminError(`a user with login ${input.login} exists`);
+  if ((await userIdByLogin(db.read, input.login)) !== null) throw new UserAdminError(`a user with login ${input.login} exists`);
   const key = newApiKey();
   const password = newApplicationPassword();
-  const user = await db.write.user.create({
-    data: {
-      login: input.login,
-      displayName: input.displayName ?? input.login,
-      email: input.email ?? null,
-      role,
-      apiKeys: { create: { keyId: key.keyId, secretHash: key.secretHash } },
-      applicationPasswords: { create: { name: "cli", secretHash: password.secretHash } },
-    },
-    select: { id: true, login: true, displayName: true, email: true },
-  });
+  const data = { login: input.login, displayName: input.displayName ?? input.login, email: input.email ?? null, role };
+  const user = await insertUserWithCredentials(db, data, { key: { keyId: key.keyId, secretHash: key.secretHash }, password });
   return { id: user.id, login: user.login, role, display_name: user.displayName, email: user.email, api_key: key.apiKey, application_password: password.password };
 }
 
 export async function listUsers(db: Database) {
-  const users = await db.read.user.findMany({
-    orderBy: { id: "asc" },
-    select: {
-      id: true,
-      login: true,
-      role: true,
-      displayName: true,
-      email: true,
-      createdAt: true,
-      _count: { select: { apiKeys: { where: { revokedAt: null } }, applicationPasswords: { where: { revokedAt: null } } } },
-    },
-  });
+  const users = await usersWithCredentialCounts(db);
   return users.map((user) => ({
     id: user.id,
     login: user.login,
@@ -68,9 +59,9 @@ export async function listUsers(db: Database) {
 }
 
 async function userId(db: Database, login: string): Promise<number> {
-  const user = await db.read.user.findUnique({ where: { login }, select: { id: true } });
-  if (!user) throw new UserAdminError(`no user with login ${login}`);
-  return user.id;
+  const id = await userIdByLogin(db.read, login);
+  if (id === null) throw new UserAdminError(`no user with login ${login}`);
+  return id;
 }
 
 /** A new API key (and application password) for an existing user. */
@@ -78,10 +69,7 @@ export async function issueCredentials(db: Database, login: string): Promise<{ l
   const id = await userId(db, login);
   const key = newApiKey();
   const password = newApplicationPassword();
-  await db.write.$transaction([
-    db.write.apiKey.create({ data: { userId: id, keyId: key.keyId, secretHash: key.secretHash } }),
-    db.write.applicationPassword.create({ data: { userId: id, name: "cli", secretHash: password.secretHash } }),
-  ]);
+  await insertCredentials(db, id, { key: { keyId: key.keyId, secretHash: key.secretHash }, password });
   return { login, api_key: key.apiKey, application_password: password.password };
 }
 
@@ -95,14 +83,10 @@ export async function deleteUser(db: Database, login: string, reassignTo?: strin
   if (target === id) throw new UserAdminError("--reassign-to must be another user");
   // inTransaction: the reassigned items are changes of the sync log, positioned as it ends.
   return inTransaction(db, async (tx) => {
-    const owned = (await tx.event.count({ where: { authorId: id } })) + (await tx.venue.count({ where: { authorId: id } })) + (await tx.organizer.count({ where: { authorId: id } }));
+    const owned = await itemsAuthoredBy(tx, id);
     if (owned > 0 && target === null) throw new UserAdminError(`${login} owns ${owned} events, venues or organizers: give --reassign-to <login>`);
-    if (target !== null) {
-      await tx.event.updateMany({ where: { authorId: id }, data: { authorId: target } });
-      await tx.venue.updateMany({ where: { authorId: id }, data: { authorId: target } });
-      await tx.organizer.updateMany({ where: { authorId: id }, data: { authorId: target } });
-    }
-    await tx.user.delete({ where: { id } });
+    if (target !== null) await reassignItems(tx, id, target);
+    await deleteUserRow(tx, id);
     return { deleted: login, reassigned_to: reassignTo ?? null, items_reassigned: owned };
   });
 }
@@ -112,15 +96,14 @@ export async function revokeKeys(db: Database, target: { key?: string; login?: s
   const now = new Date();
   if (target.key !== undefined) {
     const keyId = apiKeyId(target.key) ?? target.key;
-    const { count } = await db.write.apiKey.updateMany({ where: { keyId, revokedAt: null }, data: { revokedAt: now } });
+    const count = await revokeApiKey(db, keyId, now);
     if (count === 0) throw new UserAdminError("no active API key matches --key");
     return { revoked_api_keys: count, revoked_application_passwords: 0 };
   }
   if (target.login !== undefined) {
     const id = await userId(db, target.login);
-    const keys = await db.write.apiKey.updateMany({ where: { userId: id, revokedAt: null }, data: { revokedAt: now } });
-    const passwords = await db.write.applicationPassword.updateMany({ where: { userId: id, revokedAt: null }, data: { revokedAt: now } });
-    return { revoked_api_keys: keys.count, revoked_application_passwords: passwords.count };
+    const { keys, passwords } = await revokeCredentialsOf(db, id, now);
+    return { revoked_api_keys: keys, revoked_application_passwords: passwords };
   }
   throw new UserAdminError("give --key <api key or key id> or --login <login>");
 }

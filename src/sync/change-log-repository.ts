@@ -2,6 +2,12 @@ import { Prisma } from "../../generated/prisma/sqlite/client";
 import type { Database } from "../db/database";
 import { inTransaction } from "../db/transaction";
 
+/**
+ * Every statement on the change log ("SyncChange", "SyncClock"; database triggers write it, see
+ * src/db/transaction.ts for positions): raw statements, the clock and the cache's catch-up straight
+ * through the driver (read on every request), the rest through Prisma's raw calls.
+ */
+
 /** The collections that can be kept in sync, named as their paths and the sync log name them. */
 export type SyncResource = "events" | "venues" | "organizers" | "categories" | "tags";
 
@@ -68,4 +74,9 @@ export async function pruneTombstones(db: Database, now: Date, retentionDays: nu
     await tx.$executeRaw`UPDATE "SyncClock" SET "horizon" = ${seq} WHERE "id" = 1 AND "horizon" < ${seq}`;
     return tx.$executeRaw`DELETE FROM "SyncChange" WHERE "deleted" = ${true} AND "seq" <= ${seq}`;
   });
+}
+
+/** The items changed after position `seq` (resource and id, in log order), at most `limit`. */
+export function changedItemsAfter(db: Database, seq: number, limit: number): Promise<Array<{ resource: string; itemId: number }>> {
+  return db.direct.rows(Prisma.sql`SELECT "resource", "itemId" FROM "SyncChange" WHERE "seq" > ${seq} ORDER BY "seq" LIMIT ${limit}`);
 }
