@@ -2,18 +2,34 @@
 const js = require("@eslint/js");
 const tseslint = require("typescript-eslint");
 
-
 // One door to the database (see README, "Layout"): only repositories (`*-repository.ts`), SQL
 // builders (`*-sql.ts`) and src/db/ call Prisma's model methods, its raw and transaction calls,
 // or build SQL; everything else calls their named functions.
-const MODEL_METHODS = "findMany|findFirst|findUnique|findFirstOrThrow|findUniqueOrThrow|create|createMany|createManyAndReturn|update|updateMany|upsert|delete|deleteMany|count|aggregate|groupBy";
-const MODELS = "user|apiKey|applicationPassword|event|eventText|venue|venueText|organizer|organizerText|term|termText|eventVenue|eventOrganizer|eventTerm|eventDayCount|eventStat|siteSecret|syncChange|syncClock|webhookSubscription|webhookOutbox|webhookItemState|webhookDelivery";
-const DATABASE_DOOR = "the database is reached through a repository (*-repository.ts), a *-sql.ts builder or src/db/ only";
+const MODEL_METHODS =
+  "findMany|findFirst|findUnique|findFirstOrThrow|findUniqueOrThrow|create|createMany|createManyAndReturn|update|updateMany|upsert|delete|deleteMany|count|aggregate|groupBy";
+const MODELS =
+  "user|apiKey|applicationPassword|event|eventText|venue|venueText|organizer|organizerText|term|termText|eventVenue|eventOrganizer|eventTerm|eventDayCount|eventStat|siteSecret|syncChange|syncClock|webhookSubscription|webhookOutbox|webhookItemState|webhookDelivery";
+const DATABASE_DOOR =
+  "the database is reached through a repository (*-repository.ts), a *-sql.ts builder or src/db/ only";
 const databaseStatements = [
-  { selector: `CallExpression[callee.property.name=/^(${MODEL_METHODS})$/][callee.object.property.name=/^(${MODELS})$/]`, message: DATABASE_DOOR },
-  { selector: "MemberExpression[property.name=/^[$](queryRaw|queryRawUnsafe|executeRaw|executeRawUnsafe|transaction)$/]", message: DATABASE_DOOR },
-  { selector: "MemberExpression[object.name='Prisma'][property.name=/^(sql|raw|join|empty)$/]", message: DATABASE_DOOR },
-  { selector: "MemberExpression[property.name='direct'][object.name=/^(db|this)$/], MemberExpression[property.name='direct'][object.property.name='db']", message: DATABASE_DOOR },
+  {
+    selector: `CallExpression[callee.property.name=/^(${MODEL_METHODS})$/][callee.object.property.name=/^(${MODELS})$/]`,
+    message: DATABASE_DOOR,
+  },
+  {
+    selector:
+      "MemberExpression[property.name=/^[$](queryRaw|queryRawUnsafe|executeRaw|executeRawUnsafe|transaction)$/]",
+    message: DATABASE_DOOR,
+  },
+  {
+    selector: "MemberExpression[object.name='Prisma'][property.name=/^(sql|raw|join|empty)$/]",
+    message: DATABASE_DOOR,
+  },
+  {
+    selector:
+      "MemberExpression[property.name='direct'][object.name=/^(db|this)$/], MemberExpression[property.name='direct'][object.property.name='db']",
+    message: DATABASE_DOOR,
+  },
 ];
 const RESOURCES = ["events", "venues", "organizers", "terms", "webhooks", "users", "health", "namespace"];
 
@@ -32,7 +48,10 @@ module.exports = tseslint.config(
   },
   {
     files: ["*.js"],
-    languageOptions: { sourceType: "commonjs", globals: { require: "readonly", module: "writable", __dirname: "readonly" } },
+    languageOptions: {
+      sourceType: "commonjs",
+      globals: { require: "readonly", module: "writable", __dirname: "readonly" },
+    },
   },
   {
     files: ["test/**/*.ts"],
@@ -56,16 +75,33 @@ module.exports = tseslint.config(
     rules: {
       "no-restricted-imports": [
         "error",
-        { patterns: [{ regex: `^\\.\\./(?!${resource}/|post-kernel/)[a-z-]+/(?![a-z-]+-(repository|record|serializer)$)`, message: "a resource imports another's repository, record or serializer only" }] },
+        {
+          patterns: [
+            {
+              regex: `^\\.\\./(?!${resource}/|post-kernel/)[a-z-]+/(?![a-z-]+-(repository|record|serializer)$)`,
+              message: "a resource imports another's repository, record or serializer only",
+            },
+          ],
+        },
       ],
     },
   })),
   {
     files: ["src/resources/post-kernel/**/*.ts"],
-    rules: { "no-restricted-imports": ["error", { patterns: [{ regex: "^\\.\\./(?!post-kernel/)[a-z-]+/", message: "the post kernel imports no resource" }] }] },
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: "^\\.\\./(?!post-kernel/)[a-z-]+/", message: "the post kernel imports no resource" }] },
+      ],
+    },
   },
   {
     files: ["src/http/**/*.ts", "src/openapi/**/*.ts", "src/auth/**/*.ts"],
-    rules: { "no-restricted-imports": ["error", { patterns: [{ regex: "/resources/", message: "http/, openapi/ and auth/ import no resource" }] }] },
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: "/resources/", message: "http/, openapi/ and auth/ import no resource" }] },
+      ],
+    },
   },
 );

@@ -60,10 +60,15 @@ function sqliteQueries(url: string): Queries {
     event: async (id) => byId.get(id) as Row | undefined,
     page: async (from, until, limit, offset) => page.all(iso(from), iso(until), limit, offset) as Row[],
     count: async (from, until) => (count.get(iso(from), iso(until)) as { total: number }).total,
-    texts: async (table, key, ids) => prepared(`SELECT "${key}", ${TEXT_COLUMNS[table]} FROM "${table}" WHERE "${key}" IN (${list(ids)})`).all(...ids) as Row[],
+    texts: async (table, key, ids) =>
+      prepared(`SELECT "${key}", ${TEXT_COLUMNS[table]} FROM "${table}" WHERE "${key}" IN (${list(ids)})`).all(
+        ...ids,
+      ) as Row[],
     links: async (kind, eventIds) => {
       const { table, item, key } = LINKS[kind];
-      return prepared(`SELECT l."eventId", i.* FROM "${table}" l JOIN "${item}" i ON i."id" = l."${key}" WHERE l."eventId" IN (${list(eventIds)}) ORDER BY l."eventId", l."position"`).all(...eventIds) as Row[];
+      return prepared(
+        `SELECT l."eventId", i.* FROM "${table}" l JOIN "${item}" i ON i."id" = l."${key}" WHERE l."eventId" IN (${list(eventIds)}) ORDER BY l."eventId", l."position"`,
+      ).all(...eventIds) as Row[];
     },
   };
 }
@@ -71,15 +76,30 @@ function sqliteQueries(url: string): Queries {
 function pgQueries(url: string): Queries {
   const pool = new Pool({ connectionString: url, max: 10 });
   const window = WINDOW.replace("$false", "false").replace("$from", "$1").replace("$until", "$2");
-  const query = async (name: string, text: string, values: unknown[]) => (await pool.query({ name, text, values })).rows as Row[];
+  const query = async (name: string, text: string, values: unknown[]) =>
+    (await pool.query({ name, text, values })).rows as Row[];
   return {
     event: async (id) => (await query("event", `SELECT * FROM "Event" WHERE "id" = $1`, [id]))[0],
-    page: (from, until, limit, offset) => query("page", `SELECT * FROM "Event" WHERE ${window} ORDER BY "startsAt", "id" LIMIT $3 OFFSET $4`, [from, until, limit, offset]),
-    count: async (from, until) => Number((await query("count", `SELECT COUNT(*) AS "total" FROM "Event" WHERE ${window}`, [from, until]))[0].total),
-    texts: (table, key, ids) => query(`texts-${table}`, `SELECT "${key}", ${TEXT_COLUMNS[table]} FROM "${table}" WHERE "${key}" = ANY($1)`, [ids]),
+    page: (from, until, limit, offset) =>
+      query("page", `SELECT * FROM "Event" WHERE ${window} ORDER BY "startsAt", "id" LIMIT $3 OFFSET $4`, [
+        from,
+        until,
+        limit,
+        offset,
+      ]),
+    count: async (from, until) =>
+      Number((await query("count", `SELECT COUNT(*) AS "total" FROM "Event" WHERE ${window}`, [from, until]))[0].total),
+    texts: (table, key, ids) =>
+      query(`texts-${table}`, `SELECT "${key}", ${TEXT_COLUMNS[table]} FROM "${table}" WHERE "${key}" = ANY($1)`, [
+        ids,
+      ]),
     links: (kind, eventIds) => {
       const { table, item, key } = LINKS[kind];
-      return query(`links-${kind}`, `SELECT l."eventId", i.* FROM "${table}" l JOIN "${item}" i ON i."id" = l."${key}" WHERE l."eventId" = ANY($1) ORDER BY l."eventId", l."position"`, [eventIds]);
+      return query(
+        `links-${kind}`,
+        `SELECT l."eventId", i.* FROM "${table}" l JOIN "${item}" i ON i."id" = l."${key}" WHERE l."eventId" = ANY($1) ORDER BY l."eventId", l."position"`,
+        [eventIds],
+      );
     },
   };
 }
@@ -89,8 +109,10 @@ const toBool = (value: unknown) => value === true || value === 1;
 
 function datesAndFlags(row: Row): Row {
   const out: Row = { ...row };
-  for (const key of ["postDate", "modifiedAt", "startsAt", "endsAt", "createdAt"]) if (key in out) out[key] = toDate(out[key]);
-  for (const key of ["allDay", "showMap", "showMapLink", "hideFromListings", "sticky", "featured", "ticketed"]) if (key in out) out[key] = toBool(out[key]);
+  for (const key of ["postDate", "modifiedAt", "startsAt", "endsAt", "createdAt"])
+    if (key in out) out[key] = toDate(out[key]);
+  for (const key of ["allDay", "showMap", "showMapLink", "hideFromListings", "sticky", "featured", "ticketed"])
+    if (key in out) out[key] = toBool(out[key]);
   return out;
 }
 
@@ -121,9 +143,17 @@ async function records(queries: Queries, events: Row[]): Promise<EventRecord[]> 
     organizerLinks.length ? queries.texts("OrganizerText", "organizerId", itemIds(organizerLinks)) : [],
     termLinks.length ? queries.texts("TermText", "termId", itemIds(termLinks)) : [],
   ]);
-  const textsBy = { event: group(texts, "eventId"), venue: group(venueTexts, "venueId"), organizer: group(organizerTexts, "organizerId"), term: group(termTexts, "termId") };
+  const textsBy = {
+    event: group(texts, "eventId"),
+    venue: group(venueTexts, "venueId"),
+    organizer: group(organizerTexts, "organizerId"),
+    term: group(termTexts, "termId"),
+  };
   const linked = (rows: Row[], kind: "venue" | "organizer" | "term") =>
-    group(rows.map((row) => ({ ...datesAndFlags(row), texts: textsBy[kind].get(Number(row.id)) ?? [] })), "eventId");
+    group(
+      rows.map((row) => ({ ...datesAndFlags(row), texts: textsBy[kind].get(Number(row.id)) ?? [] })),
+      "eventId",
+    );
   const venues = linked(venueLinks, "venue");
   const organizers = linked(organizerLinks, "organizer");
   const terms = linked(termLinks, "term");
@@ -170,7 +200,10 @@ app.get("/calendar/events/v1/events", async (req, res) => {
   const perPage = Math.min(Number(req.query.per_page ?? 10), 50);
   const page = Number(req.query.page ?? 1);
   const window = eventWindow({}, "UTC", new Date(), true, new ParamProblems());
-  const [rows, total] = await Promise.all([queries.page(window.startsFrom!, window.endsUntil!, perPage, (page - 1) * perPage), queries.count(window.startsFrom!, window.endsUntil!)]);
+  const [rows, total] = await Promise.all([
+    queries.page(window.startsFrom!, window.endsUntil!, perPage, (page - 1) * perPage),
+    queries.count(window.startsFrom!, window.endsUntil!),
+  ]);
   const ctx = context(req);
   const events = (await records(queries, rows)).map((record) => serializeEvent(record, ctx, { jsonLd: false }));
   const pageRequest = { page, perPage };
@@ -180,5 +213,7 @@ app.get("/calendar/events/v1/events", async (req, res) => {
   res.json({ events, ...links, total, total_pages: totalPages });
 });
 
-const server = app.listen(Number(process.env.PORT ?? 8090), "127.0.0.1", () => console.log(JSON.stringify({ msg: "listening", languages: LANGUAGES.length })));
+const server = app.listen(Number(process.env.PORT ?? 8090), "127.0.0.1", () =>
+  console.log(JSON.stringify({ msg: "listening", languages: LANGUAGES.length })),
+);
 process.once("SIGTERM", () => server.close(() => process.exit(0)));

@@ -17,7 +17,9 @@ import { EventPasswords } from "../src/auth/event-passwords";
 import { createUser } from "../src/resources/users/user-admin";
 import { startServiceProcess } from "../test/support/service-process";
 
-const { values } = parseArgs({ options: { rounds: { type: "string", default: "10" }, hostile: { type: "string", default: "20" } } });
+const { values } = parseArgs({
+  options: { rounds: { type: "string", default: "10" }, hostile: { type: "string", default: "20" } },
+});
 const ROUNDS = Number(values.rounds);
 const HOSTILE = Number(values.hostile);
 const TOKEN = "burst-benchmark-admin-token-0123";
@@ -37,7 +39,11 @@ async function main(): Promise<void> {
   const databaseUrl = `file:${join(folder, "calendar.db")}`;
   await migrate(databaseUrl);
   const db = await openDatabase({ databaseUrl, databasePoolSize: 1 });
-  const service = await startServiceProcess({ DATABASE_URL: databaseUrl, CALENDAR_ADMIN_TOKEN: TOKEN, TRUST_PROXY: "loopback" });
+  const service = await startServiceProcess({
+    DATABASE_URL: databaseUrl,
+    CALENDAR_ADMIN_TOKEN: TOKEN,
+    TRUST_PROXY: "loopback",
+  });
   try {
     const created = await fetch(`${service.base}/events`, {
       method: "POST",
@@ -48,14 +54,27 @@ async function main(): Promise<void> {
     const passwords = new EventPasswords(db);
     /** Gives the event a password the service has never seen (set in the database, so that no process has it remembered). */
     const newPassword = async (password: string) => {
-      await db.write.event.update({ where: { id: event.id }, data: { passwordHash: await passwords.hash(password, "bench") } });
-      return (client: string) => fetch(`${service.base}/events/${event.id}?password=${password}`, { headers: { "X-Forwarded-For": client } });
+      await db.write.event.update({
+        where: { id: event.id },
+        data: { passwordHash: await passwords.hash(password, "bench") },
+      });
+      return (client: string) =>
+        fetch(`${service.base}/events/${event.id}?password=${password}`, { headers: { "X-Forwarded-For": client } });
     };
     const newKey = async (login: string) => {
       const { api_key } = await createUser(db, { login, role: "editor" });
-      return () => fetch(`${service.base}/tags`, { headers: { Authorization: `Bearer ${api_key}`, "X-Forwarded-For": "192.0.2.30" } });
+      return () =>
+        fetch(`${service.base}/tags`, {
+          headers: { Authorization: `Bearer ${api_key}`, "X-Forwarded-For": "192.0.2.30" },
+        });
     };
-    const results = { quietPassword: [] as number[], quietKey: [] as number[], burstPassword: [] as number[], burstKey: [] as number[], hostile: [] as number[] };
+    const results = {
+      quietPassword: [] as number[],
+      quietKey: [] as number[],
+      burstPassword: [] as number[],
+      burstKey: [] as number[],
+      hostile: [] as number[],
+    };
     for (let round = 0; round < ROUNDS; round += 1) {
       const openQuietly = await newPassword(`quiet-${round}`);
       results.quietPassword.push((await timed(openQuietly(`198.51.100.${round}`))).ms);
@@ -64,7 +83,9 @@ async function main(): Promise<void> {
       const useKey = await newKey(`burst-${round}`);
       const started = performance.now();
       const burst = Array.from({ length: HOSTILE }, (_, i) =>
-        fetch(`${service.base}/events/${event.id}?password=guess-${round}-${i}`, { headers: { "X-Forwarded-For": "203.0.113.66" } }).then(async (response) => {
+        fetch(`${service.base}/events/${event.id}?password=guess-${round}-${i}`, {
+          headers: { "X-Forwarded-For": "203.0.113.66" },
+        }).then(async (response) => {
           await response.arrayBuffer();
           return performance.now() - started;
         }),
@@ -72,13 +93,16 @@ async function main(): Promise<void> {
       // Once the burst has reached the service and fills the queue of slow hashes.
       await new Promise((resolve) => setTimeout(resolve, 20));
       const [password, key] = await Promise.all([timed(openInBurst("198.51.100.200")), timed(useKey())]);
-      if (password.status !== 200 || key.status !== 200) throw new Error(`a valid check failed: ${password.status}, ${key.status}`);
+      if (password.status !== 200 || key.status !== 200)
+        throw new Error(`a valid check failed: ${password.status}, ${key.status}`);
       results.burstPassword.push(password.ms);
       results.burstKey.push(key.ms);
       results.hostile.push(max(await Promise.all(burst)));
     }
     const row = (name: string, ms: number[]) => `| ${name} | ${median(ms).toFixed(0)} | ${max(ms).toFixed(0)} |`;
-    console.log(`${ROUNDS} rounds, ${HOSTILE} hostile requests in flight per round (one client), on SQLite, ${new Date().toISOString().slice(0, 10)}\n`);
+    console.log(
+      `${ROUNDS} rounds, ${HOSTILE} hostile requests in flight per round (one client), on SQLite, ${new Date().toISOString().slice(0, 10)}\n`,
+    );
     console.log("| check | median ms | slowest ms |\n|---|---|---|");
     console.log(row("valid event password, no burst", results.quietPassword));
     console.log(row("valid event password, during the burst (another client)", results.burstPassword));

@@ -20,7 +20,11 @@ import { freePort } from "../test/support/service-process";
 import { seed, SEED_VERSION } from "./seed";
 
 const ROOT = resolve(__dirname, "..");
-const NODE_LIMITS = (JSON.parse(readFileSync(resolve(ROOT, "package.json"), "utf8")) as { config: { heap_mb: string; semi_space_mb: string } }).config;
+const NODE_LIMITS = (
+  JSON.parse(readFileSync(resolve(ROOT, "package.json"), "utf8")) as {
+    config: { heap_mb: string; semi_space_mb: string };
+  }
+).config;
 const TOKEN = "benchmark-admin-token-0123456789";
 const AUTH = { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" };
 
@@ -36,7 +40,8 @@ const { values } = parseArgs({
 });
 type Provider = "sqlite" | "postgresql";
 const providers = values.db!.split(",").map((name): Provider => {
-  if (name !== "sqlite" && name !== "postgresql") throw new Error(`--db takes sqlite, postgresql or both (comma-separated), not ${name}`);
+  if (name !== "sqlite" && name !== "postgresql")
+    throw new Error(`--db takes sqlite, postgresql or both (comma-separated), not ${name}`);
   return name;
 });
 const sizes = values.events!.split(",").map(Number);
@@ -48,7 +53,12 @@ interface Scenario {
   name: string;
   /** The baseline serves the same request for these. */
   baseline: boolean;
-  request(fixtures: Fixtures): { method?: "GET" | "POST" | "PATCH"; path: string | (() => string); body?: string; headers?: Record<string, string> };
+  request(fixtures: Fixtures): {
+    method?: "GET" | "POST" | "PATCH";
+    path: string | (() => string);
+    body?: string;
+    headers?: Record<string, string>;
+  };
 }
 
 interface Fixtures {
@@ -70,25 +80,59 @@ const SCENARIOS: Scenario[] = [
   { name: "event-by-id", baseline: true, request: (f) => ({ path: cycle(f.eventIds.map((id) => `/events/${id}`)) }) },
   // Ids spread over the whole calendar, more than the service keeps representations of: what a
   // by-id read costs when it is made afresh (no target of its own; see the README).
-  { name: "event-by-id-cold", baseline: true, request: (f) => ({ path: cycle(f.spreadEventIds.map((id) => `/events/${id}`)) }) },
-  { name: "event-by-slug", baseline: false, request: (f) => ({ path: cycle(f.slugs.map((slug) => `/events/by-slug/${slug}`)) }) },
+  {
+    name: "event-by-id-cold",
+    baseline: true,
+    request: (f) => ({ path: cycle(f.spreadEventIds.map((id) => `/events/${id}`)) }),
+  },
+  {
+    name: "event-by-slug",
+    baseline: false,
+    request: (f) => ({ path: cycle(f.slugs.map((slug) => `/events/by-slug/${slug}`)) }),
+  },
   { name: "list-10", baseline: true, request: () => ({ path: "/events?per_page=10" }) },
   { name: "list-50", baseline: true, request: () => ({ path: "/events?per_page=50" }) },
   {
     name: "list-filtered",
     baseline: false,
-    request: (f) => ({ path: `/events?categories=${f.categoryId}&venue=${f.venueId}&featured=true&start_date=-1%20year&end_date=%2B1%20year` }),
+    request: (f) => ({
+      path: `/events?categories=${f.categoryId}&venue=${f.venueId}&featured=true&start_date=-1%20year&end_date=%2B1%20year`,
+    }),
   },
   // Two title words, as someone looking for an event types them (about 1 event in 250 has both).
-  { name: "search", baseline: false, request: (f) => ({ path: `/events?search=${encodeURIComponent(f.searchWords)}` }) },
+  {
+    name: "search",
+    baseline: false,
+    request: (f) => ({ path: `/events?search=${encodeURIComponent(f.searchWords)}` }),
+  },
   { name: "venues", baseline: false, request: () => ({ path: "/venues" }) },
   { name: "categories", baseline: false, request: () => ({ path: "/categories" }) },
   {
     name: "create-event",
     baseline: false,
-    request: () => ({ method: "POST", path: "/events", headers: AUTH, body: JSON.stringify({ title: "Benchmark event", start_date: "+3 days 19:00", end_date: "+3 days 21:00", cost: "$10", categories: [1] }) }),
+    request: () => ({
+      method: "POST",
+      path: "/events",
+      headers: AUTH,
+      body: JSON.stringify({
+        title: "Benchmark event",
+        start_date: "+3 days 19:00",
+        end_date: "+3 days 21:00",
+        cost: "$10",
+        categories: [1],
+      }),
+    }),
   },
-  { name: "patch-event", baseline: false, request: (f) => ({ method: "PATCH", path: `/events/${f.eventIds[0]}`, headers: AUTH, body: JSON.stringify({ sticky: true, cost: "$12" }) }) },
+  {
+    name: "patch-event",
+    baseline: false,
+    request: (f) => ({
+      method: "PATCH",
+      path: `/events/${f.eventIds[0]}`,
+      headers: AUTH,
+      body: JSON.stringify({ sticky: true, cost: "$12" }),
+    }),
+  },
   // Last: at 1,000,000 events its queries outlive the run, and would slow the scenarios after it.
   // One common word (in about 1 event in 7): every match is counted for the total.
   { name: "search-broad", baseline: false, request: () => ({ path: "/events?search=festival" }) },
@@ -174,17 +218,31 @@ async function fixtures(url: string, events: number): Promise<Fixtures> {
       orderBy: { id: "asc" },
       take: 200,
     });
-    const everyPublished = await db.read.event.findMany({ where: { status: "publish", passwordHash: null }, select: { id: true }, orderBy: { id: "asc" } });
+    const everyPublished = await db.read.event.findMany({
+      where: { status: "publish", passwordHash: null },
+      select: { id: true },
+      orderBy: { id: "asc" },
+    });
     const linked = await db.read.eventVenue.findFirst({
       where: { event: { featured: true, status: "publish", terms: { some: { term: { taxonomy: "category" } } } } },
-      select: { venueId: true, event: { select: { terms: { where: { term: { taxonomy: "category" } } , select: { termId: true } } } } },
+      select: {
+        venueId: true,
+        event: { select: { terms: { where: { term: { taxonomy: "category" } }, select: { termId: true } } } },
+      },
     });
-    const patched = await db.read.event.findUniqueOrThrow({ where: { id: published[0].id }, select: { id: true, sticky: true, cost: true, modifiedAt: true } });
+    const patched = await db.read.event.findUniqueOrThrow({
+      where: { id: published[0].id },
+      select: { id: true, sticky: true, cost: true, modifiedAt: true },
+    });
     // The seed dates every row's modification at its start (the patch scenario's is put back after a run).
-    const seededAt = (await db.read.event.findFirstOrThrow({ where: { id: events }, select: { modifiedAt: true } })).modifiedAt;
+    const seededAt = (await db.read.event.findFirstOrThrow({ where: { id: events }, select: { modifiedAt: true } }))
+      .modifiedAt;
     return {
       eventIds: published.map((event) => event.id),
-      spreadEventIds: spread(everyPublished.map((event) => event.id), SPREAD_IDS),
+      spreadEventIds: spread(
+        everyPublished.map((event) => event.id),
+        SPREAD_IDS,
+      ),
       // The seed numbers its events 1 to N.
       lastEventId: events,
       patched,
@@ -251,7 +309,13 @@ interface Measure {
   rssMb: number;
 }
 
-async function load(target: Running, base: string, scenario: Scenario, data: Fixtures, seconds: number): Promise<Measure> {
+async function load(
+  target: Running,
+  base: string,
+  scenario: Scenario,
+  data: Fixtures,
+  seconds: number,
+): Promise<Measure> {
   const request = scenario.request(data);
   const path = typeof request.path === "string" ? () => request.path as string : request.path;
   let peak = rssMb(target.child.pid!);
@@ -305,15 +369,28 @@ interface Startup {
 }
 
 /** The service's answer to one request of a scenario: what the framework anchor answers for it. */
-async function sampleOf(target: Running, base: string, scenario: Scenario, data: Fixtures): Promise<{ status: number; body: string }> {
+async function sampleOf(
+  target: Running,
+  base: string,
+  scenario: Scenario,
+  data: Fixtures,
+): Promise<{ status: number; body: string }> {
   const request = scenario.request(data);
   const path = typeof request.path === "string" ? request.path : request.path();
-  const response = await fetch(`${target.origin}${base}${path}`, { method: request.method ?? "GET", headers: request.headers, body: request.body });
+  const response = await fetch(`${target.origin}${base}${path}`, {
+    method: request.method ?? "GET",
+    headers: request.headers,
+    body: request.body,
+  });
   return { status: response.status, body: await response.text() };
 }
 
 async function answerWith(anchor: Running, sample: { status: number; body: string }): Promise<void> {
-  const response = await fetch(`${anchor.origin}/__body?status=${sample.status}`, { method: "PUT", body: sample.body, headers: { "Content-Type": "text/plain" } });
+  const response = await fetch(`${anchor.origin}/__body?status=${sample.status}`, {
+    method: "PUT",
+    body: sample.body,
+    headers: { "Content-Type": "text/plain" },
+  });
   if (!response.ok) throw new Error(`the framework anchor refused its body: ${response.status}`);
 }
 
@@ -321,7 +398,10 @@ const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
 
 async function main(): Promise<void> {
   // The service runs as in production: built, with plain node.
-  execFileSync(process.execPath, ["--import", "tsx", resolve(ROOT, "scripts/build.ts")], { cwd: ROOT, stdio: "inherit" });
+  execFileSync(process.execPath, ["--import", "tsx", resolve(ROOT, "scripts/build.ts")], {
+    cwd: ROOT,
+    stdio: "inherit",
+  });
   const chosen = values.scenarios ? SCENARIOS.filter((s) => values.scenarios!.split(",").includes(s.name)) : SCENARIOS;
   const results: ScenarioResult[] = [];
   const startups: Startup[] = [];
@@ -331,9 +411,30 @@ async function main(): Promise<void> {
       const url = await databaseFor(provider, events, values.fresh!);
       await ensureSeeded(provider, url, events);
       const data = await fixtures(url, events);
-      const service = await start("dist/server.js", { DATABASE_URL: url, CALENDAR_ADMIN_TOKEN: TOKEN, LOG_LEVEL: "info", VALIDATE_RESPONSES: "false", MIGRATE_ON_START: "false", WORKERS: "1", RATE_LIMIT_PER_MINUTE: "0" }, `/calendar/events/v1/events/${data.eventIds[0]}`);
-      startups.push({ db: provider, events, start_to_first_answer_ms: service.startMs, seed_age_hours: Math.round((Date.now() - data.seededAt.getTime()) / 360_000) / 10 });
-      const baseline = await start("bench/baseline-server.ts", { DATABASE_URL: url }, `/calendar/events/v1/events/${data.eventIds[0]}`);
+      const service = await start(
+        "dist/server.js",
+        {
+          DATABASE_URL: url,
+          CALENDAR_ADMIN_TOKEN: TOKEN,
+          LOG_LEVEL: "info",
+          VALIDATE_RESPONSES: "false",
+          MIGRATE_ON_START: "false",
+          WORKERS: "1",
+          RATE_LIMIT_PER_MINUTE: "0",
+        },
+        `/calendar/events/v1/events/${data.eventIds[0]}`,
+      );
+      startups.push({
+        db: provider,
+        events,
+        start_to_first_answer_ms: service.startMs,
+        seed_age_hours: Math.round((Date.now() - data.seededAt.getTime()) / 360_000) / 10,
+      });
+      const baseline = await start(
+        "bench/baseline-server.ts",
+        { DATABASE_URL: url },
+        `/calendar/events/v1/events/${data.eventIds[0]}`,
+      );
       try {
         for (const scenario of chosen) {
           // A short warm-up, not counted: JIT, statement caches, database pages.
@@ -372,7 +473,12 @@ async function main(): Promise<void> {
       } finally {
         service.child.kill("SIGTERM");
         baseline.child.kill("SIGTERM");
-        await Promise.all([service, baseline].map(({ child }) => new Promise((exited) => (child.exitCode !== null ? exited(null) : child.once("exit", exited)))));
+        await Promise.all(
+          [service, baseline].map(
+            ({ child }) =>
+              new Promise((exited) => (child.exitCode !== null ? exited(null) : child.once("exit", exited))),
+          ),
+        );
         await restoreSeed(url, data);
       }
     }
@@ -397,40 +503,111 @@ interface TargetCheck {
  */
 function targetChecks(results: ScenarioResult[], startups: Startup[]): TargetCheck[] {
   const checks: TargetCheck[] = [];
-  const find = (db: string, events: number, name: string) => results.find((r) => r.db === db && r.events === events && r.name === name);
-  const runs = [...new Set(results.map((r) => `${r.db}:${r.events}`))].map((key) => ({ db: key.split(":")[0], events: Number(key.split(":")[1]) }));
+  const find = (db: string, events: number, name: string) =>
+    results.find((r) => r.db === db && r.events === events && r.name === name);
+  const runs = [...new Set(results.map((r) => `${r.db}:${r.events}`))].map((key) => ({
+    db: key.split(":")[0],
+    events: Number(key.split(":")[1]),
+  }));
   for (const { db, events } of runs) {
-    const check = (target: string, name: string, figure: (r: ScenarioResult) => string, holds: (r: ScenarioResult) => boolean, onlyOn?: string) => {
+    const check = (
+      target: string,
+      name: string,
+      figure: (r: ScenarioResult) => string,
+      holds: (r: ScenarioResult) => boolean,
+      onlyOn?: string,
+    ) => {
       if (onlyOn && db !== onlyOn) return;
       const result = find(db, events, name);
-      checks.push({ target, db, events, figure: result ? figure(result) : "not run", holds: result ? holds(result) : null });
+      checks.push({
+        target,
+        db,
+        events,
+        figure: result ? figure(result) : "not run",
+        holds: result ? holds(result) : null,
+      });
     };
-    for (const name of ["event-by-id", "event-by-slug"]) check(`${name} ≥ 0.25 of the framework`, name, (r) => `${r.ratio_to_framework}`, (r) => r.ratio_to_framework >= 0.25);
-    for (const [name, framework] of [["list-10", 0.08], ["list-50", 0.03]] as const) {
-      check(`${name} ≥ ${framework} of the framework`, name, (r) => `${r.ratio_to_framework}`, (r) => r.ratio_to_framework >= framework);
-      check(`${name} ≥ 0.5 of the baseline`, name, (r) => `${r.ratio_to_baseline}`, (r) => (r.ratio_to_baseline ?? 0) >= 0.5);
+    for (const name of ["event-by-id", "event-by-slug"])
+      check(
+        `${name} ≥ 0.25 of the framework`,
+        name,
+        (r) => `${r.ratio_to_framework}`,
+        (r) => r.ratio_to_framework >= 0.25,
+      );
+    for (const [name, framework] of [
+      ["list-10", 0.08],
+      ["list-50", 0.03],
+    ] as const) {
+      check(
+        `${name} ≥ ${framework} of the framework`,
+        name,
+        (r) => `${r.ratio_to_framework}`,
+        (r) => r.ratio_to_framework >= framework,
+      );
+      check(
+        `${name} ≥ 0.5 of the baseline`,
+        name,
+        (r) => `${r.ratio_to_baseline}`,
+        (r) => (r.ratio_to_baseline ?? 0) >= 0.5,
+      );
     }
-    check("search p99 < 50 ms", "search", (r) => `${r.p99_ms} ms`, (r) => r.p99_ms < 50);
-    check("search-broad answers, no timeout", "search-broad", (r) => `${r.errors} errors, p99 ${r.p99_ms} ms`, (r) => r.errors === 0);
-    check("create-event ≥ 300/s", "create-event", (r) => `${r.rps}/s`, (r) => r.rps >= 300, "sqlite");
-    check("patch-event ≥ 500/s", "patch-event", (r) => `${r.rps}/s`, (r) => r.rps >= 500, "sqlite");
+    check(
+      "search p99 < 50 ms",
+      "search",
+      (r) => `${r.p99_ms} ms`,
+      (r) => r.p99_ms < 50,
+    );
+    check(
+      "search-broad answers, no timeout",
+      "search-broad",
+      (r) => `${r.errors} errors, p99 ${r.p99_ms} ms`,
+      (r) => r.errors === 0,
+    );
+    check(
+      "create-event ≥ 300/s",
+      "create-event",
+      (r) => `${r.rps}/s`,
+      (r) => r.rps >= 300,
+      "sqlite",
+    );
+    check(
+      "patch-event ≥ 500/s",
+      "patch-event",
+      (r) => `${r.rps}/s`,
+      (r) => r.rps >= 500,
+      "sqlite",
+    );
     const here = results.filter((r) => r.db === db && r.events === events);
     const peak = Math.max(...here.map((r) => r.rss_mb));
     checks.push({ target: "RSS < 200 MB in every scenario", db, events, figure: `${peak} MB`, holds: peak < 200 });
   }
   for (const db of [...new Set(results.map((r) => r.db))]) {
-    const sizes = [...new Set(results.filter((r) => r.db === db && r.name === "list-10").map((r) => r.events))].sort((a, b) => a - b);
+    const sizes = [...new Set(results.filter((r) => r.db === db && r.name === "list-10").map((r) => r.events))].sort(
+      (a, b) => a - b,
+    );
     const [smallest, largest] = [sizes[0], sizes[sizes.length - 1]];
     const target = "list-10 page cost, smallest size to largest ≤ 1.5×";
     if (sizes.length < 2) {
-      checks.push({ target, db, events: sizes.join(",") || "–", figure: "needs two sizes (--events 10000,1000000)", holds: null });
+      checks.push({
+        target,
+        db,
+        events: sizes.join(",") || "–",
+        figure: "needs two sizes (--events 10000,1000000)",
+        holds: null,
+      });
       continue;
     }
     const growth = ratio(find(db, smallest, "list-10")!.rps, find(db, largest, "list-10")!.rps);
     checks.push({ target, db, events: `${smallest} → ${largest}`, figure: `${growth}×`, holds: growth <= 1.5 });
   }
   for (const startup of startups) {
-    checks.push({ target: "first answer < 2 s after start", db: startup.db, events: startup.events, figure: `${startup.start_to_first_answer_ms} ms`, holds: startup.start_to_first_answer_ms < 2000 });
+    checks.push({
+      target: "first answer < 2 s after start",
+      db: startup.db,
+      events: startup.events,
+      figure: `${startup.start_to_first_answer_ms} ms`,
+      holds: startup.start_to_first_answer_ms < 2000,
+    });
   }
   return checks;
 }
@@ -446,7 +623,10 @@ function report(results: ScenarioResult[], startups: Startup[]): void {
   const checks = targetChecks(results, startups);
   const verdict = (holds: boolean | null) => (holds === null ? "not measured" : holds ? "holds" : "**missed**");
   const targetRows = checks.map((c) => `| ${c.target} | ${c.db} | ${c.events} | ${c.figure} | ${verdict(c.holds)} |`);
-  const startLines = startups.map((s) => `- ${s.db}, ${s.events} events (seeded ${s.seed_age_hours} h before the run): first answer ${s.start_to_first_answer_ms} ms after start`);
+  const startLines = startups.map(
+    (s) =>
+      `- ${s.db}, ${s.events} events (seeded ${s.seed_age_hours} h before the run): first answer ${s.start_to_first_answer_ms} ms after start`,
+  );
   const markdown =
     `# Benchmark results\n\n${new Date().toISOString()}, ${duration} s per scenario, ${connections} connections.\n\n${header}\n${rows.join("\n")}\n\n` +
     `## Targets\n\n| target | db | events | figure | verdict |\n|---|---|---|---|---|\n${targetRows.join("\n")}\n\n${startLines.join("\n")}\n`;
@@ -456,7 +636,18 @@ function report(results: ScenarioResult[], startups: Startup[]): void {
   writeFileSync(resolve(folder, "latest.md"), markdown);
   writeFileSync(
     resolve(folder, "latest.json"),
-    JSON.stringify({ date: new Date().toISOString(), duration_s: duration, connections, startup: startups, scenarios: results, targets: checks }, null, 2),
+    JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        duration_s: duration,
+        connections,
+        startup: startups,
+        scenarios: results,
+        targets: checks,
+      },
+      null,
+      2,
+    ),
   );
 }
 

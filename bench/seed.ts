@@ -18,11 +18,62 @@ const BATCH = 500;
 /** Changes whenever the seeded data would: cached benchmark databases are named after it. */
 export const SEED_VERSION = 3;
 const ZONES = ["America/New_York", "Europe/Lisbon", "America/Sao_Paulo", "Europe/Madrid", "UTC"];
-const ADJECTIVES = ["Summer", "Winter", "Late", "Open-air", "Acoustic", "Grand", "Little", "Midnight", "Sunday", "Family", "Electric", "Candlelight", "Community", "Jazz", "Classical", "Indie"];
-const NOUNS = ["Concert", "Festival", "Workshop", "Market", "Exhibition", "Talk", "Screening", "Tour", "Reading", "Party", "Session", "Fair", "Recital", "Meetup", "Showcase", "Gala"];
-const THEMES = ["in the Park", "at the Museum", "by the River", "for Kids", "of Lights", "on the Roof", "with Friends", "under the Stars", "at Dawn", "in the Garden"];
-const COMMON_WORDS = "the and of a to in for with on at by from this our your all join us music art people city evening food local artists guests program stage open free tickets family workshop wine dance night morning garden theatre cinema poetry festival street market craft".split(" ");
-const SYLLABLES = "ba be bi bo bu ca ce ci co cu da de di do du fa fe fi fo ga ge gi go la le li lo lu ma me mi mo mu na ne ni no nu pa pe pi po ra re ri ro ru sa se si so ta te ti to va ve vi vo za ze zo an en in on ar er or al el il ol".split(" ");
+const ADJECTIVES = [
+  "Summer",
+  "Winter",
+  "Late",
+  "Open-air",
+  "Acoustic",
+  "Grand",
+  "Little",
+  "Midnight",
+  "Sunday",
+  "Family",
+  "Electric",
+  "Candlelight",
+  "Community",
+  "Jazz",
+  "Classical",
+  "Indie",
+];
+const NOUNS = [
+  "Concert",
+  "Festival",
+  "Workshop",
+  "Market",
+  "Exhibition",
+  "Talk",
+  "Screening",
+  "Tour",
+  "Reading",
+  "Party",
+  "Session",
+  "Fair",
+  "Recital",
+  "Meetup",
+  "Showcase",
+  "Gala",
+];
+const THEMES = [
+  "in the Park",
+  "at the Museum",
+  "by the River",
+  "for Kids",
+  "of Lights",
+  "on the Roof",
+  "with Friends",
+  "under the Stars",
+  "at Dawn",
+  "in the Garden",
+];
+const COMMON_WORDS =
+  "the and of a to in for with on at by from this our your all join us music art people city evening food local artists guests program stage open free tickets family workshop wine dance night morning garden theatre cinema poetry festival street market craft".split(
+    " ",
+  );
+const SYLLABLES =
+  "ba be bi bo bu ca ce ci co cu da de di do du fa fe fi fo ga ge gi go la le li lo lu ma me mi mo mu na ne ni no nu pa pe pi po ra re ri ro ru sa se si so ta te ti to va ve vi vo za ze zo an en in on ar er or al el il ol".split(
+    " ",
+  );
 const CITIES = [
   { city: "New York", lat: 40.71, lng: -74.0 },
   { city: "Lisbon", lat: 38.72, lng: -9.14 },
@@ -52,19 +103,42 @@ export interface SeedSizes {
 }
 
 export function seedSizes(events: number): SeedSizes {
-  return { events, venues: Math.max(20, Math.round(events / 50)), organizers: Math.max(10, Math.round(events / 100)), categories: 30, tags: 100 };
+  return {
+    events,
+    venues: Math.max(20, Math.round(events / 50)),
+    organizers: Math.max(10, Math.round(events / 100)),
+    categories: 30,
+    tags: 100,
+  };
 }
 
-type TextData<F extends string> = { language: Language } & { [K in F]: string | null } & { searchText: string; sortKey: string };
+type TextData<F extends string> = { language: Language } & { [K in F]: string | null } & {
+  searchText: string;
+  sortKey: string;
+};
 
 /** Every language's row of an item written in English and then translated into `translations`. */
-function texts<F extends string>(spec: RowsSpec<F>, english: Partial<Record<F, string | null>>, translations: Array<[Language, Partial<Record<F, string | null>>]>, shared: string[] = []): Array<TextData<F>> {
+function texts<F extends string>(
+  spec: RowsSpec<F>,
+  english: Partial<Record<F, string | null>>,
+  translations: Array<[Language, Partial<Record<F, string | null>>]>,
+  shared: string[] = [],
+): Array<TextData<F>> {
   const order = { defaultLanguage: "en" as Language, sourceLanguage: "en" };
   let rows: Array<LocalizedRow<F>> = localizedRows(spec, [], "en", english, order, shared);
   for (const [language, change] of translations) {
-    rows = localizedRows(spec, rows.map((row) => ({ language: row.language, ...row.own })), language, change, order, shared);
+    rows = localizedRows(
+      spec,
+      rows.map((row) => ({ language: row.language, ...row.own })),
+      language,
+      change,
+      order,
+      shared,
+    );
   }
-  return rows.map((row) => ({ language: row.language, ...row.own, searchText: row.searchText, sortKey: row.sortKey }) as TextData<F>);
+  return rows.map(
+    (row) => ({ language: row.language, ...row.own, searchText: row.searchText, sortKey: row.sortKey }) as TextData<F>,
+  );
 }
 
 function pick<T>(rnd: () => number, items: readonly T[]): T {
@@ -79,7 +153,8 @@ function pick<T>(rnd: () => number, items: readonly T[]): T {
 const VOCABULARY = (() => {
   const rnd = random(7);
   const words = new Set<string>();
-  while (words.size < 5000) words.add(Array.from({ length: 2 + Math.floor(rnd() * 3) }, () => pick(rnd, SYLLABLES)).join(""));
+  while (words.size < 5000)
+    words.add(Array.from({ length: 2 + Math.floor(rnd() * 3) }, () => pick(rnd, SYLLABLES)).join(""));
   return [...COMMON_WORDS, ...words];
 })();
 const ZIPF_CUMULATIVE = (() => {
@@ -116,7 +191,12 @@ async function inBatches<T>(items: T[], write: (batch: T[]) => Promise<unknown>)
   for (let i = 0; i < items.length; i += BATCH) await write(items.slice(i, i + BATCH));
 }
 
-export async function seed(db: Database, eventCount: number, now: Date, log: (message: string) => void): Promise<SeedSizes> {
+export async function seed(
+  db: Database,
+  eventCount: number,
+  now: Date,
+  log: (message: string) => void,
+): Promise<SeedSizes> {
   const sizes = seedSizes(eventCount);
   const rnd = random(20261121);
   const w = db.write;
@@ -130,14 +210,27 @@ export async function seed(db: Database, eventCount: number, now: Date, log: (me
 
   // Categories (a third of them children of the first ten) and tags, some translated.
   const terms: Array<{ id: number; taxonomy: string }> = [];
-  for (const [taxonomy, count] of [["category", sizes.categories], ["tag", sizes.tags]] as const) {
+  for (const [taxonomy, count] of [
+    ["category", sizes.categories],
+    ["tag", sizes.tags],
+  ] as const) {
     for (let i = 0; i < count; i += 1) {
       const name = `${pick(rnd, ADJECTIVES)} ${pick(rnd, NOUNS)} ${taxonomy} ${i + 1}`;
       const parentId = taxonomy === "category" && i >= 20 ? terms[i - 20].id : null;
       const term = await w.term.create({ data: { taxonomy, parentId, sourceLanguage: "en" } });
-      const spec: RowsSpec<"name" | "description" | "slug"> = { fields: ["name", "description", "slug"], nameField: "name", searchFields: ["name", "slug"] };
-      const rows = texts(spec, { name, description: null, slug: slugify(name) }, i % 3 === 0 ? [["es", { name: `${name} (es)`, slug: `${slugify(name)}-es` }]] : []);
-      await w.termText.createMany({ data: rows.map((row) => ({ ...row, termId: term.id, taxonomy, slugKey: row.slug ?? slugify(name) })) });
+      const spec: RowsSpec<"name" | "description" | "slug"> = {
+        fields: ["name", "description", "slug"],
+        nameField: "name",
+        searchFields: ["name", "slug"],
+      };
+      const rows = texts(
+        spec,
+        { name, description: null, slug: slugify(name) },
+        i % 3 === 0 ? [["es", { name: `${name} (es)`, slug: `${slugify(name)}-es` }]] : [],
+      );
+      await w.termText.createMany({
+        data: rows.map((row) => ({ ...row, termId: term.id, taxonomy, slugKey: row.slug ?? slugify(name) })),
+      });
       terms.push({ id: term.id, taxonomy });
     }
   }
@@ -167,7 +260,12 @@ export async function seed(db: Database, eventCount: number, now: Date, log: (me
   await inBatches(venues, (batch) => w.venue.createMany({ data: batch }));
   await inBatches(
     venues.flatMap((venue) =>
-      texts(VENUE_TEXT, { name: `Venue ${venue.id} ${pick(rnd, NOUNS)} Hall`, description: sentence(rnd, 12), slug: venue.slug }, venue.id % 4 === 0 ? [["es", { name: `Sala ${venue.id}`, slug: `sala-${venue.id}` }]] : [], [venue.address, venue.city, venue.zip, venue.phone]).map((row) => ({ ...row, venueId: venue.id })),
+      texts(
+        VENUE_TEXT,
+        { name: `Venue ${venue.id} ${pick(rnd, NOUNS)} Hall`, description: sentence(rnd, 12), slug: venue.slug },
+        venue.id % 4 === 0 ? [["es", { name: `Sala ${venue.id}`, slug: `sala-${venue.id}` }]] : [],
+        [venue.address, venue.city, venue.zip, venue.phone],
+      ).map((row) => ({ ...row, venueId: venue.id })),
     ),
     (batch) => w.venueText.createMany({ data: batch }),
   );
@@ -184,7 +282,14 @@ export async function seed(db: Database, eventCount: number, now: Date, log: (me
   }));
   await inBatches(organizers, (batch) => w.organizer.createMany({ data: batch }));
   await inBatches(
-    organizers.flatMap((organizer) => texts(ORGANIZER_TEXT, { name: `Organizer ${organizer.id} Society`, description: sentence(rnd, 10), slug: organizer.slug }, [], [organizer.email, organizer.phone]).map((row) => ({ ...row, organizerId: organizer.id }))),
+    organizers.flatMap((organizer) =>
+      texts(
+        ORGANIZER_TEXT,
+        { name: `Organizer ${organizer.id} Society`, description: sentence(rnd, 10), slug: organizer.slug },
+        [],
+        [organizer.email, organizer.phone],
+      ).map((row) => ({ ...row, organizerId: organizer.id })),
+    ),
     (batch) => w.organizerText.createMany({ data: batch }),
   );
   log(`seeded users, ${terms.length} terms, ${venues.length} venues, ${organizers.length} organizers`);
@@ -216,7 +321,8 @@ export async function seed(db: Database, eventCount: number, now: Date, log: (me
       const hours = rnd() < 0.02 ? 24 * (1 + Math.floor(rnd() * 3)) : 1 + Math.floor(rnd() * 4);
       const ends = new Date(starts.getTime() + hours * 3600_000);
       const roll = rnd();
-      const status = roll < 0.85 ? "publish" : roll < 0.9 ? "draft" : roll < 0.94 ? "pending" : roll < 0.97 ? "private" : "future";
+      const status =
+        roll < 0.85 ? "publish" : roll < 0.9 ? "draft" : roll < 0.94 ? "pending" : roll < 0.97 ? "private" : "future";
       const title = `${pick(rnd, ADJECTIVES)} ${pick(rnd, NOUNS)} ${pick(rnd, THEMES)}`;
       events.push({
         id,
@@ -238,27 +344,54 @@ export async function seed(db: Database, eventCount: number, now: Date, log: (me
         hideFromListings: rnd() < 0.01,
       });
       const translations: Array<[Language, Partial<Record<"title" | "description" | "excerpt" | "slug", string>>]> = [];
-      if (rnd() < 0.3) translations.push(["es", { title: `${title} (es)`, description: sentence(rnd, 20), slug: `${slugify(title)}-es-${id}` }]);
+      if (rnd() < 0.3)
+        translations.push([
+          "es",
+          { title: `${title} (es)`, description: sentence(rnd, 20), slug: `${slugify(title)}-es-${id}` },
+        ]);
       if (rnd() < 0.2) translations.push(["pt-br", { title: `${title} (pt)` }]);
-      for (const row of texts(EVENT_TEXT, { title, description: `${sentence(rnd, 25)} ${sentence(rnd, 15)}`, excerpt: null, slug: `${slugify(title)}-${id}` }, translations)) {
+      for (const row of texts(
+        EVENT_TEXT,
+        {
+          title,
+          description: `${sentence(rnd, 25)} ${sentence(rnd, 15)}`,
+          excerpt: null,
+          slug: `${slugify(title)}-${id}`,
+        },
+        translations,
+      )) {
         textRows.push({ ...row, eventId: id });
         searchTexts.set(id, [...(searchTexts.get(id) ?? []), row.searchText]);
       }
       if (rnd() < 0.9) venueLinks.push({ eventId: id, venueId: 1 + Math.floor(rnd() * venues.length), position: 0 });
       const organizerCount = rnd() < 0.8 ? 1 + Math.floor(rnd() * 2) : 0;
-      for (const organizerId of new Set(Array.from({ length: organizerCount }, () => 1 + Math.floor(rnd() * organizers.length)))) {
-        organizerLinks.push({ eventId: id, organizerId, position: organizerLinks.filter((l) => l.eventId === id).length });
+      for (const organizerId of new Set(
+        Array.from({ length: organizerCount }, () => 1 + Math.floor(rnd() * organizers.length)),
+      )) {
+        organizerLinks.push({
+          eventId: id,
+          organizerId,
+          position: organizerLinks.filter((l) => l.eventId === id).length,
+        });
       }
-      const eventTerms = new Set([pick(rnd, categories), ...(rnd() < 0.4 ? [pick(rnd, categories)] : []), ...Array.from({ length: Math.floor(rnd() * 4) }, () => pick(rnd, tags))]);
+      const eventTerms = new Set([
+        pick(rnd, categories),
+        ...(rnd() < 0.4 ? [pick(rnd, categories)] : []),
+        ...Array.from({ length: Math.floor(rnd() * 4) }, () => pick(rnd, tags)),
+      ]);
       [...eventTerms].forEach((termId, position) => termLinks.push({ eventId: id, termId, position }));
     }
     await w.event.createMany({ data: events });
     await w.eventText.createMany({ data: textRows });
-    await w.$executeRawUnsafe(searchDocumentsSql(db.provider, ids.length), ...searchDocumentsParams(ids.map((eventId) => ({ eventId, searchTexts: searchTexts.get(eventId)! }))));
+    await w.$executeRawUnsafe(
+      searchDocumentsSql(db.provider, ids.length),
+      ...searchDocumentsParams(ids.map((eventId) => ({ eventId, searchTexts: searchTexts.get(eventId)! }))),
+    );
     await w.eventVenue.createMany({ data: venueLinks });
     await w.eventOrganizer.createMany({ data: organizerLinks });
     await w.eventTerm.createMany({ data: termLinks });
-    if ((first - 1) % 50_000 === 0 && first > 1) log(`seeded ${first - 1} events (${Math.round((Date.now() - started) / 1000)} s)`);
+    if ((first - 1) % 50_000 === 0 && first > 1)
+      log(`seeded ${first - 1} events (${Math.round((Date.now() - started) / 1000)} s)`);
   }
 
   if (bulkLoad) {
@@ -274,7 +407,9 @@ export async function seed(db: Database, eventCount: number, now: Date, log: (me
   // Id sequences past the explicit ids:
   if (db.provider === "postgresql") {
     for (const table of ["Event", "Venue", "Organizer"]) {
-      await w.$executeRawUnsafe(`SELECT setval(pg_get_serial_sequence('"${table}"', 'id'), (SELECT MAX(id) FROM "${table}"))`);
+      await w.$executeRawUnsafe(
+        `SELECT setval(pg_get_serial_sequence('"${table}"', 'id'), (SELECT MAX(id) FROM "${table}"))`,
+      );
     }
     // The small tables every event write updates (day counts, term counts, the longest duration)
     // took a new row version per seeded event: compacted, as after a restore, they are read in a

@@ -96,8 +96,13 @@ function at(document: JsonObject, node: JsonObject, pointer: string): JsonObject
 export function isCompatible(finding: Finding, before: JsonObject, after: JsonObject): boolean {
   if (finding.section !== "request" || finding.mediaType === undefined) return false;
   const old = mediaTypeObject(before, finding.operation, finding.mediaType);
-  if (finding.rule === "prevent changing request property to required") return old === undefined && mediaTypeObject(after, finding.operation, finding.mediaType) !== undefined;
-  if (finding.rule === "prevent expanded in request union types" && old !== undefined && finding.pointer !== undefined) {
+  if (finding.rule === "prevent changing request property to required")
+    return old === undefined && mediaTypeObject(after, finding.operation, finding.mediaType) !== undefined;
+  if (
+    finding.rule === "prevent expanded in request union types" &&
+    old !== undefined &&
+    finding.pointer !== undefined
+  ) {
     const oldSchema = at(before, old, finding.pointer);
     const newSchema = at(after, mediaTypeObject(after, finding.operation, finding.mediaType)!, finding.pointer);
     return oldSchema !== undefined && newSchema !== undefined && covers(newSchema, oldSchema);

@@ -18,7 +18,9 @@ const redocly = resolve(__dirname, "../node_modules/.bin/redocly");
  */
 const inlineSvg = (width: number, text: string) =>
   "data:image/svg+xml," +
-  encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="20"><text x="0" y="15" font-family="sans-serif" font-size="14" font-weight="bold" fill="#0044d4">${text}</text></svg>`);
+  encodeURIComponent(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="20"><text x="0" y="15" font-family="sans-serif" font-size="14" font-weight="bold" fill="#0044d4">${text}</text></svg>`,
+  );
 const BADGES: Record<string, string> = {
   "https://cdn.redoc.ly/redoc/logo-mini-full.svg": inlineSvg(64, "Redocly"),
   "https://cdn.redoc.ly/redoc/logo-mini.svg": inlineSvg(14, "R"),
@@ -45,7 +47,10 @@ try {
       env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
     });
     // Redoc's page template declares English; say which language the page is in.
-    writeFileSync(output, selfContained(readFileSync(output, "utf8"), output).replace('<html lang="en">', `<html lang="${language}">`));
+    writeFileSync(
+      output,
+      selfContained(readFileSync(output, "utf8"), output).replace('<html lang="en">', `<html lang="${language}">`),
+    );
     console.log(`built ${output}`);
   }
 } finally {

@@ -42,8 +42,14 @@ if (compare(current, released.version) < 0) {
   process.exit(1);
 }
 const majorRaised = current[0] > released.version[0];
-console.log(`comparing ${label(current)} (openapi/) with the released ${label(released.version)}${majorRaised ? " (major version raised: breaking changes allowed)" : ""}`);
-const optic = spawnSync(resolve(ROOT, "node_modules/.bin/optic"), ["diff", resolve(RELEASED, released.name), CURRENT, "--check"], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+console.log(
+  `comparing ${label(current)} (openapi/) with the released ${label(released.version)}${majorRaised ? " (major version raised: breaking changes allowed)" : ""}`,
+);
+const optic = spawnSync(
+  resolve(ROOT, "node_modules/.bin/optic"),
+  ["diff", resolve(RELEASED, released.name), CURRENT, "--check"],
+  { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
+);
 if (optic.error) throw optic.error;
 process.stdout.write(optic.stdout);
 process.stderr.write(optic.stderr);
@@ -60,12 +66,22 @@ const before = JSON.parse(readFileSync(resolve(RELEASED, released.name), "utf8")
 const after = JSON.parse(readFileSync(CURRENT, "utf8")) as JsonObject;
 const findings = findingsOf(optic.stdout);
 const breaking = findings.filter((finding) => !isCompatible(finding, before, after));
-for (const finding of findings.filter((f) => !breaking.includes(f))) console.log(`compatible: ${finding.operation} ${finding.mediaType ?? ""} ${finding.pointer ?? ""}: [${finding.rule}]`);
+for (const finding of findings.filter((f) => !breaking.includes(f)))
+  console.log(
+    `compatible: ${finding.operation} ${finding.mediaType ?? ""} ${finding.pointer ?? ""}: [${finding.rule}]`,
+  );
 // Optic failed without a finding this script could read: its output changed; count it as breaking.
 const unread = optic.status !== 0 && findings.length === 0;
 if ((breaking.length > 0 || unread) && !majorRaised) {
-  for (const finding of breaking) console.error(`breaking: ${finding.operation} ${finding.mediaType ?? ""} ${finding.pointer ?? ""}: [${finding.rule}] ${finding.message}`);
-  console.error(`\nbreaking changes against ${label(released.version)}: undo them, or raise info.version's major number in openapi/openapi.yaml`);
+  for (const finding of breaking)
+    console.error(
+      `breaking: ${finding.operation} ${finding.mediaType ?? ""} ${finding.pointer ?? ""}: [${finding.rule}] ${finding.message}`,
+    );
+  console.error(
+    `\nbreaking changes against ${label(released.version)}: undo them, or raise info.version's major number in openapi/openapi.yaml`,
+  );
   process.exit(1);
 }
-console.log(breaking.length === 0 && !unread ? "no breaking change" : "breaking changes, allowed by the new major version");
+console.log(
+  breaking.length === 0 && !unread ? "no breaking change" : "breaking changes, allowed by the new major version",
+);

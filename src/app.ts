@@ -11,7 +11,14 @@ import { cors } from "./http/cors";
 import { createErrorHandler } from "./http/error-handler";
 import type { AllOperations } from "./http/operation-types";
 import { checkWriteTargets } from "./auth/write-targets";
-import { headAsGet, languagePrefix, namespaceRootSlash, noRoute, resolveContext, writeBody } from "./http/request-pipeline";
+import {
+  headAsGet,
+  languagePrefix,
+  namespaceRootSlash,
+  noRoute,
+  resolveContext,
+  writeBody,
+} from "./http/request-pipeline";
 import { responseShaping } from "./http/response-shaping";
 import { methodOverride, multipartBody, queryFieldsOfWrites, restRouteParameter } from "./http/wordpress-requests";
 import { LANGUAGES, type Language } from "./i18n/languages";
@@ -50,7 +57,11 @@ export interface AppOptions {
 }
 
 /** Every operation of the spec, from each resource's module. */
-function resourceOperations(services: Services, documentation: Documentation, indexRoutes: (language: Language) => Map<string, IndexRoute>): AllOperations {
+function resourceOperations(
+  services: Services,
+  documentation: Documentation,
+  indexRoutes: (language: Language) => Map<string, IndexRoute>,
+): AllOperations {
   return {
     ...healthOperations(services),
     ...namespaceOperations(services, indexRoutes, documentation),
@@ -90,7 +101,16 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppO
     return routes;
   };
   const representations = new RepresentationCache(db, config.representationCacheBytes);
-  const services: Services = { config, db, logger, clock, eventPasswords: new EventPasswords(db), syncTokens: new SyncTokens(db), representations, bridges: BRIDGES };
+  const services: Services = {
+    config,
+    db,
+    logger,
+    clock,
+    eventPasswords: new EventPasswords(db),
+    syncTokens: new SyncTokens(db),
+    representations,
+    bridges: BRIDGES,
+  };
   const handlers = resourceOperations(services, documentation, indexRoutes);
   checkHandlers(operations, handlers);
 
@@ -119,7 +139,12 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppO
   app.use(queryFieldsOfWrites);
   app.use(routeOptions(config, namespaceBasePath(config), indexRoutes));
   app.use(authenticate(new CredentialVerifier(db, config, credentialStore)));
-  app.use(specValidation(spec, operations, { validateResponses: config.validateResponses, authorization: [checkWriteTargets(handlers)] }));
+  app.use(
+    specValidation(spec, operations, {
+      validateResponses: config.validateResponses,
+      authorization: [checkWriteTargets(handlers)],
+    }),
+  );
   app.use(resolveContext(config));
   mountOperations(app, operations, handlers, namespaceBasePath(config));
   app.use(noRoute);

@@ -127,7 +127,10 @@ function restRoot(raw: string | undefined): string {
 
 function corsOrigins(raw: string | undefined): "*" | string[] {
   if (raw === undefined || raw.trim() === "*") return "*";
-  const origins = raw.split(",").map((item) => item.trim()).filter(Boolean);
+  const origins = raw
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
   for (const item of origins) {
     let url: URL | null = null;
     try {
@@ -135,7 +138,10 @@ function corsOrigins(raw: string | undefined): "*" | string[] {
     } catch {
       // reported below
     }
-    if (!url || url.origin !== item) throw new ConfigError(`CORS_ORIGINS must be "*" or origins such as https://example.org, comma-separated, not "${item}"`);
+    if (!url || url.origin !== item)
+      throw new ConfigError(
+        `CORS_ORIGINS must be "*" or origins such as https://example.org, comma-separated, not "${item}"`,
+      );
   }
   return origins;
 }
@@ -149,7 +155,8 @@ function trustProxy(raw: string | undefined): boolean | number | string {
 
 function logLevel(raw: string | undefined): LogLevel {
   const level = raw || "info";
-  if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, not "${level}"`);
+  if (!(LOG_LEVELS as readonly string[]).includes(level))
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, not "${level}"`);
   return level as LogLevel;
 }
 
@@ -175,7 +182,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const requestTimeoutSeconds = integer(env, "REQUEST_TIMEOUT_SECONDS", 30, 1, 3600);
   const headersTimeoutSeconds = integer(env, "HEADERS_TIMEOUT_SECONDS", Math.min(10, requestTimeoutSeconds), 1, 3600);
   if (headersTimeoutSeconds > requestTimeoutSeconds) {
-    throw new ConfigError(`HEADERS_TIMEOUT_SECONDS (${headersTimeoutSeconds}) cannot be more than REQUEST_TIMEOUT_SECONDS (${requestTimeoutSeconds})`);
+    throw new ConfigError(
+      `HEADERS_TIMEOUT_SECONDS (${headersTimeoutSeconds}) cannot be more than REQUEST_TIMEOUT_SECONDS (${requestTimeoutSeconds})`,
+    );
   }
   return {
     logLevel: logLevel(env.LOG_LEVEL),

@@ -35,7 +35,12 @@ function payloadOrigin(config: Config): string {
  * The item as an anonymous reader would get it now: never a draft, a private or a trashed item
  * (invisible), never a password-protected event's protected text (shown as a list shows it).
  */
-export async function itemSnapshot(db: Database, config: Config, resource: SyncResource, id: number): Promise<ItemSnapshot> {
+export async function itemSnapshot(
+  db: Database,
+  config: Config,
+  resource: SyncResource,
+  id: number,
+): Promise<ItemSnapshot> {
   const contextIn = (language: Language) => contextAt(config, payloadOrigin(config), language, `/${language}`, null);
   switch (resource) {
     case "events": {
@@ -43,25 +48,39 @@ export async function itemSnapshot(db: Database, config: Config, resource: SyncR
       if (!event || event.status !== "publish") return INVISIBLE;
       return {
         visible: true,
-        show: (language) => serializeEvent(event, contextIn(language), { jsonLd: false, translations: true, redacted: event.passwordHash !== null }),
+        show: (language) =>
+          serializeEvent(event, contextIn(language), {
+            jsonLd: false,
+            translations: true,
+            redacted: event.passwordHash !== null,
+          }),
       };
     }
     case "venues": {
       const venue = await venueRepository.find(db.read, id);
       if (!venue || venue.status !== "publish") return INVISIBLE;
-      return { visible: true, show: (language) => serializeVenue(venue, contextIn(language), { jsonLd: false, translations: true }) };
+      return {
+        visible: true,
+        show: (language) => serializeVenue(venue, contextIn(language), { jsonLd: false, translations: true }),
+      };
     }
     case "organizers": {
       const organizer = await organizerRepository.find(db.read, id);
       if (!organizer || organizer.status !== "publish") return INVISIBLE;
-      return { visible: true, show: (language) => serializeOrganizer(organizer, contextIn(language), { jsonLd: false, translations: true }) };
+      return {
+        visible: true,
+        show: (language) => serializeOrganizer(organizer, contextIn(language), { jsonLd: false, translations: true }),
+      };
     }
     case "categories":
     case "tags": {
       const taxonomy = resource === "categories" ? CATEGORIES : TAGS;
       const term = await resolveTerm(db, taxonomy.taxonomy, id);
       if (!term) return INVISIBLE;
-      return { visible: true, show: (language) => serializeTerm(term, taxonomy, contextIn(language), { translations: true }) };
+      return {
+        visible: true,
+        show: (language) => serializeTerm(term, taxonomy, contextIn(language), { translations: true }),
+      };
     }
   }
 }

@@ -53,12 +53,15 @@ function checkPortFree(config: Config): Promise<void> {
 }
 
 async function runWorker(config: Config, logger: Logger): Promise<void> {
-  const db = await step(async () => {
-    const opened = await openDatabase(config);
-    // Prisma connects lazily: a first query says now whether the database is there.
-    await pingDatabase(opened);
-    return opened;
-  }, (error) => databaseStartupMessage(error, config));
+  const db = await step(
+    async () => {
+      const opened = await openDatabase(config);
+      // Prisma connects lazily: a first query says now whether the database is there.
+      await pingDatabase(opened);
+      return opened;
+    },
+    (error) => databaseStartupMessage(error, config),
+  );
   const app = createApp({ config, db, logger });
   const server: Server = createHttpServer(app, config);
   await step(
@@ -74,7 +77,8 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
   const publishDue = () =>
     publishDueItems(db, new Date())
       .then((published) => {
-        if (published.events + published.venues + published.organizers > 0) logger.info({ published }, "scheduled items published");
+        if (published.events + published.venues + published.organizers > 0)
+          logger.info({ published }, "scheduled items published");
       })
       .catch((err: unknown) => logger.error({ err }, "publishing scheduled items failed"));
   void publishDue();
@@ -90,7 +94,11 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
     extendSeries(db, new Date(), config.recurrenceHorizonDays)
       .then(({ extended, refused }) => {
         if (extended > 0) logger.info({ extended }, "recurring events extended to the horizon");
-        if (refused.length > 0) logger.warn({ series: refused }, "recurring events whose rule gives too many occurrences, or takes too long to expand, were not extended");
+        if (refused.length > 0)
+          logger.warn(
+            { series: refused },
+            "recurring events whose rule gives too many occurrences, or takes too long to expand, were not extended",
+          );
       })
       .catch((err: unknown) => logger.error({ err }, "extending recurring events failed"));
   const pruneWebhookLog = () =>
@@ -149,9 +157,15 @@ async function main(): Promise<void> {
   if (cluster.isPrimary) {
     // Once per start, before any worker serves: workers never migrate. A port that is taken is
     // found before the database is touched.
-    await step(() => checkPortFree(config), (error) => portStartupMessage(error, config));
+    await step(
+      () => checkPortFree(config),
+      (error) => portStartupMessage(error, config),
+    );
     if (config.migrateOnStart) {
-      const { applied } = await step(() => migrate(config.databaseUrl), (error) => databaseStartupMessage(error, config));
+      const { applied } = await step(
+        () => migrate(config.databaseUrl),
+        (error) => databaseStartupMessage(error, config),
+      );
       if (applied.length > 0) logger.info({ applied }, "migrations applied");
     }
     if (config.workers > 1) return runPrimary(config, logger);

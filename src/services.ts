@@ -45,9 +45,29 @@ export interface ResourceBridges {
 /** Finding or creating, in an event write's transaction, the items it links to. */
 export interface LinkedItemWriters {
   /** The id of the venue a write gives as data: the writer's same-named one, or a new one (null: refused, a problem added). */
-  venue(db: Database, tx: Tx, ctx: PostWriteContext, input: Schemas["CreateVenueRequest"], problems: ParamProblems): Promise<number | null>;
+  venue(
+    db: Database,
+    tx: Tx,
+    ctx: PostWriteContext,
+    input: Schemas["CreateVenueRequest"],
+    problems: ParamProblems,
+  ): Promise<number | null>;
   /** The same for an organizer. */
-  organizer(db: Database, tx: Tx, ctx: PostWriteContext, input: Schemas["CreateOrganizerRequest"], problems: ParamProblems): Promise<number | null>;
+  organizer(
+    db: Database,
+    tx: Tx,
+    ctx: PostWriteContext,
+    input: Schemas["CreateOrganizerRequest"],
+    problems: ParamProblems,
+  ): Promise<number | null>;
   /** The ids of the terms of `taxonomy` a write names in `param` (ids, slugs or names), names unknown made when the writer may. */
-  terms(db: Database, tx: Tx, ctx: PostWriteContext, taxonomy: "category" | "tag", param: string, refs: Array<number | string>, problems: ParamProblems): Promise<number[]>;
+  terms(
+    db: Database,
+    tx: Tx,
+    ctx: PostWriteContext,
+    taxonomy: "category" | "tag",
+    param: string,
+    refs: Array<number | string>,
+    problems: ParamProblems,
+  ): Promise<number[]>;
 }

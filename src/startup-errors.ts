@@ -16,10 +16,23 @@ function shownUrl(databaseUrl: string): string {
 }
 
 function codesOf(error: unknown): { code?: string; message: string } {
-  const seen: Array<{ code?: unknown; message?: unknown; cause?: unknown; meta?: { driverAdapterError?: { cause?: { originalCode?: string; kind?: string } } } }> = [];
-  for (let current: unknown = error; current && typeof current === "object" && seen.length < 5; current = (current as { cause?: unknown }).cause) seen.push(current as never);
+  const seen: Array<{
+    code?: unknown;
+    message?: unknown;
+    cause?: unknown;
+    meta?: { driverAdapterError?: { cause?: { originalCode?: string; kind?: string } } };
+  }> = [];
+  for (
+    let current: unknown = error;
+    current && typeof current === "object" && seen.length < 5;
+    current = (current as { cause?: unknown }).cause
+  )
+    seen.push(current as never);
   for (const e of seen) {
-    const code = e.meta?.driverAdapterError?.cause?.originalCode ?? e.meta?.driverAdapterError?.cause?.kind ?? (typeof e.code === "string" ? e.code : undefined);
+    const code =
+      e.meta?.driverAdapterError?.cause?.originalCode ??
+      e.meta?.driverAdapterError?.cause?.kind ??
+      (typeof e.code === "string" ? e.code : undefined);
     if (code) return { code, message: String(e.message ?? "") };
   }
   return { message: error instanceof Error ? error.message : String(error) };
@@ -51,14 +64,18 @@ export function databaseStartupMessage(error: unknown, config: Config): string |
     case "SQLITE_NOTADB":
       return `DATABASE_URL: ${where} is not an SQLite database`;
     default:
-      return /Can't reach database server|connect ECONNREFUSED/i.test(message) ? `DATABASE_URL: cannot reach the database server of ${where}` : null;
+      return /Can't reach database server|connect ECONNREFUSED/i.test(message)
+        ? `DATABASE_URL: cannot reach the database server of ${where}`
+        : null;
   }
 }
 
 export function portStartupMessage(error: unknown, config: Config): string | null {
   const code = (error as { code?: unknown } | null)?.code;
-  if (code === "EADDRINUSE") return `PORT: ${config.host}:${config.port} is already in use by another program; choose another PORT or stop that program`;
-  if (code === "EACCES") return `PORT: not allowed to listen on ${config.host}:${config.port} (ports below 1024 need privileges); choose another PORT`;
+  if (code === "EADDRINUSE")
+    return `PORT: ${config.host}:${config.port} is already in use by another program; choose another PORT or stop that program`;
+  if (code === "EACCES")
+    return `PORT: not allowed to listen on ${config.host}:${config.port} (ports below 1024 need privileges); choose another PORT`;
   if (code === "EADDRNOTAVAIL") return `HOST: ${config.host} is not an address of this machine`;
   return null;
 }

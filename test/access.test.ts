@@ -2,7 +2,11 @@
 // capabilities of tec-rest-v1.md §8 (AuthorizationCest, the role rows of insertion and update,
 // status and draft visibility), event passwords (§3.6), scheduled publishing, and no secret in
 // any response or log line.
-import { createUser as createUserWithCredentials, revokeKeys, type CreatedUser } from "../src/resources/users/user-admin";
+import {
+  createUser as createUserWithCredentials,
+  revokeKeys,
+  type CreatedUser,
+} from "../src/resources/users/user-admin";
 import { publishDueItems } from "../src/resources/post-kernel/scheduled-publishing";
 import { createEventVia, fixedClock, ids, utcWall } from "./support/events";
 import { clearContent, createLinkedVia, createTermVia } from "./support/fixtures";
@@ -18,15 +22,21 @@ beforeAll(async () => {
     users[role] = await createUserWithCredentials(server.db, { login: `the-${role}`, role });
   }
   users.otherAuthor = await createUserWithCredentials(server.db, { login: "another-author", role: "author" });
-  users.otherContributor = await createUserWithCredentials(server.db, { login: "another-contributor", role: "contributor" });
+  users.otherContributor = await createUserWithCredentials(server.db, {
+    login: "another-contributor",
+    role: "contributor",
+  });
 });
 afterAll(() => server.close());
 afterEach(() => clearContent(server));
 
 const root = "/calendar/events/v1";
 const bearer = (who: string) => ({ Authorization: `Bearer ${users[who].api_key}` });
-const basic = (login: string, password: string) => ({ Authorization: `Basic ${Buffer.from(`${login}:${password}`).toString("base64")}` });
-const as = (who: string, method: string, path: string, body?: unknown) => server.raw(method, `${root}${path}`, { body, headers: bearer(who) });
+const basic = (login: string, password: string) => ({
+  Authorization: `Basic ${Buffer.from(`${login}:${password}`).toString("base64")}`,
+});
+const as = (who: string, method: string, path: string, body?: unknown) =>
+  server.raw(method, `${root}${path}`, { body, headers: bearer(who) });
 const anonymous = (method: string, path: string, body?: unknown) => server.raw(method, `${root}${path}`, { body });
 const event = { title: "An event", start_date: utcWall(24), end_date: utcWall(26) };
 
@@ -40,13 +50,18 @@ describe("credentials", () => {
     const password = users.editor.application_password;
     expect(password).toMatch(/^(\w{4} ){5}\w{4}$/);
     for (const form of [password, password.replace(/ /g, "")]) {
-      const response = await server.raw("POST", `${root}/tags`, { body: { name: `Basic ${form.length}` }, headers: basic("the-editor", form) });
+      const response = await server.raw("POST", `${root}/tags`, {
+        body: { name: `Basic ${form.length}` },
+        headers: basic("the-editor", form),
+      });
       expect(response.status).toBe(201);
     }
   });
 
   it("still accepts the bootstrap administrator key", async () => {
-    expect((await server.raw("POST", `${root}/tags`, { body: { name: "Bootstrap" }, headers: ADMIN_HEADERS })).status).toBe(201);
+    expect(
+      (await server.raw("POST", `${root}/tags`, { body: { name: "Bootstrap" }, headers: ADMIN_HEADERS })).status,
+    ).toBe(201);
   });
 
   it("answers every bad credential with the same 401, on reads too, never saying which part was wrong", async () => {
@@ -63,14 +78,26 @@ describe("credentials", () => {
     ];
     const bodies = new Set<string>();
     for (const header of headers) {
-      for (const [method, path] of [["GET", "/tags"], ["POST", "/tags"]]) {
-        const response = await server.raw(method, `${root}${path}`, { body: method === "POST" ? { name: "x" } : undefined, headers: header });
+      for (const [method, path] of [
+        ["GET", "/tags"],
+        ["POST", "/tags"],
+      ]) {
+        const response = await server.raw(method, `${root}${path}`, {
+          body: method === "POST" ? { name: "x" } : undefined,
+          headers: header,
+        });
         expect(response.status).toBe(401);
         expect(response.headers.get("www-authenticate")).toBe('Bearer realm="calendar", Basic realm="calendar"');
         bodies.add(response.text);
       }
     }
-    expect([...bodies]).toEqual([JSON.stringify({ code: "rest_forbidden", message: "Sorry, you are not allowed to do that.", data: { status: 401 } })]);
+    expect([...bodies]).toEqual([
+      JSON.stringify({
+        code: "rest_forbidden",
+        message: "Sorry, you are not allowed to do that.",
+        data: { status: 401 },
+      }),
+    ]);
   });
 
   it("stops a revoked key at once, and every credential of a user revoked by login", async () => {
@@ -79,13 +106,30 @@ describe("credentials", () => {
     expect((await server.raw("POST", `${root}/tags`, { body: { name: "Before" }, headers: key })).status).toBe(201);
     await revokeKeys(server.db, { key: user.api_key });
     expect((await server.raw("POST", `${root}/tags`, { body: { name: "After" }, headers: key })).status).toBe(401);
-    expect((await server.raw("POST", `${root}/tags`, { body: { name: "Basic still" }, headers: basic("short-lived", user.application_password) })).status).toBe(201);
+    expect(
+      (
+        await server.raw("POST", `${root}/tags`, {
+          body: { name: "Basic still" },
+          headers: basic("short-lived", user.application_password),
+        })
+      ).status,
+    ).toBe(201);
     await revokeKeys(server.db, { login: "short-lived" });
-    expect((await server.raw("POST", `${root}/tags`, { body: { name: "Basic gone" }, headers: basic("short-lived", user.application_password) })).status).toBe(401);
+    expect(
+      (
+        await server.raw("POST", `${root}/tags`, {
+          body: { name: "Basic gone" },
+          headers: basic("short-lived", user.application_password),
+        })
+      ).status,
+    ).toBe(401);
   });
 
   it("stores only digests of secrets", async () => {
-    const rows = [...(await server.db.read.apiKey.findMany()), ...(await server.db.read.applicationPassword.findMany())];
+    const rows = [
+      ...(await server.db.read.apiKey.findMany()),
+      ...(await server.db.read.applicationPassword.findMany()),
+    ];
     const stored = JSON.stringify(rows);
     for (const user of Object.values(users)) {
       expect(stored).not.toContain(/^cal_[a-f0-9]{16}_(.+)$/.exec(user.api_key)![1]);
@@ -104,7 +148,11 @@ describe("what each role may do (§8)", () => {
     ["editor", 201, "publish"],
     ["administrator", 201, "publish"],
   ])("%s creating events, venues and organizers with status publish: %i %s", async (role, status, stored) => {
-    for (const [path, body] of [["/events", event], ["/venues", { venue: `V ${role}` }], ["/organizers", { organizer: `O ${role}` }]] as const) {
+    for (const [path, body] of [
+      ["/events", event],
+      ["/venues", { venue: `V ${role}` }],
+      ["/organizers", { organizer: `O ${role}` }],
+    ] as const) {
       const response = await as(role, "POST", path, { ...body, status: "publish" });
       expect(response.status).toBe(status);
       if (stored) expect(response.body.status).toBe(stored);
@@ -130,7 +178,9 @@ describe("what each role may do (§8)", () => {
     expect(tag.status).toBe(tags);
     const existingCategory = await createTermVia(server, "categories", { name: `Existing cat ${role}` });
     const existingTag = await createTermVia(server, "tags", { name: `Existing tag ${role}` });
-    expect((await as(role, "PATCH", `/categories/${existingCategory.id}`, { description: "x" })).status).toBe(categories === 201 ? 200 : 403);
+    expect((await as(role, "PATCH", `/categories/${existingCategory.id}`, { description: "x" })).status).toBe(
+      categories === 201 ? 200 : 403,
+    );
     expect((await as(role, "DELETE", `/tags/${existingTag.id}`)).status).toBe(tags === 201 ? 200 : 403);
   });
 
@@ -138,7 +188,14 @@ describe("what each role may do (§8)", () => {
     expect((await as("subscriber", "POST", "/events", { title: "" })).status).toBe(403);
     const admins = await createEventVia(server, event);
     expect((await as("contributor", "PATCH", `/events/${admins.id}`, { title: "" })).status).toBe(403);
-    expect((await server.raw("PATCH", `${root}/events/${admins.id}`, { rawBody: "{broken", headers: { ...bearer("contributor"), "Content-Type": "application/json" } })).status).toBe(403);
+    expect(
+      (
+        await server.raw("PATCH", `${root}/events/${admins.id}`, {
+          rawBody: "{broken",
+          headers: { ...bearer("contributor"), "Content-Type": "application/json" },
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it("lets presentation flags be set by authors", async () => {
@@ -153,7 +210,9 @@ describe("AuthorizationCest", () => {
     const admins = await createEventVia(server, event);
     const ownPublished = await createEventVia(server, { ...event, author: users.contributor.id });
     for (const target of [admins, ownPublished]) {
-      expect((await as("contributor", "PUT", `/events/${target.id}?force=true`, { title: "Mine now" })).status).toBe(403);
+      expect((await as("contributor", "PUT", `/events/${target.id}?force=true`, { title: "Mine now" })).status).toBe(
+        403,
+      );
       expect((await as("contributor", "DELETE", `/events/${target.id}?force=true`)).status).toBe(403);
     }
   });
@@ -225,7 +284,8 @@ describe("status and visibility", () => {
   it("lists to each caller exactly what they may read", async () => {
     const { published, ownDraft, privateOne, scheduled } = await scenario();
     expect(scheduled.status).toBe("future");
-    const list = async (headers: Record<string, string>) => ids((await server.raw("GET", `${root}/events`, { headers })).body.events).sort();
+    const list = async (headers: Record<string, string>) =>
+      ids((await server.raw("GET", `${root}/events`, { headers })).body.events).sort();
     expect(await list({})).toEqual([published.id]);
     expect(await list(bearer("contributor"))).toEqual([published.id, ownDraft.id].sort());
     expect(await list(bearer("author"))).toEqual([published.id, privateOne.id, scheduled.id].sort());
@@ -237,13 +297,16 @@ describe("status and visibility", () => {
     const { ownDraft } = await scenario();
     const response = await server.raw("GET", `${root}/events?status=draft`, { headers: bearer("contributor") });
     expect(ids(response.body.events)).toEqual([ownDraft.id]);
-    expect((await server.raw("GET", `${root}/events?status=draft`, { headers: bearer("subscriber") })).status).toBe(400);
+    expect((await server.raw("GET", `${root}/events?status=draft`, { headers: bearer("subscriber") })).status).toBe(
+      400,
+    );
     expect((await server.raw("GET", `${root}/events?status=draft`)).status).toBe(400);
   });
 
   it("answers single reads with the 403 codes of §8", async () => {
     const { ownDraft, othersDraft, privateOne, scheduled } = await scenario();
-    const read = (who: string | null, id: number) => server.raw("GET", `${root}/events/${id}`, { headers: who ? bearer(who) : {} });
+    const read = (who: string | null, id: number) =>
+      server.raw("GET", `${root}/events/${id}`, { headers: who ? bearer(who) : {} });
     for (const item of [ownDraft, privateOne, scheduled]) {
       const response = await read(null, item.id);
       expect(response.status).toBe(403);
@@ -260,16 +323,24 @@ describe("status and visibility", () => {
     const trashed = (await as("author", "POST", "/events", event)).body;
     await as("author", "DELETE", `/events/${trashed.id}`);
     expect((await server.raw("GET", `${root}/events`, { headers: bearer("editor") })).body.total).toBe(0);
-    expect(ids((await server.raw("GET", `${root}/events?status=trash`, { headers: bearer("editor") })).body.events)).toEqual([trashed.id]);
-    expect(ids((await server.raw("GET", `${root}/events?status=trash`, { headers: bearer("author") })).body.events)).toEqual([trashed.id]);
-    expect((await server.raw("GET", `${root}/events?status=trash`, { headers: bearer("otherAuthor") })).body.total).toBe(0);
+    expect(
+      ids((await server.raw("GET", `${root}/events?status=trash`, { headers: bearer("editor") })).body.events),
+    ).toEqual([trashed.id]);
+    expect(
+      ids((await server.raw("GET", `${root}/events?status=trash`, { headers: bearer("author") })).body.events),
+    ).toEqual([trashed.id]);
+    expect(
+      (await server.raw("GET", `${root}/events?status=trash`, { headers: bearer("otherAuthor") })).body.total,
+    ).toBe(0);
   });
 
   it("does not let private events show through venue filters to anonymous callers", async () => {
     const venue = await createLinkedVia(server, "venues", { venue: "Private party place" });
     await as("author", "POST", "/events", { ...event, status: "private", venue: [venue.id] });
     expect((await server.raw("GET", `${root}/venues?has_events=true`)).body.total).toBe(0);
-    expect((await server.raw("GET", `${root}/venues?has_events=true`, { headers: bearer("editor") })).body.total).toBe(1);
+    expect((await server.raw("GET", `${root}/venues?has_events=true`, { headers: bearer("editor") })).body.total).toBe(
+      1,
+    );
     expect((await server.raw("GET", `${root}/venues?only_with_upcoming=true`)).body.total).toBe(0);
   });
 
@@ -307,9 +378,19 @@ describe("event passwords", () => {
     const venue = await createLinkedVia(server, "venues", { venue: "Hidden hall" });
     const category = await createTermVia(server, "categories", { name: "Secret stuff" });
     const protectedEvent = (
-      await as("author", "POST", "/events", { ...event, title: "Members only", description: "Secret agenda", cost: "$5", featured: true, venue: [venue.id], categories: [category.id], password: secret })
+      await as("author", "POST", "/events", {
+        ...event,
+        title: "Members only",
+        description: "Secret agenda",
+        cost: "$5",
+        featured: true,
+        venue: [venue.id],
+        categories: [category.id],
+        password: secret,
+      })
     ).body;
-    const list = async (query: string, headers: Record<string, string> = {}) => (await server.raw("GET", `${root}/events${query}`, { headers })).body.events[0];
+    const list = async (query: string, headers: Record<string, string> = {}) =>
+      (await server.raw("GET", `${root}/events${query}`, { headers })).body.events[0];
     expect(await list("")).toMatchObject({
       id: protectedEvent.id,
       title: "Members only",
@@ -326,7 +407,11 @@ describe("event passwords", () => {
       categories: [],
       tags: [],
     });
-    expect(await list(`?password=${encodeURIComponent(secret)}`)).toMatchObject({ description: "<p>Secret agenda</p>", featured: true, venue: { id: venue.id } });
+    expect(await list(`?password=${encodeURIComponent(secret)}`)).toMatchObject({
+      description: "<p>Secret agenda</p>",
+      featured: true,
+      venue: { id: venue.id },
+    });
     expect(await list("", bearer("author"))).toMatchObject({ description: "<p>Secret agenda</p>" });
     expect((await list("", bearer("otherAuthor"))).description).toBe("");
   });

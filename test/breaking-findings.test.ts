@@ -4,7 +4,10 @@
 import { covers, findingsOf, isCompatible } from "../scripts/breaking-findings";
 
 const flag = { type: "boolean", description: "true or false." };
-const widerFlag = { anyOf: [{ type: "boolean" }, { type: "string", pattern: "^(true|false|1|0)$" }], description: "as WordPress reads booleans" };
+const widerFlag = {
+  anyOf: [{ type: "boolean" }, { type: "string", pattern: "^(true|false|1|0)$" }],
+  description: "as WordPress reads booleans",
+};
 
 function document(showMap: object, media: Record<string, object> = {}) {
   const schema = { type: "object", allOf: [{ type: "object", properties: { show_map: showMap } }] };
@@ -28,10 +31,36 @@ x POST /venues:
 
 describe("breaking-change findings", () => {
   it("reads each finding with its operation, section, body and property", () => {
-    expect(findingsOf(report).map(({ operation, section, mediaType, pointer, rule }) => [operation, section, mediaType, pointer, rule])).toEqual([
-      ["POST /venues", "request", "application/x-www-form-urlencoded", "/schema/properties/venue", "prevent changing request property to required"],
-      ["POST /venues", "request", "application/json", "/schema/properties/show_map", "prevent expanded in request union types"],
-      ["POST /venues", "response", "application/json", "/schema/properties/show_map", "prevent changing response property type"],
+    expect(
+      findingsOf(report).map(({ operation, section, mediaType, pointer, rule }) => [
+        operation,
+        section,
+        mediaType,
+        pointer,
+        rule,
+      ]),
+    ).toEqual([
+      [
+        "POST /venues",
+        "request",
+        "application/x-www-form-urlencoded",
+        "/schema/properties/venue",
+        "prevent changing request property to required",
+      ],
+      [
+        "POST /venues",
+        "request",
+        "application/json",
+        "/schema/properties/show_map",
+        "prevent expanded in request union types",
+      ],
+      [
+        "POST /venues",
+        "response",
+        "application/json",
+        "/schema/properties/show_map",
+        "prevent changing response property type",
+      ],
     ]);
   });
 
@@ -49,8 +78,16 @@ describe("breaking-change findings", () => {
     const [newMedia, widened, response] = findingsOf(report);
     expect(isCompatible(widened, before, document(widerFlag))).toBe(true);
     expect(isCompatible(widened, before, document({ anyOf: [{ type: "string" }] }))).toBe(false);
-    expect(isCompatible(newMedia, before, document(flag, { "application/x-www-form-urlencoded": { schema: {} } }))).toBe(true);
-    expect(isCompatible(newMedia, document(flag, { "application/x-www-form-urlencoded": { schema: {} } }), document(flag, { "application/x-www-form-urlencoded": { schema: {} } }))).toBe(false);
+    expect(
+      isCompatible(newMedia, before, document(flag, { "application/x-www-form-urlencoded": { schema: {} } })),
+    ).toBe(true);
+    expect(
+      isCompatible(
+        newMedia,
+        document(flag, { "application/x-www-form-urlencoded": { schema: {} } }),
+        document(flag, { "application/x-www-form-urlencoded": { schema: {} } }),
+      ),
+    ).toBe(false);
     expect(isCompatible(response, before, document(widerFlag))).toBe(false);
   });
 });

@@ -16,7 +16,9 @@ afterAll(() => server.close());
 
 async function cli(...args: string[]): Promise<{ code: number; out: any; err: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", CLI, ...args], { env: { ...process.env, DATABASE_URL: server.config.databaseUrl } });
+    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", CLI, ...args], {
+      env: { ...process.env, DATABASE_URL: server.config.databaseUrl },
+    });
     return { code: 0, out: JSON.parse(stdout), err: stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -26,19 +28,38 @@ async function cli(...args: string[]): Promise<{ code: number; out: any; err: st
 
 describe("npm run cli", () => {
   it("users:create prints one JSON object with the user and credentials that work at once", async () => {
-    const { code, out } = await cli("users:create", "--login", "maria", "--role", "editor", "--email", "maria@example.org");
+    const { code, out } = await cli(
+      "users:create",
+      "--login",
+      "maria",
+      "--role",
+      "editor",
+      "--email",
+      "maria@example.org",
+    );
     expect(code).toBe(0);
     expect(out).toMatchObject({ id: expect.any(Number), login: "maria", role: "editor", email: "maria@example.org" });
     expect(out.api_key).toMatch(/^cal_[a-f0-9]{16}_[\w-]{43}$/);
-    const byKey = await server.raw("POST", "/calendar/events/v1/tags", { body: { name: "From the CLI" }, headers: { Authorization: `Bearer ${out.api_key}` } });
+    const byKey = await server.raw("POST", "/calendar/events/v1/tags", {
+      body: { name: "From the CLI" },
+      headers: { Authorization: `Bearer ${out.api_key}` },
+    });
     expect(byKey.status).toBe(201);
     const basic = Buffer.from(`maria:${out.application_password}`).toString("base64");
-    const byPassword = await server.raw("POST", "/calendar/events/v1/tags", { body: { name: "Also from the CLI" }, headers: { Authorization: `Basic ${basic}` } });
+    const byPassword = await server.raw("POST", "/calendar/events/v1/tags", {
+      body: { name: "Also from the CLI" },
+      headers: { Authorization: `Basic ${basic}` },
+    });
     expect(byPassword.status).toBe(201);
   });
 
   it("refuses bad input with a message and exit code 1", async () => {
-    for (const args of [["users:create", "--login", "x"], ["users:create", "--login", "x", "--role", "king"], ["users:create", "--login", "bad login", "--role", "author"], ["nope"]]) {
+    for (const args of [
+      ["users:create", "--login", "x"],
+      ["users:create", "--login", "x", "--role", "king"],
+      ["users:create", "--login", "bad login", "--role", "author"],
+      ["nope"],
+    ]) {
       const { code, err } = await cli(...args);
       expect(code).toBe(1);
       expect(err).toMatch(/error: /);
@@ -51,28 +72,56 @@ describe("npm run cli", () => {
     const created = (await cli("users:create", "--login", "listed", "--role", "author")).out;
     const { out } = await cli("users:list");
     const listed = out.find((user: { login: string }) => user.login === "listed");
-    expect(listed).toMatchObject({ id: created.id, role: "author", active_api_keys: 1, active_application_passwords: 1 });
+    expect(listed).toMatchObject({
+      id: created.id,
+      role: "author",
+      active_api_keys: 1,
+      active_application_passwords: 1,
+    });
     expect(JSON.stringify(out)).not.toContain(created.api_key);
   });
 
   it("keys:revoke stops a key at once; keys:create issues new credentials", async () => {
     const created = (await cli("users:create", "--login", "revoked", "--role", "editor")).out;
-    expect((await cli("keys:revoke", "--key", created.api_key)).out).toEqual({ revoked_api_keys: 1, revoked_application_passwords: 0 });
-    const refused = await server.raw("POST", "/calendar/events/v1/tags", { body: { name: "Too late" }, headers: { Authorization: `Bearer ${created.api_key}` } });
+    expect((await cli("keys:revoke", "--key", created.api_key)).out).toEqual({
+      revoked_api_keys: 1,
+      revoked_application_passwords: 0,
+    });
+    const refused = await server.raw("POST", "/calendar/events/v1/tags", {
+      body: { name: "Too late" },
+      headers: { Authorization: `Bearer ${created.api_key}` },
+    });
     expect(refused.status).toBe(401);
     const fresh = (await cli("keys:create", "--login", "revoked")).out;
-    expect((await server.raw("POST", "/calendar/events/v1/tags", { body: { name: "Fresh key" }, headers: { Authorization: `Bearer ${fresh.api_key}` } })).status).toBe(201);
-    expect((await cli("keys:revoke", "--login", "revoked")).out).toEqual({ revoked_api_keys: 1, revoked_application_passwords: 2 });
+    expect(
+      (
+        await server.raw("POST", "/calendar/events/v1/tags", {
+          body: { name: "Fresh key" },
+          headers: { Authorization: `Bearer ${fresh.api_key}` },
+        })
+      ).status,
+    ).toBe(201);
+    expect((await cli("keys:revoke", "--login", "revoked")).out).toEqual({
+      revoked_api_keys: 1,
+      revoked_application_passwords: 2,
+    });
   });
 
   it("users:delete needs --reassign-to for a user who owns items, and moves them", async () => {
     const owner = (await cli("users:create", "--login", "leaving", "--role", "author")).out;
     const heir = (await cli("users:create", "--login", "heir", "--role", "author")).out;
-    const venue = await server.raw("POST", "/calendar/events/v1/venues", { body: { venue: "Inherited" }, headers: { Authorization: `Bearer ${owner.api_key}` } });
+    const venue = await server.raw("POST", "/calendar/events/v1/venues", {
+      body: { venue: "Inherited" },
+      headers: { Authorization: `Bearer ${owner.api_key}` },
+    });
     const refused = await cli("users:delete", "--login", "leaving");
     expect(refused.code).toBe(1);
     expect(refused.err).toContain("--reassign-to");
-    expect((await cli("users:delete", "--login", "leaving", "--reassign-to", "heir")).out).toEqual({ deleted: "leaving", reassigned_to: "heir", items_reassigned: 1 });
+    expect((await cli("users:delete", "--login", "leaving", "--reassign-to", "heir")).out).toEqual({
+      deleted: "leaving",
+      reassigned_to: "heir",
+      items_reassigned: 1,
+    });
     expect((await server.raw("GET", `/calendar/events/v1/venues/${venue.body.id}`)).body.author).toBe(heir.id);
   });
 });
@@ -81,12 +130,18 @@ describe("progress of long commands", () => {
   /** The command under a pseudo-terminal (util-linux `script`), as an operator runs it. */
   async function onTerminal(...args: string[]): Promise<string> {
     const command = [process.execPath, "--import", "tsx", CLI, ...args].map((part) => `'${part}'`).join(" ");
-    const { stdout } = await run("script", ["-qec", command, "/dev/null"], { env: { ...process.env, DATABASE_URL: server.config.databaseUrl } });
+    const { stdout } = await run("script", ["-qec", command, "/dev/null"], {
+      env: { ...process.env, DATABASE_URL: server.config.databaseUrl },
+    });
     return stdout;
   }
 
   it("search:rebuild shows how far it is on a terminal, and keeps stdout one JSON value elsewhere", async () => {
-    for (let i = 0; i < 3; i += 1) await server.raw("POST", "/calendar/events/v1/events", { body: { title: `Progress ${i}`, start_date: "2030-01-01 10:00", end_date: "2030-01-01 11:00" }, headers: ADMIN_HEADERS });
+    for (let i = 0; i < 3; i += 1)
+      await server.raw("POST", "/calendar/events/v1/events", {
+        body: { title: `Progress ${i}`, start_date: "2030-01-01 10:00", end_date: "2030-01-01 11:00" },
+        headers: ADMIN_HEADERS,
+      });
     const shown = await onTerminal("search:rebuild");
     expect(shown).toMatch(/search documents 0\/\d+ \(0%\)/);
     expect(shown).toMatch(/search documents (\d+)\/\1 \(100%\)/);

@@ -30,7 +30,9 @@ it("generates, from the document /doc serves, the same types the tests call the 
 }, 90_000);
 
 it("serves a document whose types work with openapi-fetch against the service", async () => {
-  const { data, error, response } = await server.api.GET("/events", { params: { query: { per_page: 5, search: "jazz" } } });
+  const { data, error, response } = await server.api.GET("/events", {
+    params: { query: { per_page: 5, search: "jazz" } },
+  });
   expect(error).toBeUndefined();
   expect(response.status).toBe(200);
   expect(data).toMatchObject({ events: [], total: 0 });

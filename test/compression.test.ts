@@ -9,7 +9,13 @@ import { ADMIN_HEADERS, startTestServer, type TestServer } from "./support/test-
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer({}, { clock: fixedClock });
-  for (let i = 0; i < 5; i++) await createEventVia(server, { title: `Compressed ${i}`, description: "Words ".repeat(100), start_date: utcWall(24 + i), end_date: utcWall(25 + i) });
+  for (let i = 0; i < 5; i++)
+    await createEventVia(server, {
+      title: `Compressed ${i}`,
+      description: "Words ".repeat(100),
+      start_date: utcWall(24 + i),
+      end_date: utcWall(25 + i),
+    });
 });
 afterAll(() => server.close());
 
@@ -23,11 +29,16 @@ interface Bytes {
 function exchange(path: string, headers: Record<string, string>, method = "GET", body?: string): Promise<Bytes> {
   const url = new URL(`${server.origin}${path}`);
   return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
+    const req = request(
+      { host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method, headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
@@ -41,28 +52,50 @@ function decoded(response: Bytes): string {
 }
 
 describe("JSON responses", () => {
-  it.each(["gzip", "br"])("are %s-coded when the client accepts it, with Vary and the same content and tag", async (coding) => {
-    const plain = await exchange("/calendar/events/v1/events", {});
-    const coded = await exchange("/calendar/events/v1/events", { "Accept-Encoding": coding });
-    expect(plain.headers["content-encoding"]).toBeUndefined();
-    expect(coded.headers["content-encoding"]).toBe(coding);
-    for (const response of [plain, coded]) expect(String(response.headers.vary)).toMatch(/Accept-Encoding/i);
-    expect(coded.body.length).toBeLessThan(plain.body.length / 3);
-    expect(JSON.parse(decoded(coded))).toEqual(JSON.parse(plain.body.toString("utf8")));
-    expect(coded.headers.etag).toBe(plain.headers.etag);
-  });
+  it.each(["gzip", "br"])(
+    "are %s-coded when the client accepts it, with Vary and the same content and tag",
+    async (coding) => {
+      const plain = await exchange("/calendar/events/v1/events", {});
+      const coded = await exchange("/calendar/events/v1/events", { "Accept-Encoding": coding });
+      expect(plain.headers["content-encoding"]).toBeUndefined();
+      expect(coded.headers["content-encoding"]).toBe(coding);
+      for (const response of [plain, coded]) expect(String(response.headers.vary)).toMatch(/Accept-Encoding/i);
+      expect(coded.body.length).toBeLessThan(plain.body.length / 3);
+      expect(JSON.parse(decoded(coded))).toEqual(JSON.parse(plain.body.toString("utf8")));
+      expect(coded.headers.etag).toBe(plain.headers.etag);
+    },
+  );
 
   it("revalidates and makes writes conditional with the tag of a compressed copy", async () => {
-    const event = await createEventVia(server, { title: "Tagged", description: "Long text. ".repeat(200), start_date: utcWall(40), end_date: utcWall(41) });
+    const event = await createEventVia(server, {
+      title: "Tagged",
+      description: "Long text. ".repeat(200),
+      start_date: utcWall(40),
+      end_date: utcWall(41),
+    });
     const path = `/calendar/events/v1/events/${event.id}`;
     const coded = await exchange(path, { "Accept-Encoding": "gzip" });
     expect(coded.headers["content-encoding"]).toBe("gzip");
     const tag = String(coded.headers.etag);
     expect((await exchange(path, { "Accept-Encoding": "gzip", "If-None-Match": tag })).status).toBe(304);
-    const write = await exchange(path, { ...ADMIN_HEADERS, "Content-Type": "application/json", "If-Match": tag, "Accept-Encoding": "gzip" }, "PATCH", JSON.stringify({ cost: "$5" }));
+    const write = await exchange(
+      path,
+      { ...ADMIN_HEADERS, "Content-Type": "application/json", "If-Match": tag, "Accept-Encoding": "gzip" },
+      "PATCH",
+      JSON.stringify({ cost: "$5" }),
+    );
     expect(write.status).toBe(200);
     expect(JSON.parse(decoded(write)).cost).toBe("$5");
-    expect((await exchange(path, { ...ADMIN_HEADERS, "Content-Type": "application/json", "If-Match": tag }, "PATCH", JSON.stringify({ cost: "$6" }))).status).toBe(412);
+    expect(
+      (
+        await exchange(
+          path,
+          { ...ADMIN_HEADERS, "Content-Type": "application/json", "If-Match": tag },
+          "PATCH",
+          JSON.stringify({ cost: "$6" }),
+        )
+      ).status,
+    ).toBe(412);
   });
 
   it("leaves small answers and clients that accept no coding alone", async () => {
@@ -94,7 +127,11 @@ describe("the documentation page", () => {
       const first = await exchange("/es/calendar/events/v1/doc", { ...accept, "Accept-Encoding": "gzip" });
       expect(first.headers["cache-control"]).toBe("no-cache");
       expect(String(first.headers.etag)).toMatch(/^"[\w-]+"$/);
-      const again = await exchange("/es/calendar/events/v1/doc", { ...accept, "Accept-Encoding": "gzip", "If-None-Match": String(first.headers.etag) });
+      const again = await exchange("/es/calendar/events/v1/doc", {
+        ...accept,
+        "Accept-Encoding": "gzip",
+        "If-None-Match": String(first.headers.etag),
+      });
       expect(again.status).toBe(304);
       expect(again.body.length).toBe(0);
     }

@@ -13,7 +13,12 @@ interface Target {
   base: string;
 }
 
-async function call(target: Target, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+async function call(
+  target: Target,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
   const response = await fetch(`${target.base}${path}`, {
     method,
     headers: { ...ADMIN_HEADERS, "Content-Type": "application/json" },
@@ -41,7 +46,14 @@ async function mixedLoad(targets: Target[], categoryId: number, rounds: number):
       });
       statuses.push(created.status);
       if (created.status !== 201) continue;
-      statuses.push((await call(pick(w + i + 1), "PATCH", `/events/${created.body.id}`, { title: `Contended ${w}-${i} renamed`, featured: true })).status);
+      statuses.push(
+        (
+          await call(pick(w + i + 1), "PATCH", `/events/${created.body.id}`, {
+            title: `Contended ${w}-${i} renamed`,
+            featured: true,
+          })
+        ).status,
+      );
       statuses.push((await call(target, "POST", "/venues", { venue: `Contended hall ${w}` })).status);
       if (i % 3 === 0) statuses.push((await call(pick(w + i + 1), "DELETE", `/events/${created.body.id}`)).status);
     }
@@ -49,11 +61,16 @@ async function mixedLoad(targets: Target[], categoryId: number, rounds: number):
   const reader = async (r: number) => {
     for (let i = 0; i < rounds * 2; i += 1) {
       const target = pick(r + i);
-      statuses.push((await call(target, "GET", i % 2 === 0 ? "/events?per_page=20" : "/events?search=contended")).status);
+      statuses.push(
+        (await call(target, "GET", i % 2 === 0 ? "/events?per_page=20" : "/events?search=contended")).status,
+      );
       statuses.push((await call(target, "GET", `/categories/${categoryId}`)).status);
     }
   };
-  await Promise.all([...Array.from({ length: 8 }, (_, w) => writer(w)), ...Array.from({ length: 8 }, (_, r) => reader(r))]);
+  await Promise.all([
+    ...Array.from({ length: 8 }, (_, w) => writer(w)),
+    ...Array.from({ length: 8 }, (_, r) => reader(r)),
+  ]);
   return statuses;
 }
 
@@ -67,7 +84,9 @@ describe("in one process", () => {
 
   it("gives 50 concurrent creates of the same title 50 unique slugs", async () => {
     const results = await Promise.all(
-      Array.from({ length: 50 }, () => call(server, "POST", "/events", { title: "Same title", start_date: "+2 days", end_date: "+2 days 1 hour" })),
+      Array.from({ length: 50 }, () =>
+        call(server, "POST", "/events", { title: "Same title", start_date: "+2 days", end_date: "+2 days 1 hour" }),
+      ),
     );
     expect(results.map((result) => result.status)).toEqual(results.map(() => 201));
     const slugs = results.map((result) => result.body.slug as string);
@@ -106,7 +125,9 @@ describe("in two processes on one database", () => {
     const category = await call(services[0], "POST", "/categories", { name: "Shared and contended" });
     const statuses = await mixedLoad(services, category.body.id, 5);
     expect(statuses.filter((status) => status >= 300)).toEqual([]);
-    const troubles = services.flatMap((service) => service.logs.filter((line) => LOCK_TROUBLE.test(JSON.stringify(line))));
+    const troubles = services.flatMap((service) =>
+      service.logs.filter((line) => LOCK_TROUBLE.test(JSON.stringify(line))),
+    );
     expect(troubles).toEqual([]);
   });
 });

@@ -39,7 +39,9 @@ const created = async (answer: Promise<Answer>) => {
 /** Sends all the writes at once; every one must succeed. */
 async function race(target: Target, writes: Array<[string, unknown, string?]>, path: string): Promise<void> {
   const answers = await Promise.all(writes.map(([, body, language]) => call(target, "PATCH", path, body, language)));
-  const failed = answers.map((answer, i) => [writes[i][0], answer.status, answer.body?.code]).filter(([, status]) => status !== 200);
+  const failed = answers
+    .map((answer, i) => [writes[i][0], answer.status, answer.body?.code])
+    .filter(([, status]) => status !== 200);
   expect(failed).toEqual([]);
 }
 
@@ -62,7 +64,13 @@ function raceSuite(name: string, start: () => Promise<{ target: Target; stop(): 
       const venue = await created(call(target, "POST", "/venues", { venue: "Raced venue" }));
       const organizer = await created(call(target, "POST", "/organizers", { organizer: "Raced organizer" }));
       for (let round = 0; round < ROUNDS; round += 1) {
-        const event = await created(call(target, "POST", "/events", { title: `Untouched ${round}`, start_date: `${day(3)} 10:00:00`, end_date: `${day(3)} 12:00:00` }));
+        const event = await created(
+          call(target, "POST", "/events", {
+            title: `Untouched ${round}`,
+            start_date: `${day(3)} 10:00:00`,
+            end_date: `${day(3)} 12:00:00`,
+          }),
+        );
         const start = day(10 + round);
         const word = `zebra${round}x`;
         await race(
@@ -106,14 +114,35 @@ function raceSuite(name: string, start: () => Promise<{ target: Target; stop(): 
           venue: expect.objectContaining({ id: venue.id }),
           organizer: [expect.objectContaining({ id: organizer.id })],
         });
-        expect((await call(target, "GET", `/events/${event.id}`, undefined, "es")).body).toMatchObject({ title: `Carrera r${round}e`, slug: `carrera-r${round}e` });
-        expect((await call(target, "GET", `/events/${event.id}`, undefined, "pt-br")).body).toMatchObject({ title: `Corrida ${round}`, slug: `corrida-${round}` });
+        expect((await call(target, "GET", `/events/${event.id}`, undefined, "es")).body).toMatchObject({
+          title: `Carrera r${round}e`,
+          slug: `carrera-r${round}e`,
+        });
+        expect((await call(target, "GET", `/events/${event.id}`, undefined, "pt-br")).body).toMatchObject({
+          title: `Corrida ${round}`,
+          slug: `corrida-${round}`,
+        });
         // What is derived follows the final state: the search index (in each language)...
-        expect((await call(target, "GET", `/events?search=${word}&start_date=${day(-1)}`)).body.events.map((e: { id: number }) => e.id)).toEqual([event.id]);
-        expect((await call(target, "GET", `/events?search=carrera%20r${round}e&start_date=${day(-1)}`, undefined, "es")).body.total).toBe(1);
-        expect((await call(target, "GET", "/events?search=untouched&start_date=" + day(-1))).body.events.map((e: { id: number }) => e.id)).not.toContain(event.id);
+        expect(
+          (await call(target, "GET", `/events?search=${word}&start_date=${day(-1)}`)).body.events.map(
+            (e: { id: number }) => e.id,
+          ),
+        ).toEqual([event.id]);
+        expect(
+          (await call(target, "GET", `/events?search=carrera%20r${round}e&start_date=${day(-1)}`, undefined, "es")).body
+            .total,
+        ).toBe(1);
+        expect(
+          (await call(target, "GET", "/events?search=untouched&start_date=" + day(-1))).body.events.map(
+            (e: { id: number }) => e.id,
+          ),
+        ).not.toContain(event.id);
         // ...and the day counts that total a date window (the event moved to its new day).
-        const window = await call(target, "GET", `/events?start_date=${day(10 + round - 1)}&end_date=${day(10 + round + 2)}`);
+        const window = await call(
+          target,
+          "GET",
+          `/events?start_date=${day(10 + round - 1)}&end_date=${day(10 + round + 2)}`,
+        );
         expect(window.body.events.map((e: { id: number }) => e.id)).toContain(event.id);
         expect(window.body.total).toBe(window.body.events.length);
         const before = await call(target, "GET", `/events?start_date=${day(2)}&end_date=${day(5)}`);
@@ -143,13 +172,30 @@ function raceSuite(name: string, start: () => Promise<{ target: Target; stop(): 
           ["show_map", false],
           ["show_map_link", false],
         ];
-        await race(target, [...fields.map(([field, value]): [string, unknown] => [field, { [field]: value }]), ["es name", { venue: `Sala ${round}` }, "es"]], `/venues/${venue.id}`);
+        await race(
+          target,
+          [
+            ...fields.map(([field, value]): [string, unknown] => [field, { [field]: value }]),
+            ["es name", { venue: `Sala ${round}` }, "es"],
+          ],
+          `/venues/${venue.id}`,
+        );
         const { body } = await call(target, "GET", `/venues/${venue.id}`);
-        const expected = Object.fromEntries(fields.map(([field, value]) => [field, field === "description" ? `<p>${value}</p>` : value]));
+        const expected = Object.fromEntries(
+          fields.map(([field, value]) => [field, field === "description" ? `<p>${value}</p>` : value]),
+        );
         expect(body).toMatchObject(expected);
-        expect((await call(target, "GET", `/venues/${venue.id}`, undefined, "es")).body).toMatchObject({ venue: `Sala ${round}`, slug: `sala-${round}`, city: `Racetown r${round}q` });
+        expect((await call(target, "GET", `/venues/${venue.id}`, undefined, "es")).body).toMatchObject({
+          venue: `Sala ${round}`,
+          slug: `sala-${round}`,
+          city: `Racetown r${round}q`,
+        });
         // Search finds the final name and address, and not the first name.
-        expect((await call(target, "GET", `/venues?search=racetown%20r${round}q`)).body.venues.map((v: { id: number }) => v.id)).toEqual([venue.id]);
+        expect(
+          (await call(target, "GET", `/venues?search=racetown%20r${round}q`)).body.venues.map(
+            (v: { id: number }) => v.id,
+          ),
+        ).toEqual([venue.id]);
         expect((await call(target, "GET", `/venues?search=plain%20venue%20${round}`)).body.total).toBe(0);
       }
     });
@@ -180,14 +226,28 @@ function raceSuite(name: string, start: () => Promise<{ target: Target; stop(): 
           slug: `raced-category-${round}`,
           parent: parent.id,
         });
-        expect((await call(target, "GET", `/categories/${category.id}`, undefined, "es")).body).toMatchObject({ name: `Categoría ${round}`, description: `Descripción ${round}`, slug: `categoria-${round}` });
-        expect((await call(target, "GET", `/categories/${category.id}`, undefined, "pt-br")).body).toMatchObject({ name: `Categoria pt ${round}`, description: `Descrição ${round}`, slug: `categoria-pt-${round}` });
+        expect((await call(target, "GET", `/categories/${category.id}`, undefined, "es")).body).toMatchObject({
+          name: `Categoría ${round}`,
+          description: `Descripción ${round}`,
+          slug: `categoria-${round}`,
+        });
+        expect((await call(target, "GET", `/categories/${category.id}`, undefined, "pt-br")).body).toMatchObject({
+          name: `Categoria pt ${round}`,
+          description: `Descrição ${round}`,
+          slug: `categoria-pt-${round}`,
+        });
       }
     });
 
     it("answers a PATCH that races a permanent deletion with 200 or 404, never 500", async () => {
       for (let round = 0; round < ROUNDS; round += 1) {
-        const event = await created(call(target, "POST", "/events", { title: `Doomed ${round}`, start_date: `${day(4)} 10:00:00`, end_date: `${day(4)} 11:00:00` }));
+        const event = await created(
+          call(target, "POST", "/events", {
+            title: `Doomed ${round}`,
+            start_date: `${day(4)} 10:00:00`,
+            end_date: `${day(4)} 11:00:00`,
+          }),
+        );
         // Deleted for good from the trash (force is ignored on a live event).
         expect((await call(target, "DELETE", `/events/${event.id}`)).status).toBe(200);
         const [patch, remove] = await Promise.all([
@@ -205,7 +265,12 @@ function raceSuite(name: string, start: () => Promise<{ target: Target; stop(): 
       for (let round = 0; round < ROUNDS; round += 1) {
         const venue = await created(call(target, "POST", "/venues", { venue: `Vanishing ${round}` }));
         const [create, trash] = await Promise.all([
-          call(target, "POST", "/events", { title: `Linked ${round}`, start_date: `${day(5)} 10:00:00`, end_date: `${day(5)} 11:00:00`, venue: [venue.id] }),
+          call(target, "POST", "/events", {
+            title: `Linked ${round}`,
+            start_date: `${day(5)} 10:00:00`,
+            end_date: `${day(5)} 11:00:00`,
+            venue: [venue.id],
+          }),
           call(target, "DELETE", `/venues/${venue.id}${round % 2 === 0 ? "?force=true" : ""}`),
         ]);
         expect(trash.status).toBe(200);
@@ -216,14 +281,34 @@ function raceSuite(name: string, start: () => Promise<{ target: Target; stop(): 
     });
 
     it("relinks shared categories from many writers at once without a failure, counts right", async () => {
-      const terms = await Promise.all(["A", "B", "C"].map((name) => created(call(target, "POST", "/categories", { name: `Shared ${name}` }))));
-      const events = await Promise.all(
-        Array.from({ length: 8 }, (_, i) => created(call(target, "POST", "/events", { title: `Relinked ${i}`, start_date: `${day(6)} 10:00:00`, end_date: `${day(6)} 11:00:00` }))),
+      const terms = await Promise.all(
+        ["A", "B", "C"].map((name) => created(call(target, "POST", "/categories", { name: `Shared ${name}` }))),
       );
-      const sets = [[0, 1], [1, 2], [2, 0], [0, 1, 2], [2, 1]];
+      const events = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          created(
+            call(target, "POST", "/events", {
+              title: `Relinked ${i}`,
+              start_date: `${day(6)} 10:00:00`,
+              end_date: `${day(6)} 11:00:00`,
+            }),
+          ),
+        ),
+      );
+      const sets = [
+        [0, 1],
+        [1, 2],
+        [2, 0],
+        [0, 1, 2],
+        [2, 1],
+      ];
       for (let round = 0; round < ROUNDS; round += 1) {
         const answers = await Promise.all(
-          events.map((event, i) => call(target, "PATCH", `/events/${event.id}`, { categories: sets[(i + round) % sets.length].map((index) => terms[index].id) })),
+          events.map((event, i) =>
+            call(target, "PATCH", `/events/${event.id}`, {
+              categories: sets[(i + round) % sets.length].map((index) => terms[index].id),
+            }),
+          ),
         );
         expect(answers.map((answer) => answer.status)).toEqual(events.map(() => 200));
       }
@@ -242,7 +327,10 @@ raceSuite("in one process", async () => {
 
 raceSuite("through two worker processes", async () => {
   const database: TestDatabase = await createTestDatabase();
-  const service: ServiceProcess = await startServiceProcess({ DATABASE_URL: database.url, CALENDAR_ADMIN_TOKEN: ADMIN_HEADERS.Authorization.replace("Bearer ", "") }, { workers: 2 });
+  const service: ServiceProcess = await startServiceProcess(
+    { DATABASE_URL: database.url, CALENDAR_ADMIN_TOKEN: ADMIN_HEADERS.Authorization.replace("Bearer ", "") },
+    { workers: 2 },
+  );
   return {
     target: service,
     async stop() {

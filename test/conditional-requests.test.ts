@@ -22,7 +22,20 @@ describe("ETag and If-None-Match", () => {
     const event = await createEventVia(server, { title: "Tagged", start_date: utcWall(24), end_date: utcWall(25) });
     const venue = await createLinkedVia(server, "venues", { venue: "Tagged hall" });
     const category = await createTermVia(server, "categories", { name: "Tagged" });
-    for (const path of [`/events/${event.id}`, `/events/by-slug/${event.slug}`, "/events", `/venues/${venue.id}`, `/venues/by-slug/${venue.slug}`, "/venues", `/categories/${category.id}`, "/categories", "/tags", "/organizers", "", "/doc"]) {
+    for (const path of [
+      `/events/${event.id}`,
+      `/events/by-slug/${event.slug}`,
+      "/events",
+      `/venues/${venue.id}`,
+      `/venues/by-slug/${venue.slug}`,
+      "/venues",
+      `/categories/${category.id}`,
+      "/categories",
+      "/tags",
+      "/organizers",
+      "",
+      "/doc",
+    ]) {
       const first = await get(path);
       expect([path, first.status]).toEqual([path, 200]);
       const etag = first.headers.get("etag")!;
@@ -40,7 +53,12 @@ describe("ETag and If-None-Match", () => {
 
   it("changes an item's tag with every change of its representation, in its own fields or in what it embeds", async () => {
     const venue = await createLinkedVia(server, "venues", { venue: "Embedded hall" });
-    const event = await createEventVia(server, { title: "Changing", start_date: utcWall(30), end_date: utcWall(31), venue: [venue.id] });
+    const event = await createEventVia(server, {
+      title: "Changing",
+      start_date: utcWall(30),
+      end_date: utcWall(31),
+      venue: [venue.id],
+    });
     const path = `/events/${event.id}`;
     const tags = [(await get(path)).headers.get("etag")];
     await write("PATCH", path, { featured: true });
@@ -70,7 +88,11 @@ describe("ETag and If-None-Match", () => {
 
 describe("If-Match", () => {
   it("writes when the tag is current, answering with the tag a GET then gives", async () => {
-    const event = await createEventVia(server, { title: "Conditional", start_date: utcWall(50), end_date: utcWall(51) });
+    const event = await createEventVia(server, {
+      title: "Conditional",
+      start_date: utcWall(50),
+      end_date: utcWall(51),
+    });
     const path = `/events/${event.id}`;
     const etag = (await get(path)).headers.get("etag")!;
     const patched = await write("PATCH", path, { title: "Conditional, changed" }, { "If-Match": etag });
@@ -87,7 +109,12 @@ describe("If-Match", () => {
     const path = `/events/${event.id}`;
     const stale = (await get(path)).headers.get("etag")!;
     await write("PATCH", path, { featured: true });
-    for (const [method, body] of [["PATCH", { title: "Lost" }], ["PUT", { title: "Lost" }], ["POST", { title: "Lost" }], ["DELETE", undefined]] as const) {
+    for (const [method, body] of [
+      ["PATCH", { title: "Lost" }],
+      ["PUT", { title: "Lost" }],
+      ["POST", { title: "Lost" }],
+      ["DELETE", undefined],
+    ] as const) {
       const refused = await write(method, path, body, { "If-Match": stale });
       expect(refused.status).toBe(412);
       expect(refused.body).toEqual({
@@ -106,14 +133,19 @@ describe("If-Match", () => {
   it("takes * as any current item, and answers * (or any tag) on a missing item with 412 instead of 404", async () => {
     const event = await createEventVia(server, { title: "Starred", start_date: utcWall(54), end_date: utcWall(55) });
     expect((await write("PATCH", `/events/${event.id}`, { sticky: true }, { "If-Match": "*" })).status).toBe(200);
-    for (const query of ["", "?force=true"]) expect((await write("DELETE", `/events/${event.id}${query}`, undefined, { "If-Match": "*" })).status).toBe(200);
+    for (const query of ["", "?force=true"])
+      expect((await write("DELETE", `/events/${event.id}${query}`, undefined, { "If-Match": "*" })).status).toBe(200);
     expect((await write("PATCH", `/events/${event.id}`, { sticky: true }, { "If-Match": "*" })).status).toBe(412);
     expect((await write("DELETE", "/events/99999", undefined, { "If-Match": '"whatever"' })).status).toBe(412);
     expect((await write("PATCH", `/events/${event.id}`, { sticky: true })).status).toBe(404);
   });
 
   it("guards every resource's writes, by id and by slug", async () => {
-    const event = await createEventVia(server, { title: "Every resource", start_date: utcWall(56), end_date: utcWall(57) });
+    const event = await createEventVia(server, {
+      title: "Every resource",
+      start_date: utcWall(56),
+      end_date: utcWall(57),
+    });
     const venue = await createLinkedVia(server, "venues", { venue: "Every hall" });
     const organizer = await createLinkedVia(server, "organizers", { organizer: "Every society" });
     const category = await createTermVia(server, "categories", { name: "Every category" });
@@ -146,7 +178,9 @@ describe("If-Match", () => {
       const { headers, body } = await get(`/venues/${venue.id}`);
       const etag = headers.get("etag")!;
       const next = String(Number(body.phone) + 1);
-      const answers = await Promise.all([1, 2].map(() => write("PATCH", `/venues/${venue.id}`, { phone: next }, { "If-Match": etag })));
+      const answers = await Promise.all(
+        [1, 2].map(() => write("PATCH", `/venues/${venue.id}`, { phone: next }, { "If-Match": etag })),
+      );
       expect(answers.map((answer) => answer.status).sort()).toEqual([200, 412]);
     }
     expect((await get(`/venues/${venue.id}`)).body.phone).toBe("105");

@@ -16,14 +16,29 @@ const TOKEN = "crash-test-admin-token-0123456789";
 const HEADERS = { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" };
 const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 2);
 
-async function call(service: ServiceProcess, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${service.base}${path}`, { method, headers: HEADERS, body: body === undefined ? undefined : JSON.stringify(body) });
+async function call(
+  service: ServiceProcess,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${service.base}${path}`, {
+    method,
+    headers: HEADERS,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : undefined };
 }
 
 /** A request through `agent`: its status, or the network error if there was no answer. */
-function send(agent: Agent, service: ServiceProcess, method: string, path: string, body?: unknown): Promise<{ status?: number; error?: string }> {
+function send(
+  agent: Agent,
+  service: ServiceProcess,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status?: number; error?: string }> {
   return new Promise((resolve) => {
     const request = httpRequest(`${service.base}${path}`, { method, agent, headers: HEADERS }, (response) => {
       response.resume();
@@ -43,12 +58,24 @@ interface Acknowledged {
 }
 
 /** Writers that create events and update their cost, until `stop` says so; records what was acknowledged. */
-async function writeLoad(service: ServiceProcess, acknowledged: Acknowledged, round: number, categoryId: number, stop: () => boolean): Promise<void> {
+async function writeLoad(
+  service: ServiceProcess,
+  acknowledged: Acknowledged,
+  round: number,
+  categoryId: number,
+  stop: () => boolean,
+): Promise<void> {
   const writer = async (w: number) => {
     for (let i = 0; !stop(); i += 1) {
       const title = `Crash ${round}-${w}-${i}`;
       try {
-        const created = await call(service, "POST", "/events", { title, start_date: "+3 days 18:00", end_date: "+3 days 20:00", description: `Written by writer ${w}`, categories: [categoryId] });
+        const created = await call(service, "POST", "/events", {
+          title,
+          start_date: "+3 days 18:00",
+          end_date: "+3 days 20:00",
+          description: `Written by writer ${w}`,
+          categories: [categoryId],
+        });
         if (created.status !== 201) throw new Error(`create answered ${created.status}`);
         acknowledged.created.set(created.body.id, title);
         for (let cost = 1; cost <= 3 && !stop(); cost += 1) {
@@ -85,7 +112,8 @@ async function integrityProblems(database: TestDatabase): Promise<string[]> {
     const db = new BetterSqlite3(sqlitePath(database.url), { readonly: false });
     try {
       const integrity = db.pragma("integrity_check") as Array<{ integrity_check: string }>;
-      if (integrity.map((row) => row.integrity_check).join() !== "ok") problems.push(`integrity_check: ${JSON.stringify(integrity)}`);
+      if (integrity.map((row) => row.integrity_check).join() !== "ok")
+        problems.push(`integrity_check: ${JSON.stringify(integrity)}`);
       const foreign = db.pragma("foreign_key_check") as unknown[];
       if (foreign.length > 0) problems.push(`foreign_key_check: ${JSON.stringify(foreign)}`);
       try {
@@ -97,7 +125,9 @@ async function integrityProblems(database: TestDatabase): Promise<string[]> {
       const documents = (db.prepare(`SELECT COUNT(*) AS n FROM "EventSearch"`).get() as { n: number }).n;
       if (events !== documents) problems.push(`${events} events but ${documents} search documents`);
       for (const sql of derived) {
-        const { n } = db.prepare(sql.replace("%DAY%", `CAST(julianday(substr("startsAt", 1, 10)) - 2440587.5 AS INTEGER)`)).get() as { n: number };
+        const { n } = db
+          .prepare(sql.replace("%DAY%", `CAST(julianday(substr("startsAt", 1, 10)) - 2440587.5 AS INTEGER)`))
+          .get() as { n: number };
         if (n > 0) problems.push(`${n} derived counts differ from the events: ${sql}`);
       }
     } finally {
@@ -109,7 +139,8 @@ async function integrityProblems(database: TestDatabase): Promise<string[]> {
   await client.connect();
   try {
     await client.query("CREATE EXTENSION IF NOT EXISTS amcheck");
-    const indexes = await client.query(`SELECT c.oid::regclass::text AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+    const indexes =
+      await client.query(`SELECT c.oid::regclass::text AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
       JOIN pg_am a ON a.oid = c.relam JOIN pg_namespace n ON n.oid = c.relnamespace WHERE a.amname = 'btree' AND n.nspname = 'public'`);
     for (const { name } of indexes.rows) {
       try {
@@ -118,10 +149,17 @@ async function integrityProblems(database: TestDatabase): Promise<string[]> {
         problems.push(`index ${name}: ${String(error)}`);
       }
     }
-    const { rows: [counts] } = await client.query(`SELECT (SELECT COUNT(*) FROM "Event") AS events, (SELECT COUNT(*) FROM "EventSearch") AS documents`);
-    if (counts.events !== counts.documents) problems.push(`${counts.events} events but ${counts.documents} search documents`);
+    const {
+      rows: [counts],
+    } = await client.query(
+      `SELECT (SELECT COUNT(*) FROM "Event") AS events, (SELECT COUNT(*) FROM "EventSearch") AS documents`,
+    );
+    if (counts.events !== counts.documents)
+      problems.push(`${counts.events} events but ${counts.documents} search documents`);
     for (const sql of derived) {
-      const { rows: [row] } = await client.query(sql.replace("%DAY%", `"startsAt"::date - DATE '1970-01-01'`));
+      const {
+        rows: [row],
+      } = await client.query(sql.replace("%DAY%", `"startsAt"::date - DATE '1970-01-01'`));
       if (Number(row.n) > 0) problems.push(`${row.n} derived counts differ from the events: ${sql}`);
     }
   } finally {
@@ -170,8 +208,18 @@ describe("a crash in the middle of writes", () => {
         if (cost !== undefined) expect(Number(event.body.cost)).toBeGreaterThanOrEqual(cost);
       }
       // The service works on after the crash: writes, lists, searches.
-      expect((await call(service, "POST", "/events", { title: "After the crash", start_date: "+4 days", end_date: "+4 days 1 hour" })).status).toBe(201);
-      expect((await call(service, "GET", "/events?search=crash&per_page=1")).body.total).toBeGreaterThanOrEqual(acknowledged.created.size);
+      expect(
+        (
+          await call(service, "POST", "/events", {
+            title: "After the crash",
+            start_date: "+4 days",
+            end_date: "+4 days 1 hour",
+          })
+        ).status,
+      ).toBe(201);
+      expect((await call(service, "GET", "/events?search=crash&per_page=1")).body.total).toBeGreaterThanOrEqual(
+        acknowledged.created.size,
+      );
     } finally {
       await service.stop();
     }
@@ -187,15 +235,25 @@ describe("SIGTERM", () => {
   afterAll(() => database.drop());
 
   it("finishes the requests under way, refuses new connections, closes the database and exits 0", async () => {
-    const service = await startServiceProcess({ DATABASE_URL: database.url, CALENDAR_ADMIN_TOKEN: TOKEN, SHUTDOWN_GRACE_SECONDS: "20" });
+    const service = await startServiceProcess({
+      DATABASE_URL: database.url,
+      CALENDAR_ADMIN_TOKEN: TOKEN,
+      SHUTDOWN_GRACE_SECONDS: "20",
+    });
     // 30 connections the service has accepted (a connection still in the kernel's queue when the
     // service stops listening is reset by the kernel: no server can answer it).
     const agent = new Agent({ keepAlive: true, maxSockets: 30 });
-    const warmUp = await Promise.all(Array.from({ length: 30 }, () => send(agent, service, "GET", "/events?per_page=1")));
+    const warmUp = await Promise.all(
+      Array.from({ length: 30 }, () => send(agent, service, "GET", "/events?per_page=1")),
+    );
     expect(warmUp.map((outcome) => outcome.status)).toEqual(warmUp.map(() => 200));
     let signalled = false;
     const inFlight = Array.from({ length: 30 }, (_, i) =>
-      send(agent, service, "POST", "/events", { title: `In flight ${i}`, start_date: "+2 days", end_date: "+2 days 1 hour" }).then((outcome) => ({ ...outcome, afterSignal: signalled })),
+      send(agent, service, "POST", "/events", {
+        title: `In flight ${i}`,
+        start_date: "+2 days",
+        end_date: "+2 days 1 hour",
+      }).then((outcome) => ({ ...outcome, afterSignal: signalled })),
     );
     // Stop as soon as one is answered, while the others wait for the write connection (waiting
     // for its log line instead left time for all thirty to be answered on a fast machine).

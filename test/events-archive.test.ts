@@ -12,7 +12,8 @@ afterEach(async () => {
   await server.db.write.event.deleteMany({});
 });
 
-const events = (query = "", headers: Record<string, string> = {}) => server.raw("GET", `/calendar/events/v1/events${query}`, { headers });
+const events = (query = "", headers: Record<string, string> = {}) =>
+  server.raw("GET", `/calendar/events/v1/events${query}`, { headers });
 
 describe("paging", () => {
   it("answers an empty archive with totals 0, headers, no page links, and the default window in rest_url", async () => {
@@ -85,27 +86,57 @@ describe("paging", () => {
 
 describe("the date window", () => {
   it("lists from yesterday: events that started today or yesterday are in, the day before is out", async () => {
-    const dayBefore = await createEventVia(server, { title: "Two days ago", start_date: "2026-11-19 10:00:00", end_date: "2026-11-19 11:00:00" });
-    const yesterday = await createEventVia(server, { title: "Yesterday", start_date: "2026-11-20 00:30:00", end_date: "2026-11-20 01:00:00" });
-    const today = await createEventVia(server, { title: "This morning", start_date: "2026-11-21 08:00:00", end_date: "2026-11-21 09:00:00" });
+    const dayBefore = await createEventVia(server, {
+      title: "Two days ago",
+      start_date: "2026-11-19 10:00:00",
+      end_date: "2026-11-19 11:00:00",
+    });
+    const yesterday = await createEventVia(server, {
+      title: "Yesterday",
+      start_date: "2026-11-20 00:30:00",
+      end_date: "2026-11-20 01:00:00",
+    });
+    const today = await createEventVia(server, {
+      title: "This morning",
+      start_date: "2026-11-21 08:00:00",
+      end_date: "2026-11-21 09:00:00",
+    });
     const response = await events();
     expect(ids(response.body.events)).toEqual([yesterday.id, today.id]);
     expect(ids(response.body.events)).not.toContain(dayBefore.id);
   });
 
   it("lists until 24 months from now, the whole of that day", async () => {
-    const inside = await createEventVia(server, { title: "Edge", start_date: "2028-11-21 20:00:00", end_date: "2028-11-21 23:00:00" });
-    await createEventVia(server, { title: "Beyond", start_date: "2028-11-22 10:00:00", end_date: "2028-11-22 11:00:00" });
+    const inside = await createEventVia(server, {
+      title: "Edge",
+      start_date: "2028-11-21 20:00:00",
+      end_date: "2028-11-21 23:00:00",
+    });
+    await createEventVia(server, {
+      title: "Beyond",
+      start_date: "2028-11-22 10:00:00",
+      end_date: "2028-11-22 11:00:00",
+    });
     expect(ids((await events()).body.events)).toEqual([inside.id]);
   });
 
   it("takes whole days unless strict_dates (§5.2, first example)", async () => {
-    const e1 = await createEventVia(server, { title: "E1", start_date: "2018-01-01 16:00:00", end_date: "2018-01-01 16:30:00" });
-    const e2 = await createEventVia(server, { title: "E2", start_date: "2018-01-01 20:00:00", end_date: "2018-01-01 20:30:00" });
+    const e1 = await createEventVia(server, {
+      title: "E1",
+      start_date: "2018-01-01 16:00:00",
+      end_date: "2018-01-01 16:30:00",
+    });
+    const e2 = await createEventVia(server, {
+      title: "E2",
+      start_date: "2018-01-01 20:00:00",
+      end_date: "2018-01-01 20:30:00",
+    });
     const window = "start_date=2018-01-01%2015:00:00&end_date=2018-01-01%2018:00:00";
     const inclusive = await events(`?${window}`);
     expect(ids(inclusive.body.events)).toEqual([e1.id, e2.id]);
-    expect(inclusive.body.rest_url).toContain("start_date=2018-01-01%2000%3A00%3A00&end_date=2018-01-01%2023%3A59%3A59");
+    expect(inclusive.body.rest_url).toContain(
+      "start_date=2018-01-01%2000%3A00%3A00&end_date=2018-01-01%2023%3A59%3A59",
+    );
     expect(ids((await events(`?${window}&strict_dates=false`)).body.events)).toEqual([e1.id, e2.id]);
     const strict = await events(`?${window}&strict_dates=true`);
     expect(ids(strict.body.events)).toEqual([e1.id]);
@@ -113,17 +144,43 @@ describe("the date window", () => {
   });
 
   it("finds overlapping events with relative parameters alone, reaching the past (§5.2, second example)", async () => {
-    const e5 = await createEventVia(server, { title: "E5", start_date: "2017-12-29 10:00:00", end_date: "2018-01-03 10:00:00" });
-    const e4 = await createEventVia(server, { title: "E4", start_date: "2017-12-30 10:00:00", end_date: "2018-01-02 10:00:00" });
-    const e1 = await createEventVia(server, { title: "E1", start_date: "2018-01-01 16:00:00", end_date: "2018-01-01 16:30:00" });
-    const e2 = await createEventVia(server, { title: "E2", start_date: "2018-01-01 20:00:00", end_date: "2018-01-01 20:30:00" });
-    const e3 = await createEventVia(server, { title: "E3", start_date: "2018-01-02 10:00:00", end_date: "2018-01-02 11:00:00" });
-    await createEventVia(server, { title: "Ends too soon", start_date: "2017-12-31 17:00:00", end_date: "2017-12-31 19:00:00" });
+    const e5 = await createEventVia(server, {
+      title: "E5",
+      start_date: "2017-12-29 10:00:00",
+      end_date: "2018-01-03 10:00:00",
+    });
+    const e4 = await createEventVia(server, {
+      title: "E4",
+      start_date: "2017-12-30 10:00:00",
+      end_date: "2018-01-02 10:00:00",
+    });
+    const e1 = await createEventVia(server, {
+      title: "E1",
+      start_date: "2018-01-01 16:00:00",
+      end_date: "2018-01-01 16:30:00",
+    });
+    const e2 = await createEventVia(server, {
+      title: "E2",
+      start_date: "2018-01-01 20:00:00",
+      end_date: "2018-01-01 20:30:00",
+    });
+    const e3 = await createEventVia(server, {
+      title: "E3",
+      start_date: "2018-01-02 10:00:00",
+      end_date: "2018-01-02 11:00:00",
+    });
+    await createEventVia(server, {
+      title: "Ends too soon",
+      start_date: "2017-12-31 17:00:00",
+      end_date: "2017-12-31 19:00:00",
+    });
     const relative = await events("?ends_after=2017-12-31&starts_before=2018-01-02");
     expect(ids(relative.body.events)).toEqual([e5.id, e4.id, e1.id, e2.id, e3.id]);
     expect(relative.body.rest_url).toContain("ends_after=2017-12-31%2023%3A59%3A59");
     expect(relative.body.rest_url).not.toContain("start_date");
-    const both = await events("?ends_after=2017-12-31&starts_before=2018-01-02&start_date=2017-12-30&end_date=2018-01-02");
+    const both = await events(
+      "?ends_after=2017-12-31&starts_before=2018-01-02&start_date=2017-12-30&end_date=2018-01-02",
+    );
     expect(ids(both.body.events)).toEqual([e4.id, e1.id, e2.id, e3.id]);
   });
 
@@ -147,7 +204,11 @@ describe("the date window", () => {
     const ny = await startTestServer({ SITE_TIMEZONE: "America/New_York" }, { clock: fixedClock });
     try {
       // 23:30 in New York on Dec 1 is Dec 2 in UTC: it belongs to Dec 1 for a New York site.
-      const late = await createEventVia(ny, { title: "Late", start_date: "2026-12-01 23:30:00", end_date: "2026-12-01 23:45:00" });
+      const late = await createEventVia(ny, {
+        title: "Late",
+        start_date: "2026-12-01 23:30:00",
+        end_date: "2026-12-01 23:45:00",
+      });
       const response = await ny.raw("GET", "/calendar/events/v1/events?start_date=2026-12-01&end_date=2026-12-01");
       expect(ids(response.body.events)).toEqual([late.id]);
       expect(late).toMatchObject({ timezone: "America/New_York", utc_start_date: "2026-12-02 04:30:00" });
@@ -184,7 +245,10 @@ describe("status", () => {
   it("lets editors filter by status: one, a list with spaces, an array", async () => {
     const { published, drafts } = await mixed();
     expect(ids((await events("?status=publish", ADMIN_HEADERS)).body.events)).toEqual(ids(published));
-    expect(ids((await events("?status=publish,%20draft", ADMIN_HEADERS)).body.events)).toEqual([...ids(published), ...ids(drafts)]);
+    expect(ids((await events("?status=publish,%20draft", ADMIN_HEADERS)).body.events)).toEqual([
+      ...ids(published),
+      ...ids(drafts),
+    ]);
     expect((await events("?status[]=publish&status[]=draft&status[]=pending", ADMIN_HEADERS)).body.total).toBe(9);
     expect((await events("", ADMIN_HEADERS)).body.total).toBe(9);
   });
@@ -206,7 +270,10 @@ describe("status", () => {
 describe("hidden events", () => {
   it("never lists events hidden from listings, but serves them by id", async () => {
     const [shown] = await createEvents(server, 1);
-    const [hidden] = await createEvents(server, 1, { firstHour: 30, fields: { hide_from_listings: true, featured: true } });
+    const [hidden] = await createEvents(server, 1, {
+      firstHour: 30,
+      fields: { hide_from_listings: true, featured: true },
+    });
     expect(ids((await events()).body.events)).toEqual([shown.id]);
     expect((await events(`?include=${hidden.id}`)).body.total).toBe(0);
     expect((await events("?featured=true")).body.total).toBe(0);

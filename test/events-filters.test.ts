@@ -11,7 +11,8 @@ beforeAll(async () => {
 afterAll(() => server.close());
 afterEach(() => clearContent(server));
 
-const events = (query = "", headers: Record<string, string> = {}) => server.raw("GET", `/calendar/events/v1/events${query}`, { headers });
+const events = (query = "", headers: Record<string, string> = {}) =>
+  server.raw("GET", `/calendar/events/v1/events${query}`, { headers });
 
 describe.each<["categories" | "tags", "category" | "tag"]>([
   ["categories", "category"],
@@ -70,7 +71,10 @@ describe("featured", () => {
     const published = await createEvents(server, 3, { fields: { featured: true } });
     const drafts = await createEvents(server, 3, { firstHour: 50, fields: { featured: true, status: "draft" } });
     expect(ids((await events("?featured=true")).body.events)).toEqual(ids(published));
-    expect(ids((await events("?featured=true", ADMIN_HEADERS)).body.events)).toEqual([...ids(published), ...ids(drafts)]);
+    expect(ids((await events("?featured=true", ADMIN_HEADERS)).body.events)).toEqual([
+      ...ids(published),
+      ...ids(drafts),
+    ]);
   });
 });
 
@@ -84,7 +88,10 @@ describe.each<["organizer" | "venue", "organizers" | "venues"]>([
     const result = [];
     for (let i = 0; i < count; i += 1) {
       const item = await createLinkedVia(server, collection, { [nameKey]: `${param} ${i}` });
-      result.push({ id: item.id, events: await createEvents(server, 3, { firstHour: 24 + i * 10, fields: { [param]: [item.id] } }) });
+      result.push({
+        id: item.id,
+        events: await createEvents(server, 3, { firstHour: 24 + i * 10, fields: { [param]: [item.id] } }),
+      });
     }
     return result;
   }
@@ -94,7 +101,10 @@ describe.each<["organizer" | "venue", "organizers" | "venues"]>([
     await createEvents(server, 3, { firstHour: 200 });
     const o4 = await createLinkedVia(server, collection, { [nameKey]: "no events" });
     expect(ids((await events(`?${param}[]=${o1.id}`)).body.events)).toEqual(ids(o1.events));
-    expect(ids((await events(`?${param}[]=${o1.id}&${param}[]=${o2.id}`)).body.events)).toEqual([...ids(o1.events), ...ids(o2.events)]);
+    expect(ids((await events(`?${param}[]=${o1.id}&${param}[]=${o2.id}`)).body.events)).toEqual([
+      ...ids(o1.events),
+      ...ids(o2.events),
+    ]);
     expect((await events(`?${param}=${o1.id},${o2.id},${o3.id}`)).body.total).toBe(9);
     expect((await events(`?${param}=${o1.id},${o2.id},${o3.id},${o4.id}`)).body.total).toBe(9);
   });
@@ -151,7 +161,9 @@ describe("post_parent", () => {
 describe("include", () => {
   it("lists exactly the events given, as an array or a comma-separated string", async () => {
     const created = await createEvents(server, 3);
-    expect((await events(`?include[]=${created[0].id}&include[]=${created[1].id}&include[]=${created[2].id}`)).body.total).toBe(3);
+    expect(
+      (await events(`?include[]=${created[0].id}&include[]=${created[1].id}&include[]=${created[2].id}`)).body.total,
+    ).toBe(3);
     expect((await events(`?include=${ids(created).join(",")}`)).body.total).toBe(3);
     const two = await events(`?include=${created[0].id},${created[2].id}`);
     expect(ids(two.body.events)).toEqual([created[0].id, created[2].id]);
@@ -205,7 +217,9 @@ describe("geoloc", () => {
   it("handles circles across the antimeridian", async () => {
     const fiji = await createLinkedVia(server, "venues", { venue: "West of the line", geo_lat: -17.7, geo_lng: 179.9 });
     const [event] = await createEvents(server, 1, { fields: { venue: [fiji.id] } });
-    expect(ids((await events("?geoloc=true&geoloc_lat=-17.7&geoloc_lng=-179.9&geoloc_radius=50")).body.events)).toEqual([event.id]);
+    expect(ids((await events("?geoloc=true&geoloc_lat=-17.7&geoloc_lng=-179.9&geoloc_radius=50")).body.events)).toEqual(
+      [event.id],
+    );
   });
 
   it("requires the center when geoloc is true, and rejects coordinates out of range", async () => {

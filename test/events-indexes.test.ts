@@ -38,10 +38,14 @@ async function list(query: string, headers: Record<string, string> = {}) {
 }
 
 /** Every event a list query lists, page after page, and the total it reported. */
-async function everything(query: string, headers: Record<string, string> = {}): Promise<{ total: number; listed: number[] }> {
+async function everything(
+  query: string,
+  headers: Record<string, string> = {},
+): Promise<{ total: number; listed: number[] }> {
   const first = await list(`${query}&per_page=50`, headers);
   const listed = ids(first.events);
-  for (let page = 2; page <= first.total_pages; page += 1) listed.push(...ids((await list(`${query}&per_page=50&page=${page}`, headers)).events));
+  for (let page = 2; page <= first.total_pages; page += 1)
+    listed.push(...ids((await list(`${query}&per_page=50&page=${page}`, headers)).events));
   return { total: first.total, listed };
 }
 
@@ -54,7 +58,13 @@ describe("list totals from the day counts", () => {
   }
 
   async function create(shape: Shape): Promise<EventJson> {
-    return createEventVia(server, { title: "Counted", start_date: wall(shape.start), end_date: wall(shape.end), status: shape.status, hide_from_listings: shape.hidden });
+    return createEventVia(server, {
+      title: "Counted",
+      start_date: wall(shape.start),
+      end_date: wall(shape.end),
+      status: shape.status,
+      hide_from_listings: shape.hidden,
+    });
   }
 
   function expected(shapes: Map<number, Shape>, from: number, until: number, statuses: string[]): number[] {
@@ -74,13 +84,17 @@ describe("list totals from the day counts", () => {
       expect(anonymous.listed).toEqual(expected(shapes, from, until, ["publish"]));
       expect(anonymous.total).toBe(anonymous.listed.length);
       const editor = await everything(query, ADMIN_HEADERS);
-      expect(editor.listed).toEqual(expected(shapes, from, until, ["publish", "draft", "pending", "private", "future"]));
+      expect(editor.listed).toEqual(
+        expected(shapes, from, until, ["publish", "draft", "pending", "private", "future"]),
+      );
       expect(editor.total).toBe(editor.listed.length);
     }
     // The default window (from yesterday, two years on), whole days.
     const defaults = await everything("?page=1");
     expect(defaults.total).toBe(defaults.listed.length);
-    expect(defaults.listed).toEqual(expected(shapes, Date.UTC(2026, 10, 20), Date.UTC(2028, 10, 21, 23, 59, 59), ["publish"]));
+    expect(defaults.listed).toEqual(
+      expected(shapes, Date.UTC(2026, 10, 20), Date.UTC(2028, 10, 21, 23, 59, 59), ["publish"]),
+    );
   }
 
   it("match the events listed, through creates, moves, status changes, hiding, trashing and deletes", async () => {
@@ -91,13 +105,23 @@ describe("list totals from the day counts", () => {
       const start = Date.UTC(2026, 10, 18) + Math.floor(rnd() * 40 * 24 * 4) * (HOUR / 4);
       // Mostly short; some days long, one very long (it widens the stretch the count re-checks).
       const hours = rnd() < 0.15 ? 24 * (1 + Math.floor(rnd() * 6)) : 1 + Math.floor(rnd() * 5);
-      return { start, end: start + hours * HOUR, status: statuses[Math.floor(rnd() * statuses.length)], hidden: rnd() < 0.1 };
+      return {
+        start,
+        end: start + hours * HOUR,
+        status: statuses[Math.floor(rnd() * statuses.length)],
+        hidden: rnd() < 0.1,
+      };
     };
     for (let i = 0; i < 45; i += 1) {
       const shape = randomShape();
       shapes.set((await create(shape)).id, shape);
     }
-    const long: Shape = { start: Date.UTC(2026, 10, 25, 9), end: Date.UTC(2027, 0, 10, 9), status: "publish", hidden: false };
+    const long: Shape = {
+      start: Date.UTC(2026, 10, 25, 9),
+      end: Date.UTC(2027, 0, 10, 9),
+      status: "publish",
+      hidden: false,
+    };
     shapes.set((await create(long)).id, long);
     await check(shapes, rnd);
 
@@ -107,7 +131,9 @@ describe("list totals from the day counts", () => {
       const roll = rnd();
       if (roll < 0.3) {
         const moved = randomShape();
-        expect((await admin("PATCH", id, { start_date: wall(moved.start), end_date: wall(moved.end) })).status).toBe(200);
+        expect((await admin("PATCH", id, { start_date: wall(moved.start), end_date: wall(moved.end) })).status).toBe(
+          200,
+        );
         Object.assign(shape, { start: moved.start, end: moved.end });
       } else if (roll < 0.5) {
         const status = shape.status === "publish" ? "draft" : "publish";
@@ -155,12 +181,20 @@ describe("list totals from the day counts", () => {
 });
 
 describe("the search index", () => {
-  const search = async (words: string, language = "en") => ids((await list(`?search=${encodeURIComponent(words)}&i18n_language=${language}`)).events);
+  const search = async (words: string, language = "en") =>
+    ids((await list(`?search=${encodeURIComponent(words)}&i18n_language=${language}`)).events);
   const event = (title: string, fields: Record<string, unknown> = {}) =>
-    createEventVia(server, { title, start_date: wall(NOW.getTime() + 48 * HOUR), end_date: wall(NOW.getTime() + 50 * HOUR), ...fields });
+    createEventVia(server, {
+      title,
+      start_date: wall(NOW.getTime() + 48 * HOUR),
+      end_date: wall(NOW.getTime() + 50 * HOUR),
+      ...fields,
+    });
 
   it("finds any part of a word, every word, short and long words, exactly as a substring search", async () => {
-    const candle = await event("Candlelight Recital", { description: "<p>Music by <em>candles</em>, café included.</p>" });
+    const candle = await event("Candlelight Recital", {
+      description: "<p>Music by <em>candles</em>, café included.</p>",
+    });
     const long = await event("Supercalifragilisticexpialidocious night");
     const almost = await event("Supercalifragilistic-different night");
     const dj = await event("DJ set at 100% volume");
@@ -175,7 +209,11 @@ describe("the search index", () => {
     expect(await search("100%")).toEqual([dj.id]);
     expect(await search("night")).toEqual([long.id, almost.id]);
     // The page and the total come from one statement; a later page has the same total.
-    expect(await list("?search=night&per_page=1&page=2")).toMatchObject({ total: 2, total_pages: 2, events: [{ id: almost.id }] });
+    expect(await list("?search=night&per_page=1&page=2")).toMatchObject({
+      total: 2,
+      total_pages: 2,
+      events: [{ id: almost.id }],
+    });
     // Not across words: the index holds words, and so does the text check.
     expect(await search("recitalcandle")).toEqual([]);
   });
@@ -183,16 +221,25 @@ describe("the search index", () => {
   it("follows writes: new titles, translations in their language only, deletes", async () => {
     const concert = await event("Harbour concert");
     expect(await search("harbour")).toEqual([concert.id]);
-    await server.raw("PATCH", `/calendar/events/v1/events/${concert.id}`, { body: { title: "Riverside concert" }, headers: ADMIN_HEADERS });
+    await server.raw("PATCH", `/calendar/events/v1/events/${concert.id}`, {
+      body: { title: "Riverside concert" },
+      headers: ADMIN_HEADERS,
+    });
     expect(await search("harbour")).toEqual([]);
     expect(await search("riverside")).toEqual([concert.id]);
-    await server.raw("PATCH", `/es/calendar/events/v1/events/${concert.id}`, { body: { title: "Concierto ribereño" }, headers: ADMIN_HEADERS });
+    await server.raw("PATCH", `/es/calendar/events/v1/events/${concert.id}`, {
+      body: { title: "Concierto ribereño" },
+      headers: ADMIN_HEADERS,
+    });
     expect(await search("ribereno", "es")).toEqual([concert.id]);
     expect(await search("ribereno", "en")).toEqual([]);
     expect(await search("riverside", "es")).toEqual([]);
     expect(await search("riverside", "pt-br")).toEqual([concert.id]);
-    for (const query of ["", "?force=true"]) await server.raw("DELETE", `/calendar/events/v1/events/${concert.id}${query}`, { headers: ADMIN_HEADERS });
-    const [documents] = await server.db.read.$queryRawUnsafe<Array<{ n: number | bigint }>>(`SELECT COUNT(*) AS "n" FROM "EventSearch"`);
+    for (const query of ["", "?force=true"])
+      await server.raw("DELETE", `/calendar/events/v1/events/${concert.id}${query}`, { headers: ADMIN_HEADERS });
+    const [documents] = await server.db.read.$queryRawUnsafe<Array<{ n: number | bigint }>>(
+      `SELECT COUNT(*) AS "n" FROM "EventSearch"`,
+    );
     expect(Number(documents.n)).toBe(0);
   });
 
@@ -209,7 +256,10 @@ describe("the search index", () => {
       server.db.provider === "postgresql"
         ? [`DROP TABLE "EventSearch"`]
         : [`DROP TRIGGER "Event_search_delete"`, `DROP TABLE "EventSearch"`];
-    for (const sql of [...drops, `DELETE FROM "_prisma_migrations" WHERE "migration_name" = '20261121030000_event_search'`]) {
+    for (const sql of [
+      ...drops,
+      `DELETE FROM "_prisma_migrations" WHERE "migration_name" = '20261121030000_event_search'`,
+    ]) {
       await server.db.write.$executeRawUnsafe(sql);
     }
     expect((await migrate(server.config.databaseUrl)).applied).toEqual(["20261121030000_event_search"]);

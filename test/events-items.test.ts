@@ -18,7 +18,8 @@ afterAll(async () => {
 
 const root = "/calendar/events/v1";
 const basic = { title: "An event", start_date: "2026-12-01 10:00:00", end_date: "2026-12-01 12:00:00" };
-const post = (target: TestServer, body: unknown, headers: Record<string, string> = ADMIN_HEADERS) => target.raw("POST", `${root}/events`, { body, headers });
+const post = (target: TestServer, body: unknown, headers: Record<string, string> = ADMIN_HEADERS) =>
+  target.raw("POST", `${root}/events`, { body, headers });
 
 describe("GET /events/{id} and /events/by-slug/{slug}", () => {
   it("answers unknown ids (0 included) and slugs with 404 rest-event-not-found", async () => {
@@ -53,10 +54,30 @@ describe("GET /events/{id} and /events/by-slug/{slug}", () => {
 
   it("answers with the full event: dates, zone, cost, venue, organizers, terms, image and json_ld", async () => {
     const author = await createUser(server, "event-author", "author");
-    const venue = await createLinkedVia(server, "venues", { venue: "Venue 01", address: "1 Main St", city: "New York", country: "United States", state: "NY", zip: "10001", phone: "555", website: "https://venue.example.org/" });
-    const organizer = await createLinkedVia(server, "organizers", { organizer: "Organizer 01", email: "o@example.org", phone: "556", website: "https://org.example.org/" });
-    const [tag1, tag2] = [await createTermVia(server, "tags", { name: "Tag 1" }), await createTermVia(server, "tags", { name: "Tag 2" })];
-    const [cat1, cat2] = [await createTermVia(server, "categories", { name: "Cat 1" }), await createTermVia(server, "categories", { name: "Cat 2" })];
+    const venue = await createLinkedVia(server, "venues", {
+      venue: "Venue 01",
+      address: "1 Main St",
+      city: "New York",
+      country: "United States",
+      state: "NY",
+      zip: "10001",
+      phone: "555",
+      website: "https://venue.example.org/",
+    });
+    const organizer = await createLinkedVia(server, "organizers", {
+      organizer: "Organizer 01",
+      email: "o@example.org",
+      phone: "556",
+      website: "https://org.example.org/",
+    });
+    const [tag1, tag2] = [
+      await createTermVia(server, "tags", { name: "Tag 1" }),
+      await createTermVia(server, "tags", { name: "Tag 2" }),
+    ];
+    const [cat1, cat2] = [
+      await createTermVia(server, "categories", { name: "Cat 1" }),
+      await createTermVia(server, "categories", { name: "Cat 2" }),
+    ];
     const created = await createEventVia(server, {
       title: "Event 01",
       description: "Event 01 description",
@@ -101,10 +122,32 @@ describe("GET /events/{id} and /events/by-slug/{slug}", () => {
         website: "http://tri.be",
         show_map: true,
         show_map_link: true,
-        venue: { id: venue.id, venue: "Venue 01", address: "1 Main St", city: "New York", json_ld: { "@type": "Place" } },
-        organizer: [{ id: organizer.id, organizer: "Organizer 01", email: "o@example.org", json_ld: { "@type": "Person" } }],
-        tags: [{ id: tag1.id, name: "Tag 1", slug: "tag-1", taxonomy: "post_tag", description: "" }, { id: tag2.id, name: "Tag 2" }],
-        categories: [{ id: cat1.id, name: "Cat 1", taxonomy: "tribe_events_cat", count: 1, filter: "raw", term_group: 0, term_taxonomy_id: cat1.id }, { id: cat2.id }],
+        venue: {
+          id: venue.id,
+          venue: "Venue 01",
+          address: "1 Main St",
+          city: "New York",
+          json_ld: { "@type": "Place" },
+        },
+        organizer: [
+          { id: organizer.id, organizer: "Organizer 01", email: "o@example.org", json_ld: { "@type": "Person" } },
+        ],
+        tags: [
+          { id: tag1.id, name: "Tag 1", slug: "tag-1", taxonomy: "post_tag", description: "" },
+          { id: tag2.id, name: "Tag 2" },
+        ],
+        categories: [
+          {
+            id: cat1.id,
+            name: "Cat 1",
+            taxonomy: "tribe_events_cat",
+            count: 1,
+            filter: "raw",
+            term_group: 0,
+            term_taxonomy_id: cat1.id,
+          },
+          { id: cat2.id },
+        ],
         json_ld: {
           "@context": "http://schema.org",
           "@type": "Event",
@@ -123,7 +166,10 @@ describe("GET /events/{id} and /events/by-slug/{slug}", () => {
   });
 
   it("gives the venue as a list when there are several, in order, and as [] when there is none", async () => {
-    const [a, b] = [await createLinkedVia(server, "venues", { venue: "A" }), await createLinkedVia(server, "venues", { venue: "B" })];
+    const [a, b] = [
+      await createLinkedVia(server, "venues", { venue: "A" }),
+      await createLinkedVia(server, "venues", { venue: "B" }),
+    ];
     const two = await createEventVia(server, { ...basic, venue: [b.id, a.id] });
     expect(two.venue).toEqual([expect.objectContaining({ id: b.id }), expect.objectContaining({ id: a.id })]);
     const none = await createEventVia(server, basic);
@@ -133,7 +179,10 @@ describe("GET /events/{id} and /events/by-slug/{slug}", () => {
 
   it("leaves out venues and organizers the caller may not read", async () => {
     const draftVenue = await createLinkedVia(server, "venues", { venue: "Secret venue", status: "draft" });
-    const draftOrganizer = await createLinkedVia(server, "organizers", { organizer: "Secret organizer", status: "draft" });
+    const draftOrganizer = await createLinkedVia(server, "organizers", {
+      organizer: "Secret organizer",
+      status: "draft",
+    });
     const event = await createEventVia(server, { ...basic, venue: [draftVenue.id], organizer: [draftOrganizer.id] });
     const anonymous = await server.raw("GET", `${root}/events/${event.id}`);
     expect(anonymous.body).toMatchObject({ venue: [], organizer: [] });
@@ -148,7 +197,14 @@ describe("POST /events", () => {
   });
 
   it("creates an event: 201, Location, dates read in the site time zone", async () => {
-    const response = await post(ny, { title: "An event", slug: "an-event", description: "An event description", excerpt: "An event excerpt", start_date: "2027-07-01 09:00:00", end_date: "2027-07-01 11:00:00" });
+    const response = await post(ny, {
+      title: "An event",
+      slug: "an-event",
+      description: "An event description",
+      excerpt: "An event excerpt",
+      start_date: "2027-07-01 09:00:00",
+      end_date: "2027-07-01 11:00:00",
+    });
     expect(response.status).toBe(201);
     expect(response.headers.get("location")).toBe(`${ny.base}/events/${response.body.id}`);
     expect(response.body).toMatchObject({
@@ -174,9 +230,18 @@ describe("POST /events", () => {
   ])("reads natural language in the site time zone (%s)", async (zone, start, utcStart, end) => {
     const site = await startTestServer({ SITE_TIMEZONE: zone }, { clock: fixedClock });
     try {
-      const response = await post(site, { title: "Phrases", start_date: "tomorrow 9am", end_date: "next wednesday 4pm" });
+      const response = await post(site, {
+        title: "Phrases",
+        start_date: "tomorrow 9am",
+        end_date: "next wednesday 4pm",
+      });
       expect(response.status).toBe(201);
-      expect(response.body).toMatchObject({ start_date: start, utc_start_date: utcStart, end_date: end, timezone: zone });
+      expect(response.body).toMatchObject({
+        start_date: start,
+        utc_start_date: utcStart,
+        end_date: end,
+        timezone: zone,
+      });
     } finally {
       await site.close();
     }
@@ -190,7 +255,12 @@ describe("POST /events", () => {
     ["first thursday of next month", "last friday of march 2027", "2026-12-03 00:00:00", "2027-03-26 00:00:00"],
     ["second monday of january 2027", "fifth monday of february 2027", "2027-01-11 00:00:00", "2027-03-01 00:00:00"],
   ])("reads %s and %s as PHP does", async (startPhrase, endPhrase, start, end) => {
-    const response = await post(server, { title: "Weekdays", timezone: "UTC", start_date: startPhrase, end_date: endPhrase });
+    const response = await post(server, {
+      title: "Weekdays",
+      timezone: "UTC",
+      start_date: startPhrase,
+      end_date: endPhrase,
+    });
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({ start_date: start, end_date: end });
   });
@@ -201,7 +271,12 @@ describe("POST /events", () => {
     ["Asia/Hong_Kong", "2026-11-22 09:00:00", "2026-11-22 01:00:00"],
     ["Europe/Rome", "2026-11-22 09:00:00", "2026-11-22 08:00:00"],
   ])("reads dates in the event's own time zone (%s), whatever the site's", async (zone, start, utcStart) => {
-    const response = await post(server, { title: "Zoned", timezone: zone, start_date: "tomorrow 9am", end_date: "tomorrow 10am" });
+    const response = await post(server, {
+      title: "Zoned",
+      timezone: zone,
+      start_date: "tomorrow 9am",
+      end_date: "tomorrow 10am",
+    });
     expect(response.body).toMatchObject({ timezone: zone, start_date: start, utc_start_date: utcStart });
   });
 
@@ -231,53 +306,125 @@ describe("POST /events", () => {
     const response = await post(server, { ...basic, ...change });
     expect(response.status).toBe(400);
     expect(response.body.code).toBe(code);
-    const named = Array.isArray(response.body.data.params) ? response.body.data.params : Object.keys(response.body.data.params);
+    const named = Array.isArray(response.body.data.params)
+      ? response.body.data.params
+      : Object.keys(response.body.data.params);
     expect(named).toEqual([param]);
   });
 
   it("sets the author, and the post date in the site zone or in UTC", async () => {
     const author = await createUser(ny, "ny-author", "author");
     const withAuthor = await post(ny, { ...basic, author: author.id, date: "tomorrow 9am" });
-    expect(withAuthor.body).toMatchObject({ author: author.id, date: "2026-11-22 09:00:00", date_utc: "2026-11-22 14:00:00", status: "future" });
+    expect(withAuthor.body).toMatchObject({
+      author: author.id,
+      date: "2026-11-22 09:00:00",
+      date_utc: "2026-11-22 14:00:00",
+      status: "future",
+    });
     const utc = await post(ny, { ...basic, date_utc: "tomorrow 9am" });
     expect(utc.body.date_utc).toBe("2026-11-22 09:00:00");
   });
 
   it("ignores generated fields sent in the body", async () => {
-    const generated = { url: "http://x.example/", rest_url: "http://x.example/", utc_start_date: "2000-01-01 00:00:00", start_date_details: {}, timezone_abbr: "XYZ", cost_details: { values: ["1"] } };
+    const generated = {
+      url: "http://x.example/",
+      rest_url: "http://x.example/",
+      utc_start_date: "2000-01-01 00:00:00",
+      start_date_details: {},
+      timezone_abbr: "XYZ",
+      cost_details: { values: ["1"] },
+    };
     const response = await post(server, { ...basic, ...generated });
     expect(response.status).toBe(201);
     for (const [field, value] of Object.entries(generated)) expect(response.body[field]).not.toEqual(value);
   });
 
   it("makes an all-day event take whole days, over several days too", async () => {
-    const oneDay = await post(ny, { title: "All day", all_day: true, start_date: "2026-11-22 00:00:00", end_date: "2026-11-22 23:59:59" });
-    expect(oneDay.body).toMatchObject({ all_day: true, start_date: "2026-11-22 00:00:00", end_date: "2026-11-22 23:59:59" });
-    const multi = await post(ny, { title: "Days", all_day: true, start_date: "tomorrow 9am", end_date: "+5 days 11am" });
+    const oneDay = await post(ny, {
+      title: "All day",
+      all_day: true,
+      start_date: "2026-11-22 00:00:00",
+      end_date: "2026-11-22 23:59:59",
+    });
+    expect(oneDay.body).toMatchObject({
+      all_day: true,
+      start_date: "2026-11-22 00:00:00",
+      end_date: "2026-11-22 23:59:59",
+    });
+    const multi = await post(ny, {
+      title: "Days",
+      all_day: true,
+      start_date: "tomorrow 9am",
+      end_date: "+5 days 11am",
+    });
     expect(multi.body).toMatchObject({ start_date: "2026-11-22 00:00:00", end_date: "2026-11-26 23:59:59" });
   });
 
   it("parses the cost", async () => {
     const single = await post(server, { ...basic, cost: "20$" });
-    expect(single.body).toMatchObject({ cost: "20$", cost_details: { currency_symbol: "$", currency_position: "postfix", values: ["20"] } });
+    expect(single.body).toMatchObject({
+      cost: "20$",
+      cost_details: { currency_symbol: "$", currency_position: "postfix", values: ["20"] },
+    });
     const list = await post(server, { ...basic, cost: ["0$", "20$", "30$"] });
     expect(list.body).toMatchObject({ cost: "Free – 30$", cost_details: { values: ["0", "20", "30"] } });
     const none = await post(server, basic);
-    expect(none.body).toMatchObject({ cost: "", cost_details: { currency_symbol: "", currency_position: "", values: [] } });
+    expect(none.body).toMatchObject({
+      cost: "",
+      cost_details: { currency_symbol: "", currency_position: "", values: [] },
+    });
   });
 
   it("sets the website, and each presentation flag", async () => {
-    const response = await post(server, { ...basic, website: "http://example.com", show_map: false, show_map_link: false, hide_from_listings: true, sticky: true, featured: true, ticketed: true });
-    expect(response.body).toMatchObject({ website: "http://example.com", show_map: false, show_map_link: false, hide_from_listings: true, sticky: true, featured: true, ticketed: true });
+    const response = await post(server, {
+      ...basic,
+      website: "http://example.com",
+      show_map: false,
+      show_map_link: false,
+      hide_from_listings: true,
+      sticky: true,
+      featured: true,
+      ticketed: true,
+    });
+    expect(response.body).toMatchObject({
+      website: "http://example.com",
+      show_map: false,
+      show_map_link: false,
+      hide_from_listings: true,
+      sticky: true,
+      featured: true,
+      ticketed: true,
+    });
     const defaults = await post(server, basic);
-    expect(defaults.body).toMatchObject({ show_map: true, show_map_link: true, hide_from_listings: false, sticky: false, featured: false, ticketed: false });
+    expect(defaults.body).toMatchObject({
+      show_map: true,
+      show_map_link: true,
+      hide_from_listings: false,
+      sticky: false,
+      featured: false,
+      ticketed: false,
+    });
   });
 
   it("links venues, organizers, categories and tags in the order given", async () => {
-    const [o1, o2] = [await createLinkedVia(server, "organizers", { organizer: "O1" }), await createLinkedVia(server, "organizers", { organizer: "O2" })];
-    const [c1, c2] = [await createTermVia(server, "categories", { name: "C1" }), await createTermVia(server, "categories", { name: "C2" })];
-    const [t1, t2] = [await createTermVia(server, "tags", { name: "T1" }), await createTermVia(server, "tags", { name: "T2" })];
-    const response = await post(server, { ...basic, organizer: [o2.id, o1.id], categories: [c2.id, c1.id], tags: [t1.id, t2.id] });
+    const [o1, o2] = [
+      await createLinkedVia(server, "organizers", { organizer: "O1" }),
+      await createLinkedVia(server, "organizers", { organizer: "O2" }),
+    ];
+    const [c1, c2] = [
+      await createTermVia(server, "categories", { name: "C1" }),
+      await createTermVia(server, "categories", { name: "C2" }),
+    ];
+    const [t1, t2] = [
+      await createTermVia(server, "tags", { name: "T1" }),
+      await createTermVia(server, "tags", { name: "T2" }),
+    ];
+    const response = await post(server, {
+      ...basic,
+      organizer: [o2.id, o1.id],
+      categories: [c2.id, c1.id],
+      tags: [t1.id, t2.id],
+    });
     expect(response.body.organizer.map((o: { id: number }) => o.id)).toEqual([o2.id, o1.id]);
     expect(response.body.categories.map((c: { id: number }) => c.id)).toEqual([c2.id, c1.id]);
     expect(response.body.tags.map((t: { id: number }) => t.id)).toEqual([t1.id, t2.id]);
@@ -296,12 +443,17 @@ describe("POST /events", () => {
     const first = await post(server, { ...basic, title: "Same Title" });
     const second = await post(server, { ...basic, title: "Same Title" });
     const given = await post(server, { ...basic, title: "Other", slug: "Same Title" });
-    expect([first.body.slug, second.body.slug, given.body.slug]).toEqual(["same-title", "same-title-2", "same-title-3"]);
+    expect([first.body.slug, second.body.slug, given.body.slug]).toEqual([
+      "same-title",
+      "same-title-2",
+      "same-title-3",
+    ]);
   });
 });
 
 describe("POST, PUT and PATCH /events/{id}", () => {
-  const update = (id: number, body: unknown, method = "POST", headers: Record<string, string> = ADMIN_HEADERS) => server.raw(method, `${root}/events/${id}`, { body, headers });
+  const update = (id: number, body: unknown, method = "POST", headers: Record<string, string> = ADMIN_HEADERS) =>
+    server.raw(method, `${root}/events/${id}`, { body, headers });
 
   it("answers anonymous callers with 401 and unknown ids with 404", async () => {
     const event = await createEventVia(server, basic);
@@ -311,37 +463,66 @@ describe("POST, PUT and PATCH /events/{id}", () => {
     expect(unknown.body.code).toBe("rest-event-not-found");
   });
 
-  it.each(["POST", "PUT", "PATCH"])("%s changes the fields given and keeps the others, flags, website and organizers included", async (method) => {
-    const organizer = await createLinkedVia(server, "organizers", { organizer: `Kept ${method}` });
-    const event = await createEventVia(server, { ...basic, featured: true, sticky: true, website: "https://kept.example.org/", organizer: [organizer.id], description: "Kept" });
-    const response = await update(event.id, { title: "New title", slug: "an-interesting-event" }, method);
-    expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({
-      title: "New title",
-      slug: method === "POST" ? "an-interesting-event" : expect.stringMatching(/^an-interesting-event-\d$/),
-      featured: true,
-      sticky: true,
-      website: "https://kept.example.org/",
-      description: "<p>Kept</p>",
-      organizer: [expect.objectContaining({ id: organizer.id })],
-      start_date: basic.start_date,
-    });
-  });
+  it.each(["POST", "PUT", "PATCH"])(
+    "%s changes the fields given and keeps the others, flags, website and organizers included",
+    async (method) => {
+      const organizer = await createLinkedVia(server, "organizers", { organizer: `Kept ${method}` });
+      const event = await createEventVia(server, {
+        ...basic,
+        featured: true,
+        sticky: true,
+        website: "https://kept.example.org/",
+        organizer: [organizer.id],
+        description: "Kept",
+      });
+      const response = await update(event.id, { title: "New title", slug: "an-interesting-event" }, method);
+      expect(response.status).toBe(200);
+      expect(response.body).toMatchObject({
+        title: "New title",
+        slug: method === "POST" ? "an-interesting-event" : expect.stringMatching(/^an-interesting-event-\d$/),
+        featured: true,
+        sticky: true,
+        website: "https://kept.example.org/",
+        description: "<p>Kept</p>",
+        organizer: [expect.objectContaining({ id: organizer.id })],
+        start_date: basic.start_date,
+      });
+    },
+  );
 
   it("unlinks with empty lists", async () => {
     const venue = await createLinkedVia(server, "venues", { venue: "V" });
     const organizer = await createLinkedVia(server, "organizers", { organizer: "O" });
     const category = await createTermVia(server, "categories", { name: "C" });
-    const event = await createEventVia(server, { ...basic, venue: [venue.id], organizer: [organizer.id], categories: [category.id] });
+    const event = await createEventVia(server, {
+      ...basic,
+      venue: [venue.id],
+      organizer: [organizer.id],
+      categories: [category.id],
+    });
     const response = await update(event.id, { venue: [], organizer: [], categories: [] });
     expect(response.body).toMatchObject({ venue: [], organizer: [], categories: [] });
   });
 
   it("reads new dates in a new time zone, and keeps the wall clock when only the zone changes", async () => {
-    const event = await createEventVia(server, { title: "Moving", timezone: "America/New_York", start_date: "tomorrow 9am", end_date: "tomorrow 11am" });
+    const event = await createEventVia(server, {
+      title: "Moving",
+      timezone: "America/New_York",
+      start_date: "tomorrow 9am",
+      end_date: "tomorrow 11am",
+    });
     expect(event.utc_start_date).toBe("2026-11-22 14:00:00");
-    const paris = await update(event.id, { timezone: "Europe/Paris", start_date: "tomorrow 9am", end_date: "tomorrow 11am" });
-    expect(paris.body).toMatchObject({ timezone: "Europe/Paris", start_date: "2026-11-22 09:00:00", utc_start_date: "2026-11-22 08:00:00", timezone_abbr: "CET" });
+    const paris = await update(event.id, {
+      timezone: "Europe/Paris",
+      start_date: "tomorrow 9am",
+      end_date: "tomorrow 11am",
+    });
+    expect(paris.body).toMatchObject({
+      timezone: "Europe/Paris",
+      start_date: "2026-11-22 09:00:00",
+      utc_start_date: "2026-11-22 08:00:00",
+      timezone_abbr: "CET",
+    });
     const tokyo = await update(event.id, { timezone: "Asia/Tokyo" });
     expect(tokyo.body).toMatchObject({ start_date: "2026-11-22 09:00:00", utc_start_date: "2026-11-22 00:00:00" });
   });
@@ -355,14 +536,20 @@ describe("POST, PUT and PATCH /events/{id}", () => {
 
   it("changes the post date as a site-time string", async () => {
     const event = await createEventVia(ny, basic);
-    const response = await ny.raw("POST", `${root}/events/${event.id}`, { body: { date: "2026-11-01 08:00:00" }, headers: ADMIN_HEADERS });
+    const response = await ny.raw("POST", `${root}/events/${event.id}`, {
+      body: { date: "2026-11-01 08:00:00" },
+      headers: ADMIN_HEADERS,
+    });
     // New York is back on EST (UTC-5) by 08:00 on 2026-11-01.
     expect(response.body).toMatchObject({ date: "2026-11-01 08:00:00", date_utc: "2026-11-01 13:00:00" });
   });
 
   it("updates by slug, in the request language", async () => {
     const event = await createEventVia(server, { ...basic, title: "By slug" });
-    const response = await server.raw("PATCH", `${root}/events/by-slug/by-slug`, { body: { featured: true }, headers: ADMIN_HEADERS });
+    const response = await server.raw("PATCH", `${root}/events/by-slug/by-slug`, {
+      body: { featured: true },
+      headers: ADMIN_HEADERS,
+    });
     expect(response.body).toMatchObject({ id: event.id, featured: true });
   });
 

@@ -17,10 +17,13 @@ describe.each<[LinkedCollection, "venue" | "organizer"]>([
   ["venues", "venue"],
   ["organizers", "organizer"],
 ])("/%s filters that need events", (collection, field) => {
-  const list = (query: string, headers: Record<string, string> = {}) => server.raw("GET", `${root}/${collection}${query}`, { headers });
+  const list = (query: string, headers: Record<string, string> = {}) =>
+    server.raw("GET", `${root}/${collection}${query}`, { headers });
   const names = (body: any): string[] => body[collection].map((item: any) => item[field]).sort();
-  const make = (name: string, extra: Record<string, unknown> = {}) => createLinkedVia(server, collection, { [field]: name, ...extra });
-  const event = (id: number, extra: Record<string, unknown> = {}) => createEvents(server, 1, { fields: { [field]: [id], ...extra } });
+  const make = (name: string, extra: Record<string, unknown> = {}) =>
+    createLinkedVia(server, collection, { [field]: name, ...extra });
+  const event = (id: number, extra: Record<string, unknown> = {}) =>
+    createEvents(server, 1, { fields: { [field]: [id], ...extra } });
 
   it("lists the items of an event", async () => {
     const items = [await make("v1"), await make("v2"), await make("v3")];
@@ -98,31 +101,60 @@ describe.each<[LinkedCollection, "venue" | "organizer"]>([
 
 describe("term filters that need events, and counts", () => {
   it("lists an event's terms by post or event, event winning over post", async () => {
-    const [c1, c2, c3] = [await createTermVia(server, "categories", { name: "c1" }), await createTermVia(server, "categories", { name: "c2" }), await createTermVia(server, "categories", { name: "c3" })];
-    const e1 = await createEventVia(server, { title: "e1", start_date: utcWall(24), end_date: utcWall(25), categories: [c1.id, c2.id] });
-    const e2 = await createEventVia(server, { title: "e2", start_date: utcWall(24), end_date: utcWall(25), categories: [c3.id] });
+    const [c1, c2, c3] = [
+      await createTermVia(server, "categories", { name: "c1" }),
+      await createTermVia(server, "categories", { name: "c2" }),
+      await createTermVia(server, "categories", { name: "c3" }),
+    ];
+    const e1 = await createEventVia(server, {
+      title: "e1",
+      start_date: utcWall(24),
+      end_date: utcWall(25),
+      categories: [c1.id, c2.id],
+    });
+    const e2 = await createEventVia(server, {
+      title: "e2",
+      start_date: utcWall(24),
+      end_date: utcWall(25),
+      categories: [c3.id],
+    });
     expect((await server.api.GET("/categories", { params: { query: { post: e1.id } } })).data?.total).toBe(2);
     expect((await server.api.GET("/categories", { params: { query: { event: e1.id } } })).data?.total).toBe(2);
-    expect((await server.api.GET("/categories", { params: { query: { post: e1.id, event: e2.id } } })).data?.total).toBe(1);
+    expect(
+      (await server.api.GET("/categories", { params: { query: { post: e1.id, event: e2.id } } })).data?.total,
+    ).toBe(1);
   });
 
   it("rejects an event filter naming an event the caller may not read", async () => {
     const tag = await createTermVia(server, "tags", { name: "t" });
-    const draft = await createEventVia(server, { title: "d", start_date: utcWall(24), end_date: utcWall(25), tags: [tag.id], status: "draft" });
+    const draft = await createEventVia(server, {
+      title: "d",
+      start_date: utcWall(24),
+      end_date: utcWall(25),
+      tags: [tag.id],
+      status: "draft",
+    });
     expect((await server.raw("GET", `${root}/tags?event=${draft.id}`)).status).toBe(400);
-    expect((await server.raw("GET", `${root}/tags?event=${draft.id}&hide_empty=false`, { headers: ADMIN_HEADERS })).body.total).toBe(1);
+    expect(
+      (await server.raw("GET", `${root}/tags?event=${draft.id}&hide_empty=false`, { headers: ADMIN_HEADERS })).body
+        .total,
+    ).toBe(1);
   });
 
   it("counts published events only, and keeps counts right through updates, trash and deletion", async () => {
     const category = await createTermVia(server, "categories", { name: "Counted" });
-    const count = async () => (await server.api.GET("/categories/{id}", { params: { path: { id: category.id } } })).data!.count;
+    const count = async () =>
+      (await server.api.GET("/categories/{id}", { params: { path: { id: category.id } } })).data!.count;
     const [first] = await createEvents(server, 2, { fields: { categories: [category.id] } });
     await createEvents(server, 1, { firstHour: 50, fields: { categories: [category.id], status: "draft" } });
     expect(await count()).toBe(2);
     expect((await server.api.GET("/categories")).data?.categories.map((c) => c.name)).toEqual(["Counted"]);
     await server.raw("PATCH", `${root}/events/${first.id}`, { body: { categories: [] }, headers: ADMIN_HEADERS });
     expect(await count()).toBe(1);
-    await server.raw("PATCH", `${root}/events/${first.id}`, { body: { categories: [category.id] }, headers: ADMIN_HEADERS });
+    await server.raw("PATCH", `${root}/events/${first.id}`, {
+      body: { categories: [category.id] },
+      headers: ADMIN_HEADERS,
+    });
     expect(await count()).toBe(2);
     await server.raw("DELETE", `${root}/events/${first.id}`, { headers: ADMIN_HEADERS });
     expect(await count()).toBe(1);

@@ -31,24 +31,38 @@ beforeAll(async () => {
     const organizer = await create("organizers", { organizer: `Organizer ${i}` });
     await create("categories", { name: `Category ${i}` });
     await create("tags", { name: `Tag ${i}` });
-    await create("events", { title: `Event ${i}`, start_date: "tomorrow 10:00", end_date: "tomorrow 12:00", venue: [venue.id], organizer: [organizer.id] });
+    await create("events", {
+      title: `Event ${i}`,
+      start_date: "tomorrow 10:00",
+      end_date: "tomorrow 12:00",
+      venue: [venue.id],
+      organizer: [organizer.id],
+    });
   }
 }, 60_000);
 afterAll(() => server.close());
 
 function describeRequest(request: GeneratedRequest): string {
-  const body = request.body && request.body.length > 200 ? `${request.body.slice(0, 200)}… (${request.body.length} characters)` : request.body;
-  const path = request.path.length > 300 ? `${request.path.slice(0, 300)}… (${request.path.length} characters)` : request.path;
+  const body =
+    request.body && request.body.length > 200
+      ? `${request.body.slice(0, 200)}… (${request.body.length} characters)`
+      : request.body;
+  const path =
+    request.path.length > 300 ? `${request.path.slice(0, 300)}… (${request.path.length} characters)` : request.path;
   return `${request.method} ${path} ${JSON.stringify(request.headers)} ${body ?? ""}`;
 }
 
 async function check(request: GeneratedRequest): Promise<void> {
-  const response = await server.raw(request.method, `/calendar/events/v1${request.path}`, { headers: request.headers, rawBody: request.body });
+  const response = await server.raw(request.method, `/calendar/events/v1${request.path}`, {
+    headers: request.headers,
+    rawBody: request.body,
+  });
   const context = `${describeRequest(request)}\n→ ${response.status} ${response.text.slice(0, 500)}`;
   if (response.status >= 500) throw new Error(`server error for ${context}`);
   if (response.status >= 400) {
     const body = response.body as { code?: unknown; message?: unknown; data?: { status?: unknown } } | undefined;
-    const enveloped = typeof body?.code === "string" && typeof body.message === "string" && body.data?.status === response.status;
+    const enveloped =
+      typeof body?.code === "string" && typeof body.message === "string" && body.data?.status === response.status;
     if (!enveloped) throw new Error(`error outside the envelope for ${context}`);
   }
 }
@@ -57,14 +71,20 @@ describe.each([
   ["anonymously", ""],
   ["as the administrator", ADMIN_HEADERS.Authorization],
 ])("generated requests, %s", (_label, authorization) => {
-  it.each(operations.map((operation) => [`${operation.method.toUpperCase()} ${operation.path}`, operation] as const))("%s", async (_name, operation) => {
-    await fc.assert(fc.asyncProperty(requestsFor(document, operation, authorization), check), {
-      seed: SEED,
-      numRuns: RUNS,
-      // The failing request, shortened (fast-check would print 100 KB strings in full).
-      reporter: (details) => {
-        if (details.failed) throw new Error(`${String(details.errorInstance)}\n(seed ${details.seed}, path "${details.counterexamplePath}")`);
-      },
-    });
-  });
+  it.each(operations.map((operation) => [`${operation.method.toUpperCase()} ${operation.path}`, operation] as const))(
+    "%s",
+    async (_name, operation) => {
+      await fc.assert(fc.asyncProperty(requestsFor(document, operation, authorization), check), {
+        seed: SEED,
+        numRuns: RUNS,
+        // The failing request, shortened (fast-check would print 100 KB strings in full).
+        reporter: (details) => {
+          if (details.failed)
+            throw new Error(
+              `${String(details.errorInstance)}\n(seed ${details.seed}, path "${details.counterexamplePath}")`,
+            );
+        },
+      });
+    },
+  );
 });

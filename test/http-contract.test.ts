@@ -27,7 +27,9 @@ describe("languages", () => {
   it("lets i18n_language win over the prefix, and keeps it in links", async () => {
     const response = await server.raw("GET", "/es/calendar/events/v1/tags?i18n_language=pt-br");
     expect(response.headers.get("content-language")).toBe("pt-br");
-    expect(response.body.rest_url).toBe(`${server.origin}/pt-br/calendar/events/v1/tags?page=1&per_page=10&i18n_language=pt-br`);
+    expect(response.body.rest_url).toBe(
+      `${server.origin}/pt-br/calendar/events/v1/tags?page=1&per_page=10&i18n_language=pt-br`,
+    );
   });
 
   it("answers an unknown language prefix with 404 rest_no_route", async () => {
@@ -46,29 +48,49 @@ describe("languages", () => {
     ["es", "Parámetro(s) no válido(s): per_page", "Parámetro no válido.", "Debe ser un número entero."],
     ["pt-br", "Parâmetro(s) inválido(s): per_page", "Parâmetro inválido.", "Deve ser um número inteiro."],
     ["en", "Invalid parameter(s): per_page", "Invalid parameter.", "Must be an integer."],
-  ])("words error messages in the request language (%s); codes stay the same", async (language, message, param, detail) => {
-    const response = await server.raw("GET", `/${language}/calendar/events/v1/categories?per_page=x`);
-    expect(response.status).toBe(400);
-    expect(response.headers.get("content-language")).toBe(language);
-    expect(response.body).toEqual({
-      code: "rest_invalid_param",
-      message,
-      data: { status: 400, params: { per_page: param }, details: { per_page: { code: "rest_invalid_type", message: detail } } },
-    });
-  });
+  ])(
+    "words error messages in the request language (%s); codes stay the same",
+    async (language, message, param, detail) => {
+      const response = await server.raw("GET", `/${language}/calendar/events/v1/categories?per_page=x`);
+      expect(response.status).toBe(400);
+      expect(response.headers.get("content-language")).toBe(language);
+      expect(response.body).toEqual({
+        code: "rest_invalid_param",
+        message,
+        data: {
+          status: 400,
+          params: { per_page: param },
+          details: { per_page: { code: "rest_invalid_type", message: detail } },
+        },
+      });
+    },
+  );
 
   it("localizes domain errors too", async () => {
     const response = await server.raw("GET", "/es/calendar/events/v1/categories/77");
-    expect(response.body).toEqual({ code: "rest-category-not-found", message: "La categoría con ID 77 no existe.", data: { status: 404 } });
+    expect(response.body).toEqual({
+      code: "rest-category-not-found",
+      message: "La categoría con ID 77 no existe.",
+      data: { status: 404 },
+    });
   });
 });
 
 describe("routes and methods", () => {
   it("answers an unknown path with 404 rest_no_route in the envelope", async () => {
-    for (const path of ["/calendar/events/v1/nope", "/calendar/events/v2/tags", "/nothing-here", "/calendar/events/v1/categories/1/extra"]) {
+    for (const path of [
+      "/calendar/events/v1/nope",
+      "/calendar/events/v2/tags",
+      "/nothing-here",
+      "/calendar/events/v1/categories/1/extra",
+    ]) {
       const response = await server.raw("GET", path);
       expect(response.status).toBe(404);
-      expect(response.body).toEqual({ code: "rest_no_route", message: "No route was found matching the URL and request method.", data: { status: 404 } });
+      expect(response.body).toEqual({
+        code: "rest_no_route",
+        message: "No route was found matching the URL and request method.",
+        data: { status: 404 },
+      });
     }
   });
 
@@ -135,9 +157,15 @@ describe("error codes", () => {
     expect(spanish.body).toEqual({
       code: "rest_invalid_param",
       message: "Parámetro(s) no válido(s): per_page",
-      data: { status: 400, params: { per_page: expect.any(String) }, details: { per_page: { code: "rest_invalid_type", message: expect.any(String) } } },
+      data: {
+        status: 400,
+        params: { per_page: expect.any(String) },
+        details: { per_page: { code: "rest_invalid_type", message: expect.any(String) } },
+      },
     });
     const english = await server.raw("GET", "/calendar/events/v1/events?per_page=abc");
-    expect(english.body).toEqual(bundled.components.responses.BadRequest.content["application/json"].examples.invalidParam.value);
+    expect(english.body).toEqual(
+      bundled.components.responses.BadRequest.content["application/json"].examples.invalidParam.value,
+    );
   });
 });

@@ -74,7 +74,9 @@ describe("health probes", () => {
         expectSpecResponse("/readyz", "200", ready.body);
       }
       const index = await unlimited.raw("GET", "/calendar/events/v1");
-      expect(Object.keys(index.body.routes)).toEqual(expect.arrayContaining(["/calendar/events/v1/healthz", "/calendar/events/v1/readyz"]));
+      expect(Object.keys(index.body.routes)).toEqual(
+        expect.arrayContaining(["/calendar/events/v1/healthz", "/calendar/events/v1/readyz"]),
+      );
     } finally {
       await unlimited.close();
     }
@@ -138,7 +140,9 @@ describe("security headers", () => {
   it("let the HTML documentation run its own inline code, and add HSTS behind a trusted HTTPS proxy", async () => {
     const proxied = await startTestServer({ TRUST_PROXY: "loopback" });
     try {
-      const page = await proxied.raw("GET", "/calendar/events/v1/doc", { headers: { Accept: "text/html", "X-Forwarded-Proto": "https" } });
+      const page = await proxied.raw("GET", "/calendar/events/v1/doc", {
+        headers: { Accept: "text/html", "X-Forwarded-Proto": "https" },
+      });
       expect(page.status).toBe(200);
       expect(page.headers.get("content-security-policy")).toContain("script-src 'unsafe-inline'");
       expect(page.headers.get("strict-transport-security")).toMatch(/^max-age=\d+/);
@@ -152,18 +156,28 @@ describe("CORS", () => {
   it("lets any origin read by default, exposing the paging headers, and answers preflights", async () => {
     const server = await startTestServer();
     try {
-      const list = await server.raw("GET", "/calendar/events/v1/tags", { headers: { Origin: "https://widgets.example.org" } });
+      const list = await server.raw("GET", "/calendar/events/v1/tags", {
+        headers: { Origin: "https://widgets.example.org" },
+      });
       expect(list.headers.get("access-control-allow-origin")).toBe("*");
       const exposed = list.headers.get("access-control-expose-headers")!.split(", ");
-      expect(exposed).toEqual(expect.arrayContaining(["X-TEC-Total", "X-TEC-TotalPages", "X-WP-Total", "X-WP-TotalPages", "Link"]));
+      expect(exposed).toEqual(
+        expect.arrayContaining(["X-TEC-Total", "X-TEC-TotalPages", "X-WP-Total", "X-WP-TotalPages", "Link"]),
+      );
       const preflight = await server.raw("OPTIONS", "/calendar/events/v1/events", {
-        headers: { Origin: "https://widgets.example.org", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization, content-type" },
+        headers: {
+          Origin: "https://widgets.example.org",
+          "Access-Control-Request-Method": "POST",
+          "Access-Control-Request-Headers": "authorization, content-type",
+        },
       });
       expect(preflight.status).toBe(204);
       expect(preflight.headers.get("access-control-allow-methods")).toContain("POST");
       expect(preflight.headers.get("access-control-allow-headers")).toMatch(/Authorization/i);
       // Without an Origin, nothing of CORS is added.
-      expect((await server.raw("GET", "/calendar/events/v1/tags")).headers.get("access-control-allow-origin")).toBeNull();
+      expect(
+        (await server.raw("GET", "/calendar/events/v1/tags")).headers.get("access-control-allow-origin"),
+      ).toBeNull();
     } finally {
       await server.close();
     }
@@ -172,10 +186,14 @@ describe("CORS", () => {
   it("allows only the configured origins when given a list", async () => {
     const server = await startTestServer({ CORS_ORIGINS: "https://calendar.example.org, https://admin.example.org" });
     try {
-      const allowed = await server.raw("GET", "/calendar/events/v1/tags", { headers: { Origin: "https://admin.example.org" } });
+      const allowed = await server.raw("GET", "/calendar/events/v1/tags", {
+        headers: { Origin: "https://admin.example.org" },
+      });
       expect(allowed.headers.get("access-control-allow-origin")).toBe("https://admin.example.org");
       expect(allowed.headers.get("vary")).toMatch(/Origin/);
-      const other = await server.raw("GET", "/calendar/events/v1/tags", { headers: { Origin: "https://evil.example.com" } });
+      const other = await server.raw("GET", "/calendar/events/v1/tags", {
+        headers: { Origin: "https://evil.example.com" },
+      });
       expect(other.status).toBe(200);
       expect(other.headers.get("access-control-allow-origin")).toBeNull();
     } finally {
@@ -220,7 +238,9 @@ describe("the rate limit", () => {
       expect(free.headers.get("ratelimit")).toBeNull();
       expect(free.headers.get("ratelimit-policy")).toBeNull();
       expect((await limited.raw("GET", "/healthz")).headers.get("ratelimit")).toBeNull();
-      expect((await limited.raw("GET", "/calendar/events/v1/healthz")).headers.get("ratelimit")).toMatch(/^"per-address";r=99;t=1$/);
+      expect((await limited.raw("GET", "/calendar/events/v1/healthz")).headers.get("ratelimit")).toMatch(
+        /^"per-address";r=99;t=1$/,
+      );
     } finally {
       await unlimited.close();
       await limited.close();
@@ -237,23 +257,32 @@ describe("slow, oversized and broken requests", () => {
 
   it("closes a connection whose headers do not arrive in time, with 408 in the envelope", async () => {
     const started = Date.now();
-    const response = await rawExchange(server, "GET /calendar/events/v1/tags HTTP/1.1\r\nHost: x\r\n", { keepOpenMs: 10_000 });
+    const response = await rawExchange(server, "GET /calendar/events/v1/tags HTTP/1.1\r\nHost: x\r\n", {
+      keepOpenMs: 10_000,
+    });
     expect(Date.now() - started).toBeLessThan(8_000);
     expect(response).toMatch(/^HTTP\/1\.1 408 /);
-    expect(bodyOf(response)).toEqual({ code: "rest_request_timeout", message: expect.any(String), data: { status: 408 } });
+    expect(bodyOf(response)).toEqual({
+      code: "rest_request_timeout",
+      message: expect.any(String),
+      data: { status: 408 },
+    });
   });
 
   it("closes a connection whose body does not arrive in time", async () => {
     const response = await rawExchange(
       server,
-      "POST /calendar/events/v1/tags HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"na",
+      'POST /calendar/events/v1/tags HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na',
       { keepOpenMs: 10_000 },
     );
     expect(response).toMatch(/^HTTP\/1\.1 408 /);
   });
 
   it("answers headers over 16 KiB with 431, and what is not HTTP with 400, in the envelope", async () => {
-    const big = await rawExchange(server, `GET /calendar/events/v1/tags HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`);
+    const big = await rawExchange(
+      server,
+      `GET /calendar/events/v1/tags HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`,
+    );
     expect(big).toMatch(/^HTTP\/1\.1 431 /);
     expect(bodyOf(big).code).toBe("rest_headers_too_large");
     const garbage = await rawExchange(server, "\u0000\u0001 not http at all\r\n\r\n");

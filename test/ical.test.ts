@@ -32,29 +32,46 @@ function parsed(response: RawResponse) {
   expect(response.text.startsWith("BEGIN:VCALENDAR\r\n")).toBe(true);
   const components = Object.values(ical.sync.parseICS(response.text)).filter((component) => component !== undefined);
   const events = components.filter((component): component is ical.VEvent => component.type === "VEVENT");
-  const zones = components.filter((component) => component.type === "VTIMEZONE").map((zone) => (zone as unknown as { tzid: string }).tzid);
+  const zones = components
+    .filter((component) => component.type === "VTIMEZONE")
+    .map((zone) => (zone as unknown as { tzid: string }).tzid);
   return { events, zones, byUid: (id: number) => events.find((event) => event.uid.startsWith(`event-${id}@`)) };
 }
 
-const feed = (query = "", headers: Record<string, string> = {}) => server.raw("GET", `${root}/events?ical=1${query}`, { headers });
+const feed = (query = "", headers: Record<string, string> = {}) =>
+  server.raw("GET", `${root}/events?ical=1${query}`, { headers });
 
 describe("iCalendar feeds of events", () => {
   it("writes every field a calendar app reads, chosen by ical=1 or by Accept, and the same filters as the list", async () => {
-    const venue = await createLinkedVia(server, "venues", { venue: "Feed hall", address: "Rua Augusta 1", city: "Lisboa", country: "Portugal", geo_lat: 38.71, geo_lng: -9.14 });
+    const venue = await createLinkedVia(server, "venues", {
+      venue: "Feed hall",
+      address: "Rua Augusta 1",
+      city: "Lisboa",
+      country: "Portugal",
+      geo_lat: 38.71,
+      geo_lng: -9.14,
+    });
     const organizer = await createLinkedVia(server, "organizers", { organizer: "Feed org", email: "org@example.org" });
     const category = await createTermVia(server, "categories", { name: "Feed music" });
     const tag = await createTermVia(server, "tags", { name: "Feed jazz" });
     const event = await createEvent({
       title: "Feed concert, with; commas",
       description: "<p>First line</p><p>Second line</p>",
-      start_date: "+5 days 19:00", end_date: "+5 days 21:00", timezone: "Europe/Lisbon",
-      venue: venue.id, organizer: [organizer.id], categories: [category.id], tags: [tag.id],
+      start_date: "+5 days 19:00",
+      end_date: "+5 days 21:00",
+      timezone: "Europe/Lisbon",
+      venue: venue.id,
+      organizer: [organizer.id],
+      categories: [category.id],
+      tags: [tag.id],
     });
     const other = await createEvent({ title: "Feed other", start_date: "+5 days 10:00", end_date: "+5 days 11:00" });
     const json = (await server.raw("GET", `${root}/events/${event.id}`)).body;
 
     const byParam = await feed(`&categories=${category.id}`);
-    const byAccept = await server.raw("GET", `${root}/events?categories=${category.id}`, { headers: { Accept: "text/calendar" } });
+    const byAccept = await server.raw("GET", `${root}/events?categories=${category.id}`, {
+      headers: { Accept: "text/calendar" },
+    });
     expect(byAccept.text).toBe(byParam.text);
     expect(byParam.headers.get("vary")).toMatch(/Accept/);
     const { events, zones, byUid } = parsed(byParam);
@@ -64,8 +81,12 @@ describe("iCalendar feeds of events", () => {
     expect(vevent.summary).toBe("Feed concert, with; commas");
     expect(vevent.description).toContain("First line");
     expect(vevent.description).toContain("Second line");
-    expect(new Date(vevent.start as unknown as Date).toISOString()).toBe(new Date(`${json.utc_start_date.replace(" ", "T")}Z`).toISOString());
-    expect(new Date(vevent.end as unknown as Date).toISOString()).toBe(new Date(`${json.utc_end_date.replace(" ", "T")}Z`).toISOString());
+    expect(new Date(vevent.start as unknown as Date).toISOString()).toBe(
+      new Date(`${json.utc_start_date.replace(" ", "T")}Z`).toISOString(),
+    );
+    expect(new Date(vevent.end as unknown as Date).toISOString()).toBe(
+      new Date(`${json.utc_end_date.replace(" ", "T")}Z`).toISOString(),
+    );
     expect((vevent.start as unknown as { tz: string }).tz).toBe("Europe/Lisbon");
     expect(zones).toContain("Europe/Lisbon");
     expect(vevent.location).toBe("Feed hall, Rua Augusta 1, Lisboa, Portugal");
@@ -75,7 +96,9 @@ describe("iCalendar feeds of events", () => {
     expect((vevent.url as unknown as { val: string }).val).toBe(json.url);
     expect(vevent.status).toBe("CONFIRMED");
     // JSON stays the default.
-    expect((await server.raw("GET", `${root}/events?categories=${category.id}`)).headers.get("content-type")).toMatch(/json/);
+    expect((await server.raw("GET", `${root}/events?categories=${category.id}`)).headers.get("content-type")).toMatch(
+      /json/,
+    );
   });
 
   it("keeps the UID across edits, moves SEQUENCE and LAST-MODIFIED, and revalidates with the ETag", async () => {
@@ -83,10 +106,21 @@ describe("iCalendar feeds of events", () => {
     const first = await server.raw("GET", `${root}/events/${event.id}?ical=1`);
     const before = parsed(first).byUid(event.id)!;
     const etag = first.headers.get("etag")!;
-    expect((await server.raw("GET", `${root}/events/${event.id}?ical=1`, { headers: { "If-None-Match": etag } })).status).toBe(304);
+    expect(
+      (await server.raw("GET", `${root}/events/${event.id}?ical=1`, { headers: { "If-None-Match": etag } })).status,
+    ).toBe(304);
     await new Promise((resolve) => setTimeout(resolve, 1100));
-    expect((await server.raw("PATCH", `${root}/events/${event.id}`, { body: { title: "Feed edited again" }, headers: ADMIN_HEADERS })).status).toBe(200);
-    const second = await server.raw("GET", `${root}/events/by-slug/${event.slug}`, { headers: { Accept: "text/calendar" } });
+    expect(
+      (
+        await server.raw("PATCH", `${root}/events/${event.id}`, {
+          body: { title: "Feed edited again" },
+          headers: ADMIN_HEADERS,
+        })
+      ).status,
+    ).toBe(200);
+    const second = await server.raw("GET", `${root}/events/by-slug/${event.slug}`, {
+      headers: { Accept: "text/calendar" },
+    });
     expect(second.headers.get("etag")).not.toBe(etag);
     const after = parsed(second).byUid(event.id)!;
     expect(after.uid).toBe(before.uid);
@@ -96,10 +130,30 @@ describe("iCalendar feeds of events", () => {
   });
 
   it("keeps local times across DST changes, with a VTIMEZONE for every zone, and writes all-day events as dates", async () => {
-    const beforeChange = await createEvent({ title: "Feed DST before", start_date: "2027-03-27 19:00:00", end_date: "2027-03-27 20:00:00", timezone: "Europe/Lisbon" });
-    const afterChange = await createEvent({ title: "Feed DST after", start_date: "2027-03-29 19:00:00", end_date: "2027-03-29 20:00:00", timezone: "Europe/Lisbon" });
-    const newYork = await createEvent({ title: "Feed New York", start_date: "2027-11-08 19:00:00", end_date: "2027-11-08 20:00:00", timezone: "America/New_York" });
-    const allDay = await createEvent({ title: "Feed all day", start_date: "2027-04-10", end_date: "2027-04-11", all_day: true });
+    const beforeChange = await createEvent({
+      title: "Feed DST before",
+      start_date: "2027-03-27 19:00:00",
+      end_date: "2027-03-27 20:00:00",
+      timezone: "Europe/Lisbon",
+    });
+    const afterChange = await createEvent({
+      title: "Feed DST after",
+      start_date: "2027-03-29 19:00:00",
+      end_date: "2027-03-29 20:00:00",
+      timezone: "Europe/Lisbon",
+    });
+    const newYork = await createEvent({
+      title: "Feed New York",
+      start_date: "2027-11-08 19:00:00",
+      end_date: "2027-11-08 20:00:00",
+      timezone: "America/New_York",
+    });
+    const allDay = await createEvent({
+      title: "Feed all day",
+      start_date: "2027-04-10",
+      end_date: "2027-04-11",
+      all_day: true,
+    });
     const { byUid, zones } = parsed(await feed("&start_date=2027-03-01&end_date=2027-12-31"));
     expect(new Date(byUid(beforeChange.id)!.start as unknown as Date).toISOString()).toBe("2027-03-27T19:00:00.000Z");
     expect(new Date(byUid(afterChange.id)!.start as unknown as Date).toISOString()).toBe("2027-03-29T18:00:00.000Z");
@@ -115,10 +169,28 @@ describe("iCalendar feeds of events", () => {
   });
 
   it("shows the request's language, and cancels the events of its window that were published and are in the trash", async () => {
-    const event = await createEvent({ title: "Feed in English", start_date: "+8 days 10:00", end_date: "+8 days 11:00" });
-    expect((await server.raw("PATCH", `${root}/events/${event.id}?i18n_language=es`, { body: { title: "Evento del feed" }, headers: ADMIN_HEADERS })).status).toBe(200);
-    expect(parsed(await server.raw("GET", `/es${root}/events?ical=1`)).byUid(event.id)!.summary).toBe("Evento del feed");
-    const draft = await createEvent({ title: "Feed draft never published", status: "draft", start_date: "+8 days 12:00", end_date: "+8 days 13:00" });
+    const event = await createEvent({
+      title: "Feed in English",
+      start_date: "+8 days 10:00",
+      end_date: "+8 days 11:00",
+    });
+    expect(
+      (
+        await server.raw("PATCH", `${root}/events/${event.id}?i18n_language=es`, {
+          body: { title: "Evento del feed" },
+          headers: ADMIN_HEADERS,
+        })
+      ).status,
+    ).toBe(200);
+    expect(parsed(await server.raw("GET", `/es${root}/events?ical=1`)).byUid(event.id)!.summary).toBe(
+      "Evento del feed",
+    );
+    const draft = await createEvent({
+      title: "Feed draft never published",
+      status: "draft",
+      start_date: "+8 days 12:00",
+      end_date: "+8 days 13:00",
+    });
     await server.raw("DELETE", `${root}/events/${event.id}`, { headers: ADMIN_HEADERS });
     await server.raw("DELETE", `${root}/events/${draft.id}`, { headers: ADMIN_HEADERS });
     const { byUid } = parsed(await feed());
@@ -130,7 +202,10 @@ describe("iCalendar feeds of events", () => {
     const small = await startTestServer({ FEED_MAX_EVENTS: "2" });
     try {
       for (let i = 0; i < 3; i += 1) {
-        const response = await small.raw("POST", `${root}/events`, { body: { title: `Bounded ${i}`, start_date: `+${i + 1} days`, end_date: `+${i + 1} days 1 hour` }, headers: ADMIN_HEADERS });
+        const response = await small.raw("POST", `${root}/events`, {
+          body: { title: `Bounded ${i}`, start_date: `+${i + 1} days`, end_date: `+${i + 1} days 1 hour` },
+          headers: ADMIN_HEADERS,
+        });
         expect(response.status).toBe(201);
       }
       const response = await small.raw("GET", `${root}/events?ical=1&per_page=1`);
@@ -143,7 +218,12 @@ describe("iCalendar feeds of events", () => {
     const bytes = await startTestServer({ FEED_MAX_BYTES: "65536" });
     try {
       for (let i = 0; i < 4; i += 1) {
-        const body = { title: `Long ${i}`, description: `<p>${"A long description. ".repeat(600)}</p>`, start_date: `+${i + 1} days`, end_date: `+${i + 1} days 1 hour` };
+        const body = {
+          title: `Long ${i}`,
+          description: `<p>${"A long description. ".repeat(600)}</p>`,
+          start_date: `+${i + 1} days`,
+          end_date: `+${i + 1} days 1 hour`,
+        };
         expect((await bytes.raw("POST", `${root}/events`, { body, headers: ADMIN_HEADERS })).status).toBe(201);
       }
       const response = await bytes.raw("GET", `${root}/events?ical=1`);
@@ -158,7 +238,8 @@ describe("iCalendar feeds of events", () => {
   it("keeps a description's paragraphs, line breaks and list items on lines of their own, with its HTML beside, and ends every line with CRLF", async () => {
     const event = await createEvent({
       title: "Shaped text",
-      description: "<p>First paragraph &amp; more.</p><p>Second line one<br>second line two</p><ul><li>One</li><li>Two</li></ul>",
+      description:
+        "<p>First paragraph &amp; more.</p><p>Second line one<br>second line two</p><ul><li>One</li><li>Two</li></ul>",
       start_date: "+5 days 10:00",
       end_date: "+5 days 11:00",
     });
@@ -167,6 +248,11 @@ describe("iCalendar feeds of events", () => {
     expect(vevent.description).toBe("First paragraph & more.\n\nSecond line one\nsecond line two\n\n- One\n- Two");
     expect(response.text).toMatch(/X-ALT-DESC;FMTTYPE=text\/html:<p>First paragraph/);
     expect(response.text.endsWith("END:VCALENDAR\r\n")).toBe(true);
-    expect(response.text.split("\r\n").slice(0, -1).every((line) => !line.includes("\n"))).toBe(true);
+    expect(
+      response.text
+        .split("\r\n")
+        .slice(0, -1)
+        .every((line) => !line.includes("\n")),
+    ).toBe(true);
   });
 });

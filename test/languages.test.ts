@@ -15,7 +15,8 @@ afterAll(() => server.close());
 
 const base = (language: string) => `/${language}/calendar/events/v1`;
 const read = (language: string, path: string) => server.raw("GET", `${base(language)}${path}`);
-const write = (language: string, method: string, path: string, body: unknown) => server.raw(method, `${base(language)}${path}`, { body, headers: ADMIN_HEADERS });
+const write = (language: string, method: string, path: string, body: unknown) =>
+  server.raw(method, `${base(language)}${path}`, { body, headers: ADMIN_HEADERS });
 
 describe("an event in three languages", () => {
   let id: number;
@@ -28,24 +29,45 @@ describe("an event in three languages", () => {
       end_date: utcWall(50),
     });
     id = created.id;
-    const spanish = await write("es", "PATCH", `/events/${id}`, { title: "Concierto de jazz", description: "Una velada de jazz suave.", slug: "concierto-de-jazz" });
+    const spanish = await write("es", "PATCH", `/events/${id}`, {
+      title: "Concierto de jazz",
+      description: "Una velada de jazz suave.",
+      slug: "concierto-de-jazz",
+    });
     expect(spanish.status).toBe(200);
     expect(spanish.headers.get("content-language")).toBe("es");
     // Portuguese through the parameter rather than the prefix: the title only.
-    const portuguese = await server.raw("PATCH", `/calendar/events/v1/events/${id}?i18n_language=pt-br`, { body: { title: "Show de jazz" }, headers: ADMIN_HEADERS });
+    const portuguese = await server.raw("PATCH", `/calendar/events/v1/events/${id}?i18n_language=pt-br`, {
+      body: { title: "Show de jazz" },
+      headers: ADMIN_HEADERS,
+    });
     expect(portuguese.body.title).toBe("Show de jazz");
   });
 
   it("reads back by id in each language, falling back field by field to the default language", async () => {
     const english = await read("en", `/events/${id}`);
-    expect(english.body).toMatchObject({ title: "Jazz concert", description: "<p>An evening of smooth jazz.</p>", excerpt: "<p>Smooth jazz</p>", slug: "jazz-concert" });
+    expect(english.body).toMatchObject({
+      title: "Jazz concert",
+      description: "<p>An evening of smooth jazz.</p>",
+      excerpt: "<p>Smooth jazz</p>",
+      slug: "jazz-concert",
+    });
     const spanish = await read("es", `/events/${id}`);
     expect(spanish.headers.get("content-language")).toBe("es");
-    expect(spanish.body).toMatchObject({ title: "Concierto de jazz", description: "<p>Una velada de jazz suave.</p>", excerpt: "<p>Smooth jazz</p>", slug: "concierto-de-jazz" });
+    expect(spanish.body).toMatchObject({
+      title: "Concierto de jazz",
+      description: "<p>Una velada de jazz suave.</p>",
+      excerpt: "<p>Smooth jazz</p>",
+      slug: "concierto-de-jazz",
+    });
     expect(spanish.body.url).toBe(`${server.origin}/es/event/concierto-de-jazz/`);
     // The Portuguese title came without a slug: the translation got one made from it.
     const portuguese = await read("pt-br", `/events/${id}`);
-    expect(portuguese.body).toMatchObject({ title: "Show de jazz", description: "<p>An evening of smooth jazz.</p>", slug: "show-de-jazz" });
+    expect(portuguese.body).toMatchObject({
+      title: "Show de jazz",
+      description: "<p>An evening of smooth jazz.</p>",
+      slug: "show-de-jazz",
+    });
   });
 
   it("lists its languages with their slugs and addresses", async () => {
@@ -59,14 +81,22 @@ describe("an event in three languages", () => {
   });
 
   it("finds translated slugs in the request language first, then the default one, then any", async () => {
-    expect((await read("es", "/events/by-slug/concierto-de-jazz")).body).toMatchObject({ id, title: "Concierto de jazz" });
+    expect((await read("es", "/events/by-slug/concierto-de-jazz")).body).toMatchObject({
+      id,
+      title: "Concierto de jazz",
+    });
     expect((await read("es", "/events/by-slug/jazz-concert")).body).toMatchObject({ id, title: "Concierto de jazz" });
-    expect((await read("pt-br", "/events/by-slug/concierto-de-jazz")).body).toMatchObject({ id, title: "Show de jazz" });
+    expect((await read("pt-br", "/events/by-slug/concierto-de-jazz")).body).toMatchObject({
+      id,
+      title: "Show de jazz",
+    });
     expect((await read("en", "/events/by-slug/jazz-concert")).body.title).toBe("Jazz concert");
   });
 
   it("lists and searches in the request language, fallback text included", async () => {
-    expect((await read("es", "/events")).body.events.map((e: { title: string }) => e.title)).toEqual(["Concierto de jazz"]);
+    expect((await read("es", "/events")).body.events.map((e: { title: string }) => e.title)).toEqual([
+      "Concierto de jazz",
+    ]);
     expect((await read("es", "/events?search=velada")).body.total).toBe(1);
     // Spanish has its own description: the English one is not searched in Spanish...
     expect((await read("es", "/events?search=evening")).body.total).toBe(0);
@@ -86,7 +116,11 @@ describe("an event in three languages", () => {
 
 describe("an item created in another language than the default", () => {
   it("shows its own language's text everywhere until it is translated", async () => {
-    const created = await write("es", "POST", "/events", { title: "Fiesta de verano", start_date: utcWall(30), end_date: utcWall(31) });
+    const created = await write("es", "POST", "/events", {
+      title: "Fiesta de verano",
+      start_date: utcWall(30),
+      end_date: utcWall(31),
+    });
     expect(created.status).toBe(201);
     const english = await read("en", `/events/${created.body.id}`);
     expect(english.body).toMatchObject({ title: "Fiesta de verano", slug: "fiesta-de-verano" });
@@ -98,7 +132,10 @@ describe("an item created in another language than the default", () => {
     // language's): a part written in Spanish alone must still show in Portuguese.
     const category = await write("es", "POST", "/categories", { name: "Danza" });
     const venue = await write("es", "POST", "/venues", { venue: "Sala pequeña", description: "Junto al río." });
-    const organizer = await write("pt-br", "POST", "/organizers", { organizer: "Coletivo", description: "Grupo de dança." });
+    const organizer = await write("pt-br", "POST", "/organizers", {
+      organizer: "Coletivo",
+      description: "Grupo de dança.",
+    });
     await write("en", "PATCH", `/organizers/${organizer.body.id}`, { organizer: "Collective" });
     const event = await write("pt-br", "POST", "/events", {
       title: "Noite de dança",
@@ -112,41 +149,94 @@ describe("an item created in another language than the default", () => {
     expect(event.status).toBe(201);
     const window = `start_date=${encodeURIComponent(utcWall(199))}&end_date=${encodeURIComponent(utcWall(202))}`;
     for (const language of ["en", "pt-br", "es"]) {
-      const listed = (await read(language, `/events?${window}`)).body.events.find((entry: { id: number }) => entry.id === event.body.id);
-      const { json_ld: _jsonLd, translations: _translations, venue: readVenue, organizer: readOrganizers, ...single } = (await read(language, `/events/${event.body.id}`)).body;
+      const listed = (await read(language, `/events?${window}`)).body.events.find(
+        (entry: { id: number }) => entry.id === event.body.id,
+      );
+      const {
+        json_ld: _jsonLd,
+        translations: _translations,
+        venue: readVenue,
+        organizer: readOrganizers,
+        ...single
+      } = (await read(language, `/events/${event.body.id}`)).body;
       const { json_ld: _venueJsonLd, ...venueShown } = readVenue;
-      const organizersShown = readOrganizers.map(({ json_ld: _organizerJsonLd, ...rest }: Record<string, unknown>) => rest);
+      const organizersShown = readOrganizers.map(
+        ({ json_ld: _organizerJsonLd, ...rest }: Record<string, unknown>) => rest,
+      );
       expect(listed).toEqual({ ...single, venue: venueShown, organizer: organizersShown });
     }
     const spanishOnly = (await read("pt-br", `/events?${window}`)).body.events[0];
-    expect(spanishOnly).toMatchObject({ title: "Noite de dança", venue: { venue: "Sala pequeña" }, organizer: [{ organizer: "Coletivo" }], categories: [{ name: "Danza" }] });
-    expect((await read("es", `/events?${window}`)).body.events[0]).toMatchObject({ title: "Noite de dança", organizer: [{ organizer: "Collective" }] });
-    expect((await read("en", `/events?${window}`)).body.events[0].organizer[0].description).toBe("<p>Grupo de dança.</p>");
+    expect(spanishOnly).toMatchObject({
+      title: "Noite de dança",
+      venue: { venue: "Sala pequeña" },
+      organizer: [{ organizer: "Coletivo" }],
+      categories: [{ name: "Danza" }],
+    });
+    expect((await read("es", `/events?${window}`)).body.events[0]).toMatchObject({
+      title: "Noite de dança",
+      organizer: [{ organizer: "Collective" }],
+    });
+    expect((await read("en", `/events?${window}`)).body.events[0].organizer[0].description).toBe(
+      "<p>Grupo de dança.</p>",
+    );
   });
 });
 
 describe("venues, organizers, categories and tags in several languages", () => {
   it("keeps a venue's and an organizer's name and description per language, their other fields shared", async () => {
-    for (const [collection, field] of [["venues", "venue"], ["organizers", "organizer"]] as const) {
-      const created = await createLinkedVia(server, collection, { [field]: "City Hall", description: "The old town hall.", phone: "555" });
-      const patched = await write("pt-br", "PATCH", `/${collection}/${created.id}`, { [field]: "Prefeitura", phone: "556" });
-      expect(patched.body).toMatchObject({ [field]: "Prefeitura", description: "<p>The old town hall.</p>", phone: "556" });
-      expect((await read("en", `/${collection}/${created.id}`)).body).toMatchObject({ [field]: "City Hall", phone: "556" });
+    for (const [collection, field] of [
+      ["venues", "venue"],
+      ["organizers", "organizer"],
+    ] as const) {
+      const created = await createLinkedVia(server, collection, {
+        [field]: "City Hall",
+        description: "The old town hall.",
+        phone: "555",
+      });
+      const patched = await write("pt-br", "PATCH", `/${collection}/${created.id}`, {
+        [field]: "Prefeitura",
+        phone: "556",
+      });
+      expect(patched.body).toMatchObject({
+        [field]: "Prefeitura",
+        description: "<p>The old town hall.</p>",
+        phone: "556",
+      });
+      expect((await read("en", `/${collection}/${created.id}`)).body).toMatchObject({
+        [field]: "City Hall",
+        phone: "556",
+      });
       expect((await read("pt-br", `/${collection}?search=prefeitura`)).body.total).toBe(1);
       expect((await read("en", `/${collection}?search=prefeitura`)).body.total).toBe(0);
       expect((await read("pt-br", `/${collection}/${created.id}`)).body.translations).toEqual({
         en: { slug: "city-hall", rest_url: `${server.origin}/en/calendar/events/v1/${collection}/${created.id}` },
-        "pt-br": { slug: "prefeitura", rest_url: `${server.origin}/pt-br/calendar/events/v1/${collection}/${created.id}` },
+        "pt-br": {
+          slug: "prefeitura",
+          rest_url: `${server.origin}/pt-br/calendar/events/v1/${collection}/${created.id}`,
+        },
       });
     }
   });
 
   it("keeps a term's name, description and slug per language", async () => {
     for (const collection of ["categories", "tags"] as const) {
-      const created = await createTermVia(server, collection, { name: `Music ${collection}`, description: "All kinds" });
-      const spanish = await write("es", "PATCH", `/${collection}/${created.id}`, { name: `Música ${collection}`, slug: `musica-${collection}` });
-      expect(spanish.body).toMatchObject({ name: `Música ${collection}`, slug: `musica-${collection}`, description: "All kinds" });
-      expect((await read("en", `/${collection}/${created.id}`)).body).toMatchObject({ name: `Music ${collection}`, slug: `music-${collection}` });
+      const created = await createTermVia(server, collection, {
+        name: `Music ${collection}`,
+        description: "All kinds",
+      });
+      const spanish = await write("es", "PATCH", `/${collection}/${created.id}`, {
+        name: `Música ${collection}`,
+        slug: `musica-${collection}`,
+      });
+      expect(spanish.body).toMatchObject({
+        name: `Música ${collection}`,
+        slug: `musica-${collection}`,
+        description: "All kinds",
+      });
+      expect((await read("en", `/${collection}/${created.id}`)).body).toMatchObject({
+        name: `Music ${collection}`,
+        slug: `music-${collection}`,
+      });
       expect((await read("es", `/${collection}?hide_empty=false&search=musica`)).body.total).toBe(1);
       expect((await read("es", `/${collection}?hide_empty=false&slug=musica-${collection}`)).body.total).toBe(1);
       expect((await read("es", `/${collection}?hide_empty=false&slug=music-${collection}`)).body.total).toBe(1);
@@ -159,11 +249,19 @@ describe("venues, organizers, categories and tags in several languages", () => {
     await write("es", "PATCH", `/categories/${category.id}`, { name: "Teatro" });
     const venue = await createLinkedVia(server, "venues", { venue: "Main Stage" });
     await write("es", "PATCH", `/venues/${venue.id}`, { venue: "Escenario principal" });
-    const event = await createEventVia(server, { title: "Play", start_date: utcWall(60), end_date: utcWall(62), categories: [category.id], venue: [venue.id] });
+    const event = await createEventVia(server, {
+      title: "Play",
+      start_date: utcWall(60),
+      end_date: utcWall(62),
+      categories: [category.id],
+      venue: [venue.id],
+    });
     const spanish = await read("es", `/events/${event.id}`);
     expect(spanish.body.categories[0].name).toBe("Teatro");
     expect(spanish.body.venue.venue).toBe("Escenario principal");
-    expect(spanish.body.categories[0].urls.self).toBe(`${server.origin}/es/calendar/events/v1/categories/${category.id}`);
+    expect(spanish.body.categories[0].urls.self).toBe(
+      `${server.origin}/es/calendar/events/v1/categories/${category.id}`,
+    );
   });
 });
 

@@ -13,8 +13,9 @@ const METHODS = ["get", "post", "put", "patch", "delete"];
 
 /** Every (path, METHOD) pair of the spec: the source of truth the index must mirror. */
 function specOperations(): Array<[string, string]> {
-  return Object.entries(bundled.paths as Record<string, Record<string, unknown>>)
-    .flatMap(([path, item]) => METHODS.filter((method) => method in item).map((method): [string, string] => [path, method.toUpperCase()]));
+  return Object.entries(bundled.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
+    METHODS.filter((method) => method in item).map((method): [string, string] => [path, method.toUpperCase()]),
+  );
 }
 
 function routeKey(path: string): string {
@@ -28,7 +29,8 @@ describe("GET /calendar/events/v1 (the namespace index)", () => {
     expect(response.status).toBe(200);
     expect(data?.namespace).toBe("calendar/events/v1");
     const expected = new Map<string, string[]>();
-    for (const [path, method] of specOperations()) expected.set(routeKey(path), [...(expected.get(routeKey(path)) ?? []), method]);
+    for (const [path, method] of specOperations())
+      expected.set(routeKey(path), [...(expected.get(routeKey(path)) ?? []), method]);
     expect(Object.keys(data!.routes).sort()).toEqual([...expected.keys()].sort());
     for (const [key, methods] of expected) expect(data!.routes[key].methods).toEqual(methods);
   });
@@ -60,7 +62,9 @@ describe("GET /calendar/events/v1 (the namespace index)", () => {
 
   it("links routes without parameters to themselves, and the index up to the REST root, keeping the language prefix", async () => {
     const { data } = await server.apiIn("es").GET("/");
-    expect(data!.routes["/calendar/events/v1/tags"]._links!.self![0].href).toBe(`${server.origin}/es/calendar/events/v1/tags`);
+    expect(data!.routes["/calendar/events/v1/tags"]._links!.self![0].href).toBe(
+      `${server.origin}/es/calendar/events/v1/tags`,
+    );
     expect(data!.routes["/calendar/events/v1/tags/(?P<id>\\d+)"]._links).toBeUndefined();
     expect(data!._links.up[0].href).toBe(`${server.origin}/es/`);
   });
@@ -72,7 +76,10 @@ describe("GET /calendar/events/v1/doc", () => {
     const data = body as components["schemas"]["OpenApiDocument"];
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain("application/json");
-    expect(data).toMatchObject({ openapi: "3.1.0", info: { version: expect.any(String), title: expect.any(String), description: expect.any(String) } });
+    expect(data).toMatchObject({
+      openapi: "3.1.0",
+      info: { version: expect.any(String), title: expect.any(String), description: expect.any(String) },
+    });
     expect(data!.servers).toEqual([{ url: server.base }]);
     expect(Object.keys(data!.paths)).toEqual(Object.keys(bundled.paths));
     expect(data!.paths).toHaveProperty("/categories.get");
@@ -81,11 +88,15 @@ describe("GET /calendar/events/v1/doc", () => {
 
   it("gives the language prefix in servers[0].url when asked under one", async () => {
     const { data } = await server.apiIn("pt-br").GET("/doc");
-    expect((data as components["schemas"]["OpenApiDocument"]).servers[0].url).toBe(`${server.origin}/pt-br/calendar/events/v1`);
+    expect((data as components["schemas"]["OpenApiDocument"]).servers[0].url).toBe(
+      `${server.origin}/pt-br/calendar/events/v1`,
+    );
   });
 
   it("renders a self-contained HTML page for Accept: text/html", async () => {
-    const response = await server.raw("GET", "/es/calendar/events/v1/doc", { headers: { Accept: "text/html,application/xhtml+xml,*/*;q=0.8" } });
+    const response = await server.raw("GET", "/es/calendar/events/v1/doc", {
+      headers: { Accept: "text/html,application/xhtml+xml,*/*;q=0.8" },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain("text/html");
     expect(response.text).toMatch(/^<!DOCTYPE html>/i);
@@ -101,11 +112,19 @@ describe("GET /calendar/events/v1/doc", () => {
     const { request } = await import("node:http");
     const body: string = await new Promise((resolve, reject) => {
       const url = new URL(`${server.base}/doc`);
-      const req = request({ host: url.hostname, port: url.port, path: url.pathname, headers: { Host: 'evil"><script>alert(1)</script>', Accept: "text/html" } }, (res) => {
-        let text = "";
-        res.on("data", (chunk) => (text += chunk));
-        res.on("end", () => resolve(text));
-      });
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          headers: { Host: 'evil"><script>alert(1)</script>', Accept: "text/html" },
+        },
+        (res) => {
+          let text = "";
+          res.on("data", (chunk) => (text += chunk));
+          res.on("end", () => resolve(text));
+        },
+      );
       req.on("error", reject);
       req.end();
     });

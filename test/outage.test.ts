@@ -67,15 +67,18 @@ onPostgres("PostgreSQL refusing and dropping connections", () => {
   beforeAll(async () => {
     const port = await freePort();
     let target = { host: "127.0.0.1", port: 5432 };
-    server = await startTestServer({}, {
-      logLines,
-      connectThrough: (url) => {
-        const parsed = new URL(url);
-        target = { host: parsed.hostname, port: Number(parsed.port || 5432) };
-        parsed.host = `127.0.0.1:${port}`;
-        return parsed.toString();
+    server = await startTestServer(
+      {},
+      {
+        logLines,
+        connectThrough: (url) => {
+          const parsed = new URL(url);
+          target = { host: parsed.hostname, port: Number(parsed.port || 5432) };
+          parsed.host = `127.0.0.1:${port}`;
+          return parsed.toString();
+        },
       },
-    });
+    );
     outage = new Outage(target);
     await new Promise<void>((listening) => outage.server.listen(port, "127.0.0.1", listening));
     // The service connected while the proxy was not up yet; it reconnects through it now.
@@ -96,8 +99,12 @@ onPostgres("PostgreSQL refusing and dropping connections", () => {
     } finally {
       outage.end();
     }
-    expect((await server.raw("POST", `${root}/tags`, { body: { name: "Back" }, headers: ADMIN_HEADERS })).status).toBe(201);
-    const failures = logLines.map((line) => JSON.parse(line)).filter((line) => line.level === "warn" || line.level === "error");
+    expect((await server.raw("POST", `${root}/tags`, { body: { name: "Back" }, headers: ADMIN_HEADERS })).status).toBe(
+      201,
+    );
+    const failures = logLines
+      .map((line) => JSON.parse(line))
+      .filter((line) => line.level === "warn" || line.level === "error");
     expect(failures.length).toBeGreaterThan(0);
     expect(failures.every((line) => line.msg === "database unavailable" && line.err === undefined)).toBe(true);
   });
@@ -114,13 +121,17 @@ onSqlite("SQLite with its write lock held past the busy timeout", () => {
     const holder = new BetterSqlite3(sqlitePath(server.config.databaseUrl));
     holder.exec("BEGIN EXCLUSIVE");
     try {
-      expectUnavailable(await server.raw("POST", `${root}/tags`, { body: { name: "Waiting" }, headers: ADMIN_HEADERS }));
+      expectUnavailable(
+        await server.raw("POST", `${root}/tags`, { body: { name: "Waiting" }, headers: ADMIN_HEADERS }),
+      );
       expect((await server.raw("GET", `${root}/tags`)).status).toBe(200);
     } finally {
       holder.exec("ROLLBACK");
       holder.close();
     }
-    expect((await server.raw("POST", `${root}/tags`, { body: { name: "Written" }, headers: ADMIN_HEADERS })).status).toBe(201);
+    expect(
+      (await server.raw("POST", `${root}/tags`, { body: { name: "Written" }, headers: ADMIN_HEADERS })).status,
+    ).toBe(201);
   });
 });
 
@@ -141,10 +152,26 @@ describe("a start-up that cannot succeed", () => {
   }
 
   it.each([
-    ["a bad LOG_LEVEL", { LOG_LEVEL: "loud", DATABASE_URL: "file::memory:" }, /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not "loud"$/],
-    ["an unreachable database", { DATABASE_URL: "postgresql://calendar:secret@127.0.0.1:1/calendar" }, /^DATABASE_URL: cannot reach the database server of postgresql:\/\/calendar:\*\*\*@127\.0\.0\.1:1\/calendar/],
-    ["a missing database", { DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/calendar_does_not_exist" }, /^DATABASE_URL: the database of .* does not exist/],
-    ["an SQLite file under a file", { DATABASE_URL: `file:${__filename}/calendar.db` }, /^DATABASE_URL: cannot open or create the SQLite database/],
+    [
+      "a bad LOG_LEVEL",
+      { LOG_LEVEL: "loud", DATABASE_URL: "file::memory:" },
+      /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not "loud"$/,
+    ],
+    [
+      "an unreachable database",
+      { DATABASE_URL: "postgresql://calendar:secret@127.0.0.1:1/calendar" },
+      /^DATABASE_URL: cannot reach the database server of postgresql:\/\/calendar:\*\*\*@127\.0\.0\.1:1\/calendar/,
+    ],
+    [
+      "a missing database",
+      { DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/calendar_does_not_exist" },
+      /^DATABASE_URL: the database of .* does not exist/,
+    ],
+    [
+      "an SQLite file under a file",
+      { DATABASE_URL: `file:${__filename}/calendar.db` },
+      /^DATABASE_URL: cannot open or create the SQLite database/,
+    ],
   ])("says so in one line naming the setting: %s", async (_name, env, message) => {
     const { code, lines } = await start({ PORT: String(await freePort()), ...env });
     expect(code).toBe(1);
@@ -164,7 +191,9 @@ describe("a start-up that cannot succeed", () => {
       const { code, lines } = await start({ PORT: String(port), DATABASE_URL: `file:${database}` });
       expect(code).toBe(1);
       expect(lines).toHaveLength(1);
-      expect(JSON.parse(lines[0]).msg).toBe(`PORT: 127.0.0.1:${port} is already in use by another program; choose another PORT or stop that program`);
+      expect(JSON.parse(lines[0]).msg).toBe(
+        `PORT: 127.0.0.1:${port} is already in use by another program; choose another PORT or stop that program`,
+      );
       expect(require("node:fs").existsSync(database)).toBe(false);
     } finally {
       taken.close();

@@ -17,7 +17,13 @@ let server: TestServer;
 let eventId: number;
 beforeAll(async () => {
   server = await startTestServer();
-  const venue = await createLinkedVia(server, "venues", { venue: "Hall", show_map: true, geo_lat: 38.7, geo_lng: -9.1, city: "Lisbon" });
+  const venue = await createLinkedVia(server, "venues", {
+    venue: "Hall",
+    show_map: true,
+    geo_lat: 38.7,
+    geo_lng: -9.1,
+    city: "Lisbon",
+  });
   const organizer = await createLinkedVia(server, "organizers", { organizer: "Ana", email: "ana@example.org" });
   const category = await createTermVia(server, "categories", { name: "Music" });
   const tag = await createTermVia(server, "tags", { name: "Free" });
@@ -46,8 +52,14 @@ afterAll(async () => {
 
 /** The record with its text lists in one order (the raw statement orders them by language; Prisma does not promise one). */
 function sorted<T>(record: T): T {
-  return JSON.parse(JSON.stringify(record, (_key, value) => (Array.isArray(value) && value.every((item) => item && typeof item === "object" && "language" in item) ? [...value].sort((a, b) => a.language.localeCompare(b.language)) : value)), (_key, value) =>
-    typeof value === "string" && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(value) ? new Date(value) : value,
+  return JSON.parse(
+    JSON.stringify(record, (_key, value) =>
+      Array.isArray(value) && value.every((item) => item && typeof item === "object" && "language" in item)
+        ? [...value].sort((a, b) => a.language.localeCompare(b.language))
+        : value,
+    ),
+    (_key, value) =>
+      typeof value === "string" && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(value) ? new Date(value) : value,
   );
 }
 
@@ -55,7 +67,8 @@ function sorted<T>(record: T): T {
 function typesOf(value: unknown): unknown {
   if (value instanceof Date) return "date";
   if (Array.isArray(value)) return value.map(typesOf);
-  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, typesOf(inner)]));
+  if (value !== null && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, typesOf(inner)]));
   return value === null ? "null" : typeof value;
 }
 
@@ -76,7 +89,9 @@ describe("records read through Prisma and through the raw path", () => {
     expect(sorted(venue)).toEqual(sorted(await venueRepository.find(server.db.read, venue.id)));
     expect(sorted(organizer)).toEqual(sorted(await organizerRepository.find(server.db.read, organizer.id)));
     for (const { term } of event.terms) {
-      expect(sorted(term)).toEqual(sorted(await findTerm(server.db.read, term.taxonomy as "category" | "tag", term.id)));
+      expect(sorted(term)).toEqual(
+        sorted(await findTerm(server.db.read, term.taxonomy as "category" | "tag", term.id)),
+      );
     }
     expect(event.terms).toHaveLength(2);
   });

@@ -21,7 +21,12 @@ afterAll(async () => {
 
 const root = "/calendar/events/v1";
 
-async function send(method: "POST" | "PATCH" | "DELETE", path: string, body?: Record<string, unknown>, status = method === "POST" ? 201 : 200): Promise<RawResponse> {
+async function send(
+  method: "POST" | "PATCH" | "DELETE",
+  path: string,
+  body?: Record<string, unknown>,
+  status = method === "POST" ? 201 : 200,
+): Promise<RawResponse> {
   const response = await server.raw(method, `${root}${path}`, { body, headers: ADMIN_HEADERS });
   expect([response.status, response.status === status ? "" : response.text]).toEqual([status, ""]);
   return response;
@@ -42,7 +47,11 @@ interface Listed {
 
 /** The occurrences of a series (not the series itself), in date order, as the list shows them to an administrator. */
 async function occurrences(seriesId: number, status = "publish,draft"): Promise<Listed[]> {
-  const response = await server.raw("GET", `${root}/events?post_parent=${seriesId}&start_date=2020-01-01&end_date=2030-12-31&per_page=50&status=${status}`, { headers: ADMIN_HEADERS });
+  const response = await server.raw(
+    "GET",
+    `${root}/events?post_parent=${seriesId}&start_date=2020-01-01&end_date=2030-12-31&per_page=50&status=${status}`,
+    { headers: ADMIN_HEADERS },
+  );
   expect(response.status).toBe(200);
   return response.body.events;
 }
@@ -63,16 +72,38 @@ describe("a weekly class", () => {
       recurrence: { rrule: "RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=8" },
     });
     series = created.body;
-    expect(created.body.recurrence).toEqual({ rrule: "FREQ=WEEKLY;BYDAY=TU;COUNT=8", rdate: [], exdate: [], occurrences_until: expect.stringMatching(/^2027-11-2\d /) });
+    expect(created.body.recurrence).toEqual({
+      rrule: "FREQ=WEEKLY;BYDAY=TU;COUNT=8",
+      rdate: [],
+      exdate: [],
+      occurrences_until: expect.stringMatching(/^2027-11-2\d /),
+    });
     expect(created.body).toMatchObject({ recurrence_id: null, detached: false, post_parent: 0 });
     const weekly = await occurrences(series.id);
     // COUNT counts the series' own date: seven more.
-    expect(starts(weekly)).toEqual(["2027-03-09", "2027-03-16", "2027-03-23", "2027-03-30", "2027-04-06", "2027-04-13", "2027-04-20"].map((day) => `${day} 19:00:00`));
+    expect(starts(weekly)).toEqual(
+      ["2027-03-09", "2027-03-16", "2027-03-23", "2027-03-30", "2027-04-06", "2027-04-13", "2027-04-20"].map(
+        (day) => `${day} 19:00:00`,
+      ),
+    );
     expect(weekly.map((event) => event.end_date.slice(11))).toEqual(weekly.map(() => "20:30:00"));
     // 19:00 in Lisbon stays 19:00 across the change to summer time on 28 March: 19:00 then 18:00 UTC.
-    expect(weekly.map((event) => event.utc_start_date.slice(11))).toEqual(["19:00:00", "19:00:00", "19:00:00", "18:00:00", "18:00:00", "18:00:00", "18:00:00"]);
+    expect(weekly.map((event) => event.utc_start_date.slice(11))).toEqual([
+      "19:00:00",
+      "19:00:00",
+      "19:00:00",
+      "18:00:00",
+      "18:00:00",
+      "18:00:00",
+      "18:00:00",
+    ]);
     for (const event of weekly) {
-      expect(event).toMatchObject({ title: "Tango class", post_parent: series.id, detached: false, recurrence_id: event.start_date });
+      expect(event).toMatchObject({
+        title: "Tango class",
+        post_parent: series.id,
+        detached: false,
+        recurrence_id: event.start_date,
+      });
       expect(event.slug).toBe(`tango-class-${event.start_date.slice(0, 10)}`);
     }
     expect(new Set(weekly.map((event) => event.id)).size).toBe(7);
@@ -86,8 +117,16 @@ describe("a weekly class", () => {
 
   it("has one week moved and one cancelled, and keeps both when the series' rule changes", async () => {
     const [, second, third] = await occurrences(series.id);
-    const moved = await send("PATCH", `/events/${second.id}`, { start_date: "2027-03-17 19:30", end_date: "2027-03-17 21:00", title: "Tango class (Wednesday this week)" });
-    expect(moved.body).toMatchObject({ detached: true, recurrence_id: "2027-03-16 19:00:00", start_date: "2027-03-17 19:30:00" });
+    const moved = await send("PATCH", `/events/${second.id}`, {
+      start_date: "2027-03-17 19:30",
+      end_date: "2027-03-17 21:00",
+      title: "Tango class (Wednesday this week)",
+    });
+    expect(moved.body).toMatchObject({
+      detached: true,
+      recurrence_id: "2027-03-16 19:00:00",
+      start_date: "2027-03-17 19:30:00",
+    });
     const movedId = moved.body.id;
     await send("DELETE", `/events/${third.id}`);
     const afterCancel = (await server.raw("GET", `${root}/events/${series.id}`)).body;
@@ -106,14 +145,27 @@ describe("a weekly class", () => {
     const byStart = new Map(now.map((event) => [event.start_date, event]));
     // The moved week keeps its own day, time and title; the cancelled one stays cancelled.
     // (Its RECURRENCE-ID moved with the series: it overrides the 19:15 instance now.)
-    expect(byStart.get("2027-03-17 19:30:00")).toMatchObject({ id: movedId, title: "Tango class (Wednesday this week)", detached: true, recurrence_id: "2027-03-16 19:15:00" });
+    expect(byStart.get("2027-03-17 19:30:00")).toMatchObject({
+      id: movedId,
+      title: "Tango class (Wednesday this week)",
+      detached: true,
+      recurrence_id: "2027-03-16 19:15:00",
+    });
     expect(now.find((event) => event.id === third.id)).toBeUndefined();
-    expect((await server.raw("GET", `${root}/events/${third.id}`, { headers: ADMIN_HEADERS })).body.code).toBe("event-no-longer-available");
+    expect((await server.raw("GET", `${root}/events/${third.id}`, { headers: ADMIN_HEADERS })).body.code).toBe(
+      "event-no-longer-available",
+    );
     // Its EXDATE moved with the series' start, and stays even though the write gave none.
     expect(changed.body.recurrence.exdate).toEqual(["2027-03-23 19:15:00"]);
     const following = now.filter((event) => !event.detached);
-    expect(starts(following)).toEqual(["2027-03-09", "2027-03-30", "2027-04-06", "2027-04-13", "2027-04-20", "2027-04-27", "2027-05-04"].map((day) => `${day} 19:15:00`));
-    expect(following.every((event) => event.title === "Argentine tango class" && event.end_date.endsWith("20:45:00"))).toBe(true);
+    expect(starts(following)).toEqual(
+      ["2027-03-09", "2027-03-30", "2027-04-06", "2027-04-13", "2027-04-20", "2027-04-27", "2027-05-04"].map(
+        (day) => `${day} 19:15:00`,
+      ),
+    );
+    expect(
+      following.every((event) => event.title === "Argentine tango class" && event.end_date.endsWith("20:45:00")),
+    ).toBe(true);
   });
 
   it("has the series' edits reach the occurrences to come, and not those edited on their own", async () => {
@@ -122,14 +174,17 @@ describe("a weekly class", () => {
     for (const event of await occurrences(series.id)) {
       const read = (await server.raw("GET", `${root}/events/${event.id}`)).body;
       if (event.detached) expect(read).toMatchObject({ title: "Tango class (Wednesday this week)", cost: "" });
-      else expect(read).toMatchObject({ title: "Tango for everyone", cost: "10 EUR", venue: { venue: "Bigger studio" } });
+      else
+        expect(read).toMatchObject({ title: "Tango for everyone", cost: "10 EUR", venue: { venue: "Bigger studio" } });
     }
   });
 
   it("is written once in the feed: RRULE with the cancelled week as EXDATE, the moved week as an override", async () => {
     const response = await server.raw("GET", `${root}/events?ical=1&start_date=2027-03-10&end_date=2027-06-30`);
     expect(response.status).toBe(200);
-    const events = Object.values(ical.sync.parseICS(response.text)).filter((component): component is ical.VEvent => component?.type === "VEVENT");
+    const events = Object.values(ical.sync.parseICS(response.text)).filter(
+      (component): component is ical.VEvent => component?.type === "VEVENT",
+    );
     const uid = `event-${series.id}@127.0.0.1`;
     expect(events.every((event) => event.uid === uid)).toBe(true);
     expect(response.text).toMatch(/\r\nRRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=10\r\n/);
@@ -145,10 +200,19 @@ describe("a weekly class", () => {
   });
 
   it("takes its occurrences with it when it is deleted", async () => {
-    const lesson = (await send("POST", "/events", { title: "Short course", start_date: "2027-01-04 10:00", end_date: "2027-01-04 11:00", recurrence: { rrule: "FREQ=DAILY;COUNT=3" } })).body;
+    const lesson = (
+      await send("POST", "/events", {
+        title: "Short course",
+        start_date: "2027-01-04 10:00",
+        end_date: "2027-01-04 11:00",
+        recurrence: { rrule: "FREQ=DAILY;COUNT=3" },
+      })
+    ).body;
     const [first] = await occurrences(lesson.id);
     await send("DELETE", `/events/${lesson.id}`);
-    expect((await server.raw("GET", `${root}/events/${first.id}`, { headers: ADMIN_HEADERS })).body.code).toBe("event-no-longer-available");
+    expect((await server.raw("GET", `${root}/events/${first.id}`, { headers: ADMIN_HEADERS })).body.code).toBe(
+      "event-no-longer-available",
+    );
     await send("DELETE", `/events/${lesson.id}?force=true`);
     expect((await server.raw("GET", `${root}/events/${first.id}`, { headers: ADMIN_HEADERS })).status).toBe(404);
   });
@@ -161,37 +225,79 @@ describe("rules", () => {
   };
 
   it("skip months without a 31st for BYMONTHDAY=31", async () => {
-    const { starts: got } = await seriesStarts({ start_date: "2027-01-31 18:00", end_date: "2027-01-31 19:00", recurrence: { rrule: "FREQ=MONTHLY;BYMONTHDAY=31;COUNT=4" } });
+    const { starts: got } = await seriesStarts({
+      start_date: "2027-01-31 18:00",
+      end_date: "2027-01-31 19:00",
+      recurrence: { rrule: "FREQ=MONTHLY;BYMONTHDAY=31;COUNT=4" },
+    });
     expect(got).toEqual(["2027-03-31 18:00:00", "2027-05-31 18:00:00", "2027-07-31 18:00:00"]);
   });
 
   it("take ordinals of weekdays: the last Friday, the second Tuesday", async () => {
-    expect((await seriesStarts({ start_date: "2027-01-29 18:00", end_date: "2027-01-29 19:00", recurrence: { rrule: "FREQ=MONTHLY;BYDAY=-1FR;COUNT=3" } })).starts).toEqual(["2027-02-26 18:00:00", "2027-03-26 18:00:00"]);
-    expect((await seriesStarts({ start_date: "2027-01-12 18:00", end_date: "2027-01-12 19:00", recurrence: { rrule: "FREQ=MONTHLY;INTERVAL=2;BYDAY=2TU;COUNT=3" } })).starts).toEqual(["2027-03-09 18:00:00", "2027-05-11 18:00:00"]);
+    expect(
+      (
+        await seriesStarts({
+          start_date: "2027-01-29 18:00",
+          end_date: "2027-01-29 19:00",
+          recurrence: { rrule: "FREQ=MONTHLY;BYDAY=-1FR;COUNT=3" },
+        })
+      ).starts,
+    ).toEqual(["2027-02-26 18:00:00", "2027-03-26 18:00:00"]);
+    expect(
+      (
+        await seriesStarts({
+          start_date: "2027-01-12 18:00",
+          end_date: "2027-01-12 19:00",
+          recurrence: { rrule: "FREQ=MONTHLY;INTERVAL=2;BYDAY=2TU;COUNT=3" },
+        })
+      ).starts,
+    ).toEqual(["2027-03-09 18:00:00", "2027-05-11 18:00:00"]);
   });
 
   it("read UNTIL in UTC as the instant it is in the event's zone, and RDATE and EXDATE as its wall clocks", async () => {
     // 01:00 UTC on 5 January is 20:00 on the 4th in New York: the 4th is the last.
     const { starts: got } = await seriesStarts({
-      start_date: "2027-01-01 20:00", end_date: "2027-01-01 21:00", timezone: "America/New_York",
-      recurrence: { rrule: "FREQ=DAILY;UNTIL=20270105T010000Z", exdate: ["2027-01-03 20:00"], rdate: ["2027-01-10 09:00"] },
+      start_date: "2027-01-01 20:00",
+      end_date: "2027-01-01 21:00",
+      timezone: "America/New_York",
+      recurrence: {
+        rrule: "FREQ=DAILY;UNTIL=20270105T010000Z",
+        exdate: ["2027-01-03 20:00"],
+        rdate: ["2027-01-10 09:00"],
+      },
     });
     expect(got).toEqual(["2027-01-02 20:00:00", "2027-01-04 20:00:00", "2027-01-10 09:00:00"]);
     // 00:30 UTC on 5 January is 19:30 on the 4th there: the 4th at 20:00 is past it (read as a wall clock, it would not be).
-    const earlier = await seriesStarts({ start_date: "2027-01-01 20:00", end_date: "2027-01-01 21:00", timezone: "America/New_York", recurrence: { rrule: "FREQ=DAILY;UNTIL=20270105T003000Z" } });
+    const earlier = await seriesStarts({
+      start_date: "2027-01-01 20:00",
+      end_date: "2027-01-01 21:00",
+      timezone: "America/New_York",
+      recurrence: { rrule: "FREQ=DAILY;UNTIL=20270105T003000Z" },
+    });
     expect(earlier.starts).toEqual(["2027-01-02 20:00:00", "2027-01-03 20:00:00"]);
   });
 
   it("count the series' own date in COUNT also when the rule does not give it (RFC 5545: DTSTART is the first occurrence)", async () => {
     // A Monday, with a rule of Tuesdays: the Monday and two Tuesdays.
-    const { starts: got } = await seriesStarts({ start_date: "2027-02-01 18:00", end_date: "2027-02-01 19:00", recurrence: { rrule: "FREQ=WEEKLY;BYDAY=TU;COUNT=3" } });
+    const { starts: got } = await seriesStarts({
+      start_date: "2027-02-01 18:00",
+      end_date: "2027-02-01 19:00",
+      recurrence: { rrule: "FREQ=WEEKLY;BYDAY=TU;COUNT=3" },
+    });
     expect(got).toEqual(["2027-02-02 18:00:00", "2027-02-09 18:00:00"]);
   });
 
   it("refuse what cannot be expanded, and rules giving too many occurrences", async () => {
     const refused = async (recurrence: unknown, detailCode: string) => {
-      const response = await server.raw("POST", `${root}/events`, { body: { title: "Refused", start_date: "2025-01-01 10:00", end_date: "2025-01-01 11:00", recurrence }, headers: ADMIN_HEADERS });
-      expect([response.status, response.body.code, response.body.data.details?.recurrence?.code]).toEqual([400, "rest_invalid_param", detailCode]);
+      const response = await server.raw("POST", `${root}/events`, {
+        body: { title: "Refused", start_date: "2025-01-01 10:00", end_date: "2025-01-01 11:00", recurrence },
+        headers: ADMIN_HEADERS,
+      });
+      expect([response.status, response.body.code, response.body.data.details?.recurrence?.code]).toEqual([
+        400,
+        "rest_invalid_param",
+        detailCode,
+      ]);
     };
     await refused({ rrule: "FREQ=HOURLY" }, "rest_invalid_recurrence");
     await refused({ rrule: "FREQ=DAILY;COUNT=3;UNTIL=20250301" }, "rest_invalid_recurrence");
@@ -202,32 +308,64 @@ describe("rules", () => {
     await refused({ rrule: "FREQ=DAILY", exdate: ["tomorrow"] }, "rest_invalid_recurrence");
     // Daily since January 2025, up to a year from now: more than 730.
     await refused({ rrule: "FREQ=DAILY" }, "rest_too_many_occurrences");
-    const total = (await server.raw("GET", `${root}/events?search=refused&start_date=2020-01-01&end_date=2030-01-01`)).body.total;
+    const total = (await server.raw("GET", `${root}/events?search=refused&start_date=2020-01-01&end_date=2030-01-01`))
+      .body.total;
     expect(total).toBe(0);
   });
 
   it("refuse a rule on an occurrence", async () => {
-    const { created } = await seriesStarts({ start_date: "2027-02-01 10:00", end_date: "2027-02-01 11:00", recurrence: { rrule: "FREQ=DAILY;COUNT=2" } });
+    const { created } = await seriesStarts({
+      start_date: "2027-02-01 10:00",
+      end_date: "2027-02-01 11:00",
+      recurrence: { rrule: "FREQ=DAILY;COUNT=2" },
+    });
     const [occurrence] = await occurrences(created.id);
-    const response = await server.raw("PATCH", `${root}/events/${occurrence.id}`, { body: { recurrence: { rrule: "FREQ=DAILY;COUNT=2" } }, headers: ADMIN_HEADERS });
+    const response = await server.raw("PATCH", `${root}/events/${occurrence.id}`, {
+      body: { recurrence: { rrule: "FREQ=DAILY;COUNT=2" } },
+      headers: ADMIN_HEADERS,
+    });
     expect([response.status, response.body.data.details?.recurrence?.code]).toEqual([400, "rest_invalid_recurrence"]);
   });
 
   it("make a daily series for a whole year, and follow its edits", async () => {
     const venue = await createLinkedVia(server, "venues", { venue: "Yoga loft" });
     const organizer = await createLinkedVia(server, "organizers", { organizer: "Yoga people" });
-    const daily = (await send("POST", "/events", { title: "Morning yoga", start_date: "2026-11-22 09:00", end_date: "2026-11-22 10:00", venue: venue.id, organizer: [organizer.id], recurrence: { rrule: "FREQ=DAILY" } })).body;
-    const count = async () => (await server.raw("GET", `${root}/events?post_parent=${daily.id}&start_date=2020-01-01&end_date=2030-12-31&per_page=1`)).body.total;
+    const daily = (
+      await send("POST", "/events", {
+        title: "Morning yoga",
+        start_date: "2026-11-22 09:00",
+        end_date: "2026-11-22 10:00",
+        venue: venue.id,
+        organizer: [organizer.id],
+        recurrence: { rrule: "FREQ=DAILY" },
+      })
+    ).body;
+    const count = async () =>
+      (
+        await server.raw(
+          "GET",
+          `${root}/events?post_parent=${daily.id}&start_date=2020-01-01&end_date=2030-12-31&per_page=1`,
+        )
+      ).body.total;
     // Up to a year after the service's clock (2026-11-21 12:00): the 2027-11-21 class is the last.
     expect(await count()).toBe(364);
     await send("PATCH", `/events/${daily.id}`, { title: "Morning yoga with Ana" });
     const last = (await server.raw("GET", `${root}/events/by-slug/morning-yoga-2027-11-21`)).body;
-    expect(last).toMatchObject({ title: "Morning yoga with Ana", post_parent: daily.id, venue: { id: venue.id }, organizer: [{ id: organizer.id }] });
+    expect(last).toMatchObject({
+      title: "Morning yoga with Ana",
+      post_parent: daily.id,
+      venue: { id: venue.id },
+      organizer: [{ id: organizer.id }],
+    });
     expect(await count()).toBe(364);
   });
 
   it("make the occurrences of an open-ended rule up to the horizon, and more as time passes", async () => {
-    const { created, starts: got } = await seriesStarts({ start_date: "2026-12-01 09:00", end_date: "2026-12-01 10:00", recurrence: { rrule: "FREQ=MONTHLY" } });
+    const { created, starts: got } = await seriesStarts({
+      start_date: "2026-12-01 09:00",
+      end_date: "2026-12-01 10:00",
+      recurrence: { rrule: "FREQ=MONTHLY" },
+    });
     // A year ahead of the service's clock (2026-11-21): up to November 2027.
     expect(got[got.length - 1]).toBe("2027-11-01 09:00:00");
     expect(got.length).toBe(11);
@@ -242,16 +380,34 @@ describe("rules", () => {
 describe("concurrent edits of a series and one of its occurrences", () => {
   it("both take effect: the occurrence keeps its own edit, the others follow the series", async () => {
     for (let round = 0; round < 4; round += 1) {
-      const created = (await send("POST", "/events", { title: `Race ${round}`, start_date: "2027-05-03 10:00", end_date: "2027-05-03 11:00", recurrence: { rrule: "FREQ=WEEKLY;COUNT=5" } })).body;
+      const created = (
+        await send("POST", "/events", {
+          title: `Race ${round}`,
+          start_date: "2027-05-03 10:00",
+          end_date: "2027-05-03 11:00",
+          recurrence: { rrule: "FREQ=WEEKLY;COUNT=5" },
+        })
+      ).body;
       const [first] = await occurrences(created.id);
       const [seriesEdit, occurrenceEdit] = await Promise.all([
-        server.raw("PATCH", `${root}/events/${created.id}`, { body: { title: `Series renamed ${round}` }, headers: ADMIN_HEADERS }),
-        server.raw("PATCH", `${root}/events/${first.id}`, { body: { title: `Occurrence renamed ${round}` }, headers: ADMIN_HEADERS }),
+        server.raw("PATCH", `${root}/events/${created.id}`, {
+          body: { title: `Series renamed ${round}` },
+          headers: ADMIN_HEADERS,
+        }),
+        server.raw("PATCH", `${root}/events/${first.id}`, {
+          body: { title: `Occurrence renamed ${round}` },
+          headers: ADMIN_HEADERS,
+        }),
       ]);
       expect([seriesEdit.status, occurrenceEdit.status]).toEqual([200, 200]);
       const after = await occurrences(created.id);
-      expect(after.find((event) => event.id === first.id)).toMatchObject({ title: `Occurrence renamed ${round}`, detached: true });
-      expect(after.filter((event) => event.id !== first.id).map((event) => event.title)).toEqual([1, 2, 3].map(() => `Series renamed ${round}`));
+      expect(after.find((event) => event.id === first.id)).toMatchObject({
+        title: `Occurrence renamed ${round}`,
+        detached: true,
+      });
+      expect(after.filter((event) => event.id !== first.id).map((event) => event.title)).toEqual(
+        [1, 2, 3].map(() => `Series renamed ${round}`),
+      );
     }
   });
 });
@@ -259,11 +415,28 @@ describe("concurrent edits of a series and one of its occurrences", () => {
 describe("local times a daylight-saving change repeats or skips", () => {
   /** The event as JSON, and its DTSTART as the feed writes it and node-ical reads it back. */
   async function madeAt(start: string, timezone: string, recurrence?: Record<string, unknown>) {
-    const end = start.replace(/ (\d{2}):/, (_, hour: string) => ` ${String((Number(hour) + 1) % 24).padStart(2, "0")}:`);
-    const created = (await send("POST", "/events", { title: `At ${start} in ${timezone}`, start_date: start, end_date: end, timezone, ...(recurrence ? { recurrence } : {}) })).body;
+    const end = start.replace(
+      / (\d{2}):/,
+      (_, hour: string) => ` ${String((Number(hour) + 1) % 24).padStart(2, "0")}:`,
+    );
+    const created = (
+      await send("POST", "/events", {
+        title: `At ${start} in ${timezone}`,
+        start_date: start,
+        end_date: end,
+        timezone,
+        ...(recurrence ? { recurrence } : {}),
+      })
+    ).body;
     const feed = await server.raw("GET", `${root}/events/${created.id}?ical=1`);
-    const [vevent] = Object.values(ical.sync.parseICS(feed.text)).filter((component): component is ical.VEvent => component?.type === "VEVENT");
-    return { created, dtstart: /BEGIN:VEVENT[\s\S]*?(DTSTART[^\r\n]*)/.exec(feed.text)![1], feedInstant: new Date(vevent.start).toISOString() };
+    const [vevent] = Object.values(ical.sync.parseICS(feed.text)).filter(
+      (component): component is ical.VEvent => component?.type === "VEVENT",
+    );
+    return {
+      created,
+      dtstart: /BEGIN:VEVENT[\s\S]*?(DTSTART[^\r\n]*)/.exec(feed.text)![1],
+      feedInstant: new Date(vevent.start).toISOString(),
+    };
   }
   const utcOf = (event: { utc_start_date: string }) => `${event.utc_start_date.replace(" ", "T")}.000Z`;
 
@@ -273,13 +446,16 @@ describe("local times a daylight-saving change repeats or skips", () => {
     ["2027-11-07 01:30", "America/New_York", "2027-11-07 05:30:00"],
     ["2027-04-04 02:30", "Australia/Sydney", "2027-04-03 15:30:00"],
     ["2027-04-04 01:45", "Australia/Lord_Howe", "2027-04-03 14:45:00"],
-  ])("reads %s in %s, which happens twice, as its first occurrence, in the JSON and the feed alike", async (start, timezone, utc) => {
-    const { created, dtstart } = await madeAt(start, timezone);
-    expect([created.start_date, created.utc_start_date]).toEqual([`${start}:00`, utc]);
-    // The local time with its zone, which RFC 5545 §3.3.5 reads as the first occurrence: the same
-    // instant as the JSON's. (node-ical reads such a time as the second one: not asked here.)
-    expect(dtstart).toBe(`DTSTART;TZID=${timezone}:${start.replace(/[-:]/g, "").replace(" ", "T")}00`);
-  });
+  ])(
+    "reads %s in %s, which happens twice, as its first occurrence, in the JSON and the feed alike",
+    async (start, timezone, utc) => {
+      const { created, dtstart } = await madeAt(start, timezone);
+      expect([created.start_date, created.utc_start_date]).toEqual([`${start}:00`, utc]);
+      // The local time with its zone, which RFC 5545 §3.3.5 reads as the first occurrence: the same
+      // instant as the JSON's. (node-ical reads such a time as the second one: not asked here.)
+      expect(dtstart).toBe(`DTSTART;TZID=${timezone}:${start.replace(/[-:]/g, "").replace(" ", "T")}00`);
+    },
+  );
 
   it.each([
     // Clocks go forward: moved forward by the gap (an hour; Lord Howe's is half an hour).
@@ -314,17 +490,34 @@ describe("local times a daylight-saving change repeats or skips", () => {
     ]);
     // An edit of the series keeps it so.
     await send("PATCH", `/events/${created.id}`, { title: "Night class" });
-    expect((await occurrences(created.id)).map((event) => event.start_date)).toEqual(["2027-03-29 01:30:00", "2027-03-30 01:30:00"]);
+    expect((await occurrences(created.id)).map((event) => event.start_date)).toEqual([
+      "2027-03-29 01:30:00",
+      "2027-03-30 01:30:00",
+    ]);
   });
 });
 
 describe("a series in the trash", () => {
   it("still lists its occurrences for administrators who name it, and for nobody else", async () => {
-    const created = (await send("POST", "/events", { title: "Trashed weekly", start_date: "2027-05-03 10:00", end_date: "2027-05-03 11:00", recurrence: { rrule: "FREQ=WEEKLY;COUNT=3" } })).body;
+    const created = (
+      await send("POST", "/events", {
+        title: "Trashed weekly",
+        start_date: "2027-05-03 10:00",
+        end_date: "2027-05-03 11:00",
+        recurrence: { rrule: "FREQ=WEEKLY;COUNT=3" },
+      })
+    ).body;
     await send("DELETE", `/events/${created.id}`);
-    const listed = await server.raw("GET", `${root}/events?post_parent=${created.id}&status=trash&start_date=2027-01-01&end_date=2027-12-31`, { headers: ADMIN_HEADERS });
+    const listed = await server.raw(
+      "GET",
+      `${root}/events?post_parent=${created.id}&status=trash&start_date=2027-01-01&end_date=2027-12-31`,
+      { headers: ADMIN_HEADERS },
+    );
     expect(listed.status).toBe(200);
-    expect(listed.body.events.map((event: Listed) => event.start_date)).toEqual(["2027-05-10 10:00:00", "2027-05-17 10:00:00"]);
+    expect(listed.body.events.map((event: Listed) => event.start_date)).toEqual([
+      "2027-05-10 10:00:00",
+      "2027-05-17 10:00:00",
+    ]);
     const anonymous = await server.raw("GET", `${root}/events?post_parent=${created.id}`);
     expect([anonymous.status, anonymous.body.data?.details?.post_parent?.code]).toEqual([400, "rest_event_not_found"]);
   });

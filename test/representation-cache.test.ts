@@ -22,7 +22,11 @@ afterAll(async () => {
 });
 
 const read = (path: string, headers: Record<string, string> = {}) => server.raw("GET", `${root}${path}`, { headers });
-async function write(method: "POST" | "PATCH" | "DELETE", path: string, body?: Record<string, unknown>): Promise<RawResponse> {
+async function write(
+  method: "POST" | "PATCH" | "DELETE",
+  path: string,
+  body?: Record<string, unknown>,
+): Promise<RawResponse> {
   const response = await server.raw(method, `${root}${path}`, { body, headers: ADMIN_HEADERS });
   expect([response.status, response.status < 300 ? "" : response.text]).toEqual([method === "POST" ? 201 : 200, ""]);
   return response;
@@ -38,11 +42,13 @@ async function readTwice(path: string): Promise<RawResponse> {
   return second;
 }
 
-const listed = (response: RawResponse, id: number) => response.body.events.find((event: { id: number }) => event.id === id);
+const listed = (response: RawResponse, id: number) =>
+  response.body.events.find((event: { id: number }) => event.id === id);
 
 describe("representations kept for anonymous readers", () => {
   it("are the same bytes and tag as the first answer, and revalidate with 304", async () => {
-    const event = (await write("POST", "/events", { ...when, title: "Kept as made", description: "Some *words*." })).body;
+    const event = (await write("POST", "/events", { ...when, title: "Kept as made", description: "Some *words*." }))
+      .body;
     const kept = await readTwice(`/events/${event.id}`);
     const conditional = await read(`/events/${event.id}`, { "If-None-Match": kept.headers.get("etag")! });
     expect(conditional.status).toBe(304);
@@ -61,7 +67,10 @@ describe("representations kept for anonymous readers", () => {
     for (const response of [await readTwice(path), await readTwice(`/events/by-slug/${event.slug}`)]) {
       expect(response.body).toMatchObject({ title: "After the change", cost: "$12", featured: true });
     }
-    expect(listed(await readTwice("/events?per_page=50"), event.id)).toMatchObject({ title: "After the change", featured: true });
+    expect(listed(await readTwice("/events?per_page=50"), event.id)).toMatchObject({
+      title: "After the change",
+      featured: true,
+    });
 
     // The Spanish representation is kept apart from the English one, and follows its own text.
     expect((await server.raw("GET", `/es${root}${path}`)).body.title).toBe("After the change");
@@ -83,16 +92,24 @@ describe("representations kept for anonymous readers", () => {
   });
 
   it("follow which event a slug names: one given the slug in the request language takes it over", async () => {
-    const english = (await write("POST", "/events", { ...when, title: "Slug taken in English", slug: "a-slug-to-share" })).body;
+    const english = (
+      await write("POST", "/events", { ...when, title: "Slug taken in English", slug: "a-slug-to-share" })
+    ).body;
     const bySlugInSpanish = () => server.raw("GET", `/es${root}/events/by-slug/a-slug-to-share`);
     expect((await bySlugInSpanish()).body.id).toBe(english.id);
     expect((await bySlugInSpanish()).body.id).toBe(english.id);
     const spanish = (await write("POST", "/events", { ...when, title: "Otro evento" })).body;
-    await server.raw("PATCH", `/es${root}/events/${spanish.id}`, { body: { slug: "a-slug-to-share" }, headers: ADMIN_HEADERS });
+    await server.raw("PATCH", `/es${root}/events/${spanish.id}`, {
+      body: { slug: "a-slug-to-share" },
+      headers: ADMIN_HEADERS,
+    });
     expect((await bySlugInSpanish()).body.id).toBe(spanish.id);
     expect((await bySlugInSpanish()).body.id).toBe(spanish.id);
     // Its own slug in the request language names an event until the event gives it up.
-    await server.raw("PATCH", `/es${root}/events/${spanish.id}`, { body: { slug: "another-slug" }, headers: ADMIN_HEADERS });
+    await server.raw("PATCH", `/es${root}/events/${spanish.id}`, {
+      body: { slug: "another-slug" },
+      headers: ADMIN_HEADERS,
+    });
     expect((await bySlugInSpanish()).body.id).toBe(english.id);
     expect((await readTwice("/events/by-slug/a-slug-to-share")).body.id).toBe(english.id);
   });
@@ -101,17 +118,36 @@ describe("representations kept for anonymous readers", () => {
     const venue = await createLinkedVia(server, "venues", { venue: "Old hall" });
     const organizer = await createLinkedVia(server, "organizers", { organizer: "Old crew" });
     const category = await createTermVia(server, "categories", { name: "Old name" });
-    const event = (await write("POST", "/events", { ...when, title: "Embeds things", venue: venue.id, organizer: [organizer.id], categories: [category.id] })).body;
+    const event = (
+      await write("POST", "/events", {
+        ...when,
+        title: "Embeds things",
+        venue: venue.id,
+        organizer: [organizer.id],
+        categories: [category.id],
+      })
+    ).body;
     const path = `/events/${event.id}`;
     const before = await readTwice(path);
-    expect(before.body).toMatchObject({ venue: { venue: "Old hall" }, organizer: [{ organizer: "Old crew" }], categories: [{ name: "Old name", count: 1 }] });
+    expect(before.body).toMatchObject({
+      venue: { venue: "Old hall" },
+      organizer: [{ organizer: "Old crew" }],
+      categories: [{ name: "Old name", count: 1 }],
+    });
     await readTwice("/events?per_page=50");
 
     await write("PATCH", `/venues/${venue.id}`, { venue: "New hall" });
     await write("PATCH", `/organizers/${organizer.id}`, { organizer: "New crew" });
     await write("PATCH", `/categories/${category.id}`, { name: "New name" });
-    expect((await readTwice(path)).body).toMatchObject({ venue: { venue: "New hall" }, organizer: [{ organizer: "New crew" }], categories: [{ name: "New name", count: 1 }] });
-    expect(listed(await readTwice("/events?per_page=50"), event.id)).toMatchObject({ venue: { venue: "New hall" }, categories: [{ name: "New name" }] });
+    expect((await readTwice(path)).body).toMatchObject({
+      venue: { venue: "New hall" },
+      organizer: [{ organizer: "New crew" }],
+      categories: [{ name: "New name", count: 1 }],
+    });
+    expect(listed(await readTwice("/events?per_page=50"), event.id)).toMatchObject({
+      venue: { venue: "New hall" },
+      categories: [{ name: "New name" }],
+    });
 
     // Another event in the category changes the count every event embedding it shows.
     await write("POST", "/events", { ...when, title: "Joins the category", categories: [category.id] });
@@ -126,18 +162,30 @@ describe("representations kept for anonymous readers", () => {
     const event = (await write("POST", "/events", { ...when, title: "Changed behind its back" })).body;
     const path = `/events/${event.id}`;
     await readTwice(path);
-    await inTransaction(server.db, (tx) => tx.eventText.updateMany({ where: { eventId: event.id, language: "en" }, data: { title: "Changed in the database" } }));
+    await inTransaction(server.db, (tx) =>
+      tx.eventText.updateMany({
+        where: { eventId: event.id, language: "en" },
+        data: { title: "Changed in the database" },
+      }),
+    );
     expect((await read(path)).body.title).toBe("Changed in the database");
   });
 
   it("follow a burst of changes larger than one catch-up reads", async () => {
-    const events = await Promise.all(Array.from({ length: 3 }, (_, i) => write("POST", "/events", { ...when, title: `Burst ${i}` }).then((r) => r.body)));
+    const events = await Promise.all(
+      Array.from({ length: 3 }, (_, i) =>
+        write("POST", "/events", { ...when, title: `Burst ${i}` }).then((r) => r.body),
+      ),
+    );
     for (const event of events) await readTwice(`/events/${event.id}`);
     // More changes than one catch-up reads (1,000), in one transaction: the cache starts over.
     await inTransaction(server.db, async (tx) => {
       await tx.$executeRaw`INSERT INTO "Term" ("taxonomy", "sourceLanguage")
         WITH RECURSIVE "n"("i") AS (SELECT 1 UNION ALL SELECT "i" + 1 FROM "n" WHERE "i" < 1001) SELECT 'tag', 'en' FROM "n"`;
-      await tx.eventText.updateMany({ where: { eventId: { in: events.map((event) => event.id) }, language: "en" }, data: { title: "After the burst" } });
+      await tx.eventText.updateMany({
+        where: { eventId: { in: events.map((event) => event.id) }, language: "en" },
+        data: { title: "After the burst" },
+      });
     });
     for (const event of events) expect((await read(`/events/${event.id}`)).body.title).toBe("After the burst");
   });
@@ -146,14 +194,19 @@ describe("representations kept for anonymous readers", () => {
     const venue = await createLinkedVia(server, "venues", { venue: "Private hall", status: "draft" });
     const event = (await write("POST", "/events", { ...when, title: "With a draft venue", venue: venue.id })).body;
     expect((await readTwice(`/events/${event.id}`)).body.venue).toEqual([]);
-    expect((await read(`/events/${event.id}`, ADMIN_HEADERS)).body.venue).toMatchObject({ id: venue.id, venue: "Private hall" });
+    expect((await read(`/events/${event.id}`, ADMIN_HEADERS)).body.venue).toMatchObject({
+      id: venue.id,
+      venue: "Private hall",
+    });
   });
 });
 
 describe("representations made for signed-in callers", () => {
   it("are never kept for anonymous readers, whoever reads first", async () => {
     const venue = await createLinkedVia(server, "venues", { venue: "Backstage", status: "draft" });
-    const event = (await write("POST", "/events", { ...when, title: "Read by an administrator first", venue: venue.id })).body;
+    const event = (
+      await write("POST", "/events", { ...when, title: "Read by an administrator first", venue: venue.id })
+    ).body;
     expect((await read(`/events/${event.id}`, ADMIN_HEADERS)).body.venue).toMatchObject({ id: venue.id });
     expect(listed(await read("/events?per_page=50", ADMIN_HEADERS), event.id).venue).toMatchObject({ id: venue.id });
     expect((await read(`/events/${event.id}`)).body.venue).toEqual([]);
@@ -179,13 +232,27 @@ describe("two instances on one database", () => {
   });
 
   it("an anonymous read through one follows a write through the other at once", async () => {
-    const created = await fetch(`${b.base}/events`, { method: "POST", headers: auth, body: JSON.stringify({ ...when, title: "Seen from A" }) });
+    const created = await fetch(`${b.base}/events`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ ...when, title: "Seen from A" }),
+    });
     const event = (await created.json()) as { id: number };
     for (let round = 0; round < 5; round += 1) {
-      expect(((await (await fetch(`${a.base}/events/${event.id}`)).json()) as { title: string }).title).toBe(round === 0 ? "Seen from A" : `Round ${round - 1}`);
-      const list = (await (await fetch(`${a.base}/events?per_page=50`)).json()) as { events: Array<{ id: number; title: string }> };
-      expect(list.events.find((item) => item.id === event.id)?.title).toBe(round === 0 ? "Seen from A" : `Round ${round - 1}`);
-      const patched = await fetch(`${b.base}/events/${event.id}`, { method: "PATCH", headers: auth, body: JSON.stringify({ title: `Round ${round}` }) });
+      expect(((await (await fetch(`${a.base}/events/${event.id}`)).json()) as { title: string }).title).toBe(
+        round === 0 ? "Seen from A" : `Round ${round - 1}`,
+      );
+      const list = (await (await fetch(`${a.base}/events?per_page=50`)).json()) as {
+        events: Array<{ id: number; title: string }>;
+      };
+      expect(list.events.find((item) => item.id === event.id)?.title).toBe(
+        round === 0 ? "Seen from A" : `Round ${round - 1}`,
+      );
+      const patched = await fetch(`${b.base}/events/${event.id}`, {
+        method: "PATCH",
+        headers: auth,
+        body: JSON.stringify({ title: `Round ${round}` }),
+      });
       expect(patched.status).toBe(200);
     }
   });

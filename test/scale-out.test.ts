@@ -38,10 +38,22 @@ describe("two instances on one database", () => {
 
   it("reads through one what was written through the other", async () => {
     const venue = await post(a.base, "/venues", { venue: "Shared hall" });
-    const event = await post(b.base, "/events", { title: "Shared event", start_date: "+2 days", end_date: "+2 days 2 hours", venue: [venue.body.id] });
+    const event = await post(b.base, "/events", {
+      title: "Shared event",
+      start_date: "+2 days",
+      end_date: "+2 days 2 hours",
+      venue: [venue.body.id],
+    });
     expect(event.status).toBe(201);
-    expect((await get(a.base, `/events/${event.body.id}`)).body).toMatchObject({ title: "Shared event", venue: { id: venue.body.id } });
-    await fetch(`${a.base}/events/${event.body.id}`, { method: "PATCH", headers: auth, body: JSON.stringify({ title: "Renamed through A" }) });
+    expect((await get(a.base, `/events/${event.body.id}`)).body).toMatchObject({
+      title: "Shared event",
+      venue: { id: venue.body.id },
+    });
+    await fetch(`${a.base}/events/${event.body.id}`, {
+      method: "PATCH",
+      headers: auth,
+      body: JSON.stringify({ title: "Renamed through A" }),
+    });
     expect((await get(b.base, `/events/${event.body.id}`)).body.title).toBe("Renamed through A");
     expect((await get(b.base, "/events?search=renamed")).body.total).toBe(1);
     await fetch(`${b.base}/events/${event.body.id}`, { method: "DELETE", headers: auth });
@@ -50,9 +62,15 @@ describe("two instances on one database", () => {
 
   it("gives every one of many creates racing for the same slug, through both instances, a unique slug", async () => {
     const creates = Array.from({ length: 40 }, (_, i) =>
-      post(i % 2 === 0 ? a.base : b.base, "/events", { title: "Race for the slug", start_date: "+3 days", end_date: "+3 days 1 hour" }),
+      post(i % 2 === 0 ? a.base : b.base, "/events", {
+        title: "Race for the slug",
+        start_date: "+3 days",
+        end_date: "+3 days 1 hour",
+      }),
     );
-    const venueCreates = Array.from({ length: 20 }, (_, i) => post(i % 2 === 0 ? a.base : b.base, "/venues", { venue: "Racing venue" }));
+    const venueCreates = Array.from({ length: 20 }, (_, i) =>
+      post(i % 2 === 0 ? a.base : b.base, "/venues", { venue: "Racing venue" }),
+    );
     const results = await Promise.all([...creates, ...venueCreates]);
     expect(results.map((r) => r.status)).toEqual(results.map(() => 201));
     const eventSlugs = results.slice(0, 40).map((r) => r.body.slug);
@@ -65,7 +83,12 @@ describe("two instances on one database", () => {
   it("counts term use right when instances write events of the same category at once", async () => {
     const category = await post(a.base, "/categories", { name: "Busy category" });
     const creates = Array.from({ length: 20 }, (_, i) =>
-      post(i % 2 === 0 ? a.base : b.base, "/events", { title: `Counted ${i}`, start_date: "+4 days", end_date: "+4 days 1 hour", categories: [category.body.id] }),
+      post(i % 2 === 0 ? a.base : b.base, "/events", {
+        title: `Counted ${i}`,
+        start_date: "+4 days",
+        end_date: "+4 days 1 hour",
+        categories: [category.body.id],
+      }),
     );
     expect((await Promise.all(creates)).every((r) => r.status === 201)).toBe(true);
     expect((await get(b.base, `/categories/${category.body.id}`)).body.count).toBe(20);
@@ -91,7 +114,9 @@ describe("workers", () => {
     // The test database was migrated when it was made: nothing was left to apply, by anyone.
     expect(service.logs.filter((line) => line.msg === "migrations applied")).toEqual([]);
 
-    const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => post(service.base, "/tags", { name: `Tag ${i}` })));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => post(service.base, "/tags", { name: `Tag ${i}` })),
+    );
     expect(responses.every((r) => r.status === 201)).toBe(true);
     expect((await get(service.base, "/tags?hide_empty=false&per_page=50")).body.total).toBe(20);
 
@@ -113,7 +138,17 @@ describe("the slug retry", () => {
     const db = await openDatabase({ databaseUrl: database.url, databasePoolSize: 2 });
     try {
       const user = await db.write.user.create({ data: { login: "retry", displayName: "r", role: "editor" } });
-      const venue = (slug: string) => db.write.venue.create({ data: { authorId: user.id, status: "publish", sourceLanguage: "en", slug, postDate: new Date(), modifiedAt: new Date() } });
+      const venue = (slug: string) =>
+        db.write.venue.create({
+          data: {
+            authorId: user.id,
+            status: "publish",
+            sourceLanguage: "en",
+            slug,
+            postDate: new Date(),
+            modifiedAt: new Date(),
+          },
+        });
       await venue("taken");
       const duplicate = await venue("taken").catch((error: unknown) => error);
       expect(isUniqueViolation(duplicate)).toBe(true);

@@ -26,28 +26,43 @@ afterAll(async () => {
 });
 
 const METHODS = ["get", "post", "put", "patch", "delete"];
-const operationIds = Object.values(bundled.paths as Record<string, Record<string, { operationId?: string }>>).flatMap((item) =>
-  Object.entries(item)
-    .filter(([method]) => METHODS.includes(method))
-    .map(([, operation]) => operation.operationId!),
+const operationIds = Object.values(bundled.paths as Record<string, Record<string, { operationId?: string }>>).flatMap(
+  (item) =>
+    Object.entries(item)
+      .filter(([method]) => METHODS.includes(method))
+      .map(([, operation]) => operation.operationId!),
 );
 
 it("generates a client from /doc that compiles with every operation's required fields, and works", async () => {
   // Outside the repository, as a client would: no configuration of ours is picked up.
-  await run(bin("openapi-ts"), ["-i", `${server.base}/doc`, "-o", join(scratch, "client")], { cwd: scratch, timeout: 120_000 });
+  await run(bin("openapi-ts"), ["-i", `${server.base}/doc`, "-o", join(scratch, "client")], {
+    cwd: scratch,
+    timeout: 120_000,
+  });
   copyFileSync(join(__dirname, "sdk", "hey-api-calls.ts"), join(scratch, "calls.ts"));
   writeFileSync(
     join(scratch, "tsconfig.json"),
     JSON.stringify({
-      compilerOptions: { strict: true, noEmit: true, target: "es2022", lib: ["es2022", "dom", "dom.iterable"], module: "nodenext", moduleResolution: "nodenext", types: [], noUnusedLocals: true },
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        target: "es2022",
+        lib: ["es2022", "dom", "dom.iterable"],
+        module: "nodenext",
+        moduleResolution: "nodenext",
+        types: [],
+        noUnusedLocals: true,
+      },
       files: ["calls.ts"],
     }),
   );
   // Strict type check: the calls compile, and each @ts-expect-error line (a call without a
   // required field) is an error, or tsc fails on the unused directive.
-  await run(bin("tsc"), ["-p", join(scratch, "tsconfig.json")], { timeout: 120_000 }).catch((error: { stdout: string }) => {
-    throw new Error(`the generated client does not type-check with the calls:\n${error.stdout}`);
-  });
+  await run(bin("tsc"), ["-p", join(scratch, "tsconfig.json")], { timeout: 120_000 }).catch(
+    (error: { stdout: string }) => {
+      throw new Error(`the generated client does not type-check with the calls:\n${error.stdout}`);
+    },
+  );
   const script = `require(${JSON.stringify(join(scratch, "calls.ts"))}).exercise(${JSON.stringify(server.base)}, ${JSON.stringify(ADMIN_TOKEN)}).then((s) => console.log(JSON.stringify(s)))`;
   const { stdout } = await run(process.execPath, ["--import", "tsx", "-e", script], { cwd: ROOT, timeout: 120_000 });
   const statuses = JSON.parse(stdout.trim().split("\n").pop()!) as Record<string, number>;

@@ -24,8 +24,10 @@ async function createEvent(body: Record<string, unknown>): Promise<{ id: number;
   return response.body;
 }
 
-const patch = async (path: string, body: Record<string, unknown>) => expect((await server.raw("PATCH", `${root}${path}`, { body, headers: ADMIN_HEADERS })).status).toBe(200);
-const remove = async (path: string) => expect((await server.raw("DELETE", `${root}${path}`, { headers: ADMIN_HEADERS })).status).toBe(200);
+const patch = async (path: string, body: Record<string, unknown>) =>
+  expect((await server.raw("PATCH", `${root}${path}`, { body, headers: ADMIN_HEADERS })).status).toBe(200);
+const remove = async (path: string) =>
+  expect((await server.raw("DELETE", `${root}${path}`, { headers: ADMIN_HEADERS })).status).toBe(200);
 const get = (path: string, headers: Record<string, string> = {}) => server.raw("GET", `${root}${path}`, { headers });
 
 /** The token a listing ends with, checked to be in the body and in the header. */
@@ -46,7 +48,11 @@ async function changesSince(collection: string, token: string, headers: Record<s
     const response: RawResponse = await server.raw("GET", url.replace(server.origin, ""), { headers });
     expect([response.status, response.status === 200 ? "" : response.text]).toEqual([200, ""]);
     shown.push(...response.body[collection].map((item: { id: number }) => item.id));
-    deleted.push(...response.body.deleted.map((item: { id: number; deleted: boolean }) => (expect(item.deleted).toBe(true), item.id)));
+    deleted.push(
+      ...response.body.deleted.map(
+        (item: { id: number; deleted: boolean }) => (expect(item.deleted).toBe(true), item.id),
+      ),
+    );
     last = tokenOf(response);
     url = response.body.next_rest_url;
   }
@@ -204,7 +210,9 @@ describe("sync tokens of events", () => {
       }
     };
     const polling = poll();
-    const created = await Promise.all(Array.from({ length: 30 }, (_, i) => createEvent({ title: `Sync concurrent ${i}` })));
+    const created = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => createEvent({ title: `Sync concurrent ${i}` })),
+    );
     writing = false;
     await polling;
     (await changesSince("events", token)).shown.forEach((id) => seen.add(id));
@@ -232,7 +240,9 @@ describe("sync tokens of venues, organizers, categories and tags", () => {
     const token = tokenOf(await get(`/${collection}?hide_empty=false`));
     const created = await createTermVia(server, collection, { name: `Sync ${collection} created` });
     await patch(`/${collection}/${edited.id}`, { name: `Sync ${collection} renamed` });
-    expect((await server.raw("DELETE", `${root}/${collection}/${gone.id}?force=true`, { headers: ADMIN_HEADERS })).status).toBe(200);
+    expect(
+      (await server.raw("DELETE", `${root}/${collection}/${gone.id}?force=true`, { headers: ADMIN_HEADERS })).status,
+    ).toBe(200);
     const changes = await changesSince(collection, token);
     expect(changes.shown.sort()).toEqual([created.id, edited.id].sort());
     expect(changes.deleted).toEqual([gone.id]);
@@ -254,14 +264,26 @@ describe("modified_after, modified_before and orderby=modified", () => {
     await patch(`/venues/${venue.id}`, { city: "Lisbon" });
     await patch(`/tags/${tag.id}`, { description: "edited" });
 
-    const events = (await get(`/events?modified_after=${encodeURIComponent(since)}&per_page=50`)).body.events.map((event: { id: number }) => event.id);
+    const events = (await get(`/events?modified_after=${encodeURIComponent(since)}&per_page=50`)).body.events.map(
+      (event: { id: number }) => event.id,
+    );
     expect(events).toContain(after.id);
     expect(events).not.toContain(before.id);
-    const older = (await get(`/events?modified_before=${encodeURIComponent(since)}&per_page=50`)).body.events.map((event: { id: number }) => event.id);
+    const older = (await get(`/events?modified_before=${encodeURIComponent(since)}&per_page=50`)).body.events.map(
+      (event: { id: number }) => event.id,
+    );
     expect(older).toContain(before.id);
     expect(older).not.toContain(after.id);
-    expect((await get(`/venues?modified_after=${encodeURIComponent(since)}`)).body.venues.map((item: { id: number }) => item.id)).toEqual([venue.id]);
-    expect((await get(`/tags?modified_after=${encodeURIComponent(since)}&hide_empty=false`)).body.tags.map((item: { id: number }) => item.id)).toEqual([tag.id]);
+    expect(
+      (await get(`/venues?modified_after=${encodeURIComponent(since)}`)).body.venues.map(
+        (item: { id: number }) => item.id,
+      ),
+    ).toEqual([venue.id]);
+    expect(
+      (await get(`/tags?modified_after=${encodeURIComponent(since)}&hide_empty=false`)).body.tags.map(
+        (item: { id: number }) => item.id,
+      ),
+    ).toEqual([tag.id]);
     expect((await get(`/venues?orderby=modified&order=desc&per_page=1`)).body.venues[0].id).toBe(venue.id);
     expect((await get(`/tags?orderby=modified&order=desc&per_page=1&hide_empty=false`)).body.tags[0].id).toBe(tag.id);
     expect((await get(`/events?orderby=modified&order=desc&per_page=1`)).body.events[0].id).toBe(after.id);

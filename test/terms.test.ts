@@ -18,8 +18,20 @@ afterEach(async () => {
 const path = (collection: Collection, query = "") => `/calendar/events/v1/${collection}${query}`;
 
 async function list(collection: Collection, query: Record<string, unknown> = {}) {
-  const { data, response, error } = await server.api.GET(`/${collection}` as "/categories", { params: { query: query as never } });
-  return { data: data as unknown as { total: number; total_pages: number; rest_url: string; next_rest_url?: string; previous_rest_url?: string } & Record<Collection, TermJson[]>, response, error };
+  const { data, response, error } = await server.api.GET(`/${collection}` as "/categories", {
+    params: { query: query as never },
+  });
+  return {
+    data: data as unknown as {
+      total: number;
+      total_pages: number;
+      rest_url: string;
+      next_rest_url?: string;
+      previous_rest_url?: string;
+    } & Record<Collection, TermJson[]>,
+    response,
+    error,
+  };
 }
 
 const names = (terms: TermJson[]) => terms.map((term) => term.name);
@@ -82,7 +94,9 @@ describe.each<[Collection, string, string]>([
       const second = await list(collection, { hide_empty: false, per_page: 3, page: 2 });
       expect(second.data.previous_rest_url).toBe(`${server.base}/${collection}?page=1&per_page=3&hide_empty=false`);
       expect(second.data.next_rest_url).toContain("page=3");
-      expect(second.response.headers.get("Link")).toBe(`<${second.data.next_rest_url}>; rel="next", <${second.data.previous_rest_url}>; rel="prev"`);
+      expect(second.response.headers.get("Link")).toBe(
+        `<${second.data.next_rest_url}>; rel="next", <${second.data.previous_rest_url}>; rel="prev"`,
+      );
 
       const third = await list(collection, { hide_empty: false, per_page: 3, page: 3 });
       expect(third.data.previous_rest_url).toContain("page=2");
@@ -108,22 +122,33 @@ describe.each<[Collection, string, string]>([
       expect(data.rest_url).toContain("per_page=50");
     });
 
-    it.each(["foo", "-1", "0", "foo bar", "1.5"])("rejects page=%s and per_page=%s with 400 rest_invalid_param", async (value) => {
-      for (const param of ["page", "per_page"]) {
-        const response = await server.raw("GET", path(collection, `?${param}=${encodeURIComponent(value)}`));
-        expect(response.status).toBe(400);
-        expect(response.body.code).toBe("rest_invalid_param");
-        expect(Object.keys(response.body.data.params)).toEqual([param]);
-      }
-    });
+    it.each(["foo", "-1", "0", "foo bar", "1.5"])(
+      "rejects page=%s and per_page=%s with 400 rest_invalid_param",
+      async (value) => {
+        for (const param of ["page", "per_page"]) {
+          const response = await server.raw("GET", path(collection, `?${param}=${encodeURIComponent(value)}`));
+          expect(response.status).toBe(400);
+          expect(response.body.code).toBe("rest_invalid_param");
+          expect(Object.keys(response.body.data.params)).toEqual([param]);
+        }
+      },
+    );
 
     it("searches names and slugs, ignoring case and accents", async () => {
       await createTermsVia(server, collection, ["Foo", "Bar", "Baz"]);
       await createTermVia(server, collection, { name: "One", slug: "foo-bar" });
       await createTermVia(server, collection, { name: "Música" });
-      expect(names((await list(collection, { hide_empty: false, search: "foo" })).data[collection]).sort()).toEqual(["Foo", "One"]);
-      expect(names((await list(collection, { hide_empty: false, search: "bar" })).data[collection]).sort()).toEqual(["Bar", "One"]);
-      expect(names((await list(collection, { hide_empty: false, search: "MUSICA" })).data[collection])).toEqual(["Música"]);
+      expect(names((await list(collection, { hide_empty: false, search: "foo" })).data[collection]).sort()).toEqual([
+        "Foo",
+        "One",
+      ]);
+      expect(names((await list(collection, { hide_empty: false, search: "bar" })).data[collection]).sort()).toEqual([
+        "Bar",
+        "One",
+      ]);
+      expect(names((await list(collection, { hide_empty: false, search: "MUSICA" })).data[collection])).toEqual([
+        "Música",
+      ]);
       const none = await list(collection, { hide_empty: false, search: "zoot" });
       expect(none.response.status).toBe(200);
       expect(none.data.total).toBe(0);
@@ -131,14 +156,21 @@ describe.each<[Collection, string, string]>([
 
     it("treats % and _ in a search as plain characters", async () => {
       await createTermsVia(server, collection, ["100% jazz", "a_b", "abb"]);
-      expect(names((await list(collection, { hide_empty: false, search: "%" })).data[collection])).toEqual(["100% jazz"]);
+      expect(names((await list(collection, { hide_empty: false, search: "%" })).data[collection])).toEqual([
+        "100% jazz",
+      ]);
       expect(names((await list(collection, { hide_empty: false, search: "a_b" })).data[collection])).toEqual(["a_b"]);
     });
 
     it("excludes terms by id or slug", async () => {
       const [a, b, c] = await createTermsVia(server, collection, ["Alpha", "Beta", "Gamma"]);
-      expect(names((await list(collection, { hide_empty: false, exclude: [String(a.id)] })).data[collection])).toEqual(["Beta", "Gamma"]);
-      expect(names((await list(collection, { hide_empty: false, exclude: [String(a.id), b.slug] })).data[collection])).toEqual(["Gamma"]);
+      expect(names((await list(collection, { hide_empty: false, exclude: [String(a.id)] })).data[collection])).toEqual([
+        "Beta",
+        "Gamma",
+      ]);
+      expect(
+        names((await list(collection, { hide_empty: false, exclude: [String(a.id), b.slug] })).data[collection]),
+      ).toEqual(["Gamma"]);
       const all = await list(collection, { hide_empty: false, exclude: [String(a.id), String(b.id), String(c.id)] });
       expect(all.response.status).toBe(200);
       expect(all.data[collection]).toEqual([]);
@@ -146,10 +178,15 @@ describe.each<[Collection, string, string]>([
 
     it("includes only the terms given, by id or slug, as a list or a comma-separated string", async () => {
       const [a, , c] = await createTermsVia(server, collection, ["Alpha", "Beta", "Gamma"]);
-      expect(names((await list(collection, { hide_empty: false, include: [String(a.id)] })).data[collection])).toEqual(["Alpha"]);
+      expect(names((await list(collection, { hide_empty: false, include: [String(a.id)] })).data[collection])).toEqual([
+        "Alpha",
+      ]);
       const csv = await server.raw("GET", path(collection, `?hide_empty=false&include=${a.id},%20${c.slug}`));
       expect(names(csv.body[collection])).toEqual(["Alpha", "Gamma"]);
-      const brackets = await server.raw("GET", path(collection, `?hide_empty=false&include[]=${a.id}&include[]=${c.id}`));
+      const brackets = await server.raw(
+        "GET",
+        path(collection, `?hide_empty=false&include[]=${a.id}&include[]=${c.id}`),
+      );
       expect(names(brackets.body[collection])).toEqual(["Alpha", "Gamma"]);
     });
 
@@ -163,7 +200,8 @@ describe.each<[Collection, string, string]>([
 
     it("orders by name (ignoring case), by id, and in either direction", async () => {
       await createTermsVia(server, collection, ["b", "A", "C"]);
-      const order = async (query: Record<string, unknown>) => names((await list(collection, { hide_empty: false, ...query })).data[collection]);
+      const order = async (query: Record<string, unknown>) =>
+        names((await list(collection, { hide_empty: false, ...query })).data[collection]);
       expect(await order({ orderby: "id", order: "desc" })).toEqual(["C", "A", "b"]);
       expect(await order({ orderby: "id", order: "asc" })).toEqual(["b", "A", "C"]);
       expect(await order({ orderby: "name", order: "asc" })).toEqual(["A", "b", "C"]);
@@ -174,7 +212,11 @@ describe.each<[Collection, string, string]>([
 
     it("orders by the include list", async () => {
       const [a, b, c] = await createTermsVia(server, collection, ["Alpha", "Beta", "Gamma"]);
-      const { data } = await list(collection, { hide_empty: false, orderby: "include", include: [String(c.id), String(a.id), String(b.id)] });
+      const { data } = await list(collection, {
+        hide_empty: false,
+        orderby: "include",
+        include: [String(c.id), String(a.id), String(b.id)],
+      });
       expect(names(data[collection])).toEqual(["Gamma", "Alpha", "Beta"]);
     });
 
@@ -221,8 +263,14 @@ describe.each<[Collection, string, string]>([
 
   describe(`GET /${collection}/{id}`, () => {
     it("returns the term in the documented shape", async () => {
-      const created = await createTermVia(server, collection, { name: "Jazz", description: "Smooth", slug: "jazz-music" });
-      const { data, response } = await server.api.GET(`/${collection}/{id}` as "/categories/{id}", { params: { path: { id: created.id } } });
+      const created = await createTermVia(server, collection, {
+        name: "Jazz",
+        description: "Smooth",
+        slug: "jazz-music",
+      });
+      const { data, response } = await server.api.GET(`/${collection}/{id}` as "/categories/{id}", {
+        params: { path: { id: created.id } },
+      });
       expect(response.status).toBe(200);
       expect(data).toEqual({
         id: created.id,
@@ -235,7 +283,9 @@ describe.each<[Collection, string, string]>([
         meta: [],
         url: `${server.origin}/${collection === "categories" ? "events/category" : "tag"}/jazz-music/`,
         urls: { self: `${server.base}/${collection}/${created.id}`, collection: `${server.base}/${collection}` },
-        translations: { en: { slug: "jazz-music", rest_url: `${server.origin}/en/calendar/events/v1/${collection}/${created.id}` } },
+        translations: {
+          en: { slug: "jazz-music", rest_url: `${server.origin}/en/calendar/events/v1/${collection}/${created.id}` },
+        },
       });
       expect(response.headers.get("X-TEC-Total")).toBeNull();
     });
@@ -243,20 +293,29 @@ describe.each<[Collection, string, string]>([
     it(`answers an unknown id (0 too) with 404 ${notFoundCode}`, async () => {
       const response = await server.raw("GET", path(collection, "/2389"));
       expect(response.status).toBe(404);
-      expect(response.body).toEqual({ code: notFoundCode, message: expect.stringContaining("2389"), data: { status: 404 } });
+      expect(response.body).toEqual({
+        code: notFoundCode,
+        message: expect.stringContaining("2389"),
+        data: { status: 404 },
+      });
       expect((await server.raw("GET", path(collection, "/0"))).body.code).toBe(notFoundCode);
     });
 
     it("answers the id of a term of the other taxonomy with 404", async () => {
-      const other = await createTermVia(server, collection === "categories" ? "tags" : "categories", { name: "Elsewhere" });
+      const other = await createTermVia(server, collection === "categories" ? "tags" : "categories", {
+        name: "Elsewhere",
+      });
       expect((await server.raw("GET", path(collection, `/${other.id}`))).status).toBe(404);
     });
 
-    it.each(["foo", "foo%20bar", "1.5", "99999999999"])("does not match a non-numeric or out-of-range id (%s): 404 rest_no_route", async (id) => {
-      const response = await server.raw("GET", path(collection, `/${id}`));
-      expect(response.status).toBe(404);
-      expect(response.body.code).toBe("rest_no_route");
-    });
+    it.each(["foo", "foo%20bar", "1.5", "99999999999"])(
+      "does not match a non-numeric or out-of-range id (%s): 404 rest_no_route",
+      async (id) => {
+        const response = await server.raw("GET", path(collection, `/${id}`));
+        expect(response.status).toBe(404);
+        expect(response.body.code).toBe("rest_no_route");
+      },
+    );
 
     it("answers HEAD like GET, without a body", async () => {
       const created = await createTermVia(server, collection, { name: "Heads" });
@@ -273,7 +332,13 @@ describe.each<[Collection, string, string]>([
         body: { name: "Open air", description: "Outside", slug: "open-air" },
       });
       expect(response.status).toBe(201);
-      expect(data).toMatchObject({ name: "Open air", description: "Outside", slug: "open-air", count: 0, taxonomy: wpTaxonomy });
+      expect(data).toMatchObject({
+        name: "Open air",
+        description: "Outside",
+        slug: "open-air",
+        count: 0,
+        taxonomy: wpTaxonomy,
+      });
       expect(response.headers.get("Location")).toBe(`${server.base}/${collection}/${data!.id}`);
     });
 
@@ -295,7 +360,11 @@ describe.each<[Collection, string, string]>([
     });
 
     it("answers an anonymous create with 401, whatever the body", async () => {
-      for (const request of [{ body: { name: "x" } }, { body: {} }, { rawBody: "{not json", headers: { "Content-Type": "application/json" } }]) {
+      for (const request of [
+        { body: { name: "x" } },
+        { body: {} },
+        { rawBody: "{not json", headers: { "Content-Type": "application/json" } },
+      ]) {
         const response = await server.raw("POST", path(collection), request);
         expect(response.status).toBe(401);
         expect(response.body.code).toBe("rest_forbidden");
@@ -304,15 +373,29 @@ describe.each<[Collection, string, string]>([
     });
 
     it("answers a wrong key with 401 and no hint", async () => {
-      const response = await server.raw("POST", path(collection), { body: { name: "x" }, headers: { Authorization: "Bearer nope-nope-nope" } });
+      const response = await server.raw("POST", path(collection), {
+        body: { name: "x" },
+        headers: { Authorization: "Bearer nope-nope-nope" },
+      });
       expect(response.status).toBe(401);
-      expect(response.body).toEqual({ code: "rest_forbidden", message: "Sorry, you are not allowed to do that.", data: { status: 401 } });
+      expect(response.body).toEqual({
+        code: "rest_forbidden",
+        message: "Sorry, you are not allowed to do that.",
+        data: { status: 401 },
+      });
     });
 
     it("requires a name: 400 rest_missing_callback_param", async () => {
-      const response = await server.raw("POST", path(collection), { body: { description: "no name" }, headers: ADMIN_HEADERS });
+      const response = await server.raw("POST", path(collection), {
+        body: { description: "no name" },
+        headers: ADMIN_HEADERS,
+      });
       expect(response.status).toBe(400);
-      expect(response.body).toMatchObject({ code: "rest_missing_callback_param", message: "Missing parameter(s): name", data: { status: 400, params: ["name"] } });
+      expect(response.body).toMatchObject({
+        code: "rest_missing_callback_param",
+        message: "Missing parameter(s): name",
+        data: { status: 400, params: ["name"] },
+      });
     });
 
     it.each([
@@ -322,30 +405,48 @@ describe.each<[Collection, string, string]>([
       ["slug", "!!!"],
       ["name", 42],
     ])("rejects %s=%j with 400 naming it", async (field, value) => {
-      const response = await server.raw("POST", path(collection), { body: { name: "Valid", [field]: value }, headers: ADMIN_HEADERS });
+      const response = await server.raw("POST", path(collection), {
+        body: { name: "Valid", [field]: value },
+        headers: ADMIN_HEADERS,
+      });
       expect(response.status).toBe(400);
       expect(response.body.code).toBe("rest_invalid_param");
       expect(Object.keys(response.body.data.params)).toEqual([field]);
     });
 
     it("rejects malformed JSON with 400 rest_invalid_json", async () => {
-      const response = await server.raw("POST", path(collection), { rawBody: '{"name": ', headers: { ...ADMIN_HEADERS, "Content-Type": "application/json" } });
+      const response = await server.raw("POST", path(collection), {
+        rawBody: '{"name": ',
+        headers: { ...ADMIN_HEADERS, "Content-Type": "application/json" },
+      });
       expect(response.status).toBe(400);
       expect(response.body.code).toBe("rest_invalid_json");
     });
 
     it("takes a form-encoded body as a JSON one, and refuses other media types with 415", async () => {
-      const form = await server.raw("POST", path(collection), { rawBody: "name=Formed+term&description=From+a+form", headers: { ...ADMIN_HEADERS, "Content-Type": "application/x-www-form-urlencoded" } });
+      const form = await server.raw("POST", path(collection), {
+        rawBody: "name=Formed+term&description=From+a+form",
+        headers: { ...ADMIN_HEADERS, "Content-Type": "application/x-www-form-urlencoded" },
+      });
       expect(form.status).toBe(201);
       expect(form.body).toMatchObject({ name: "Formed term", description: "From a form" });
-      const response = await server.raw("POST", path(collection), { rawBody: "name=x", headers: { ...ADMIN_HEADERS, "Content-Type": "text/plain" } });
+      const response = await server.raw("POST", path(collection), {
+        rawBody: "name=x",
+        headers: { ...ADMIN_HEADERS, "Content-Type": "text/plain" },
+      });
       expect(response.status).toBe(415);
       expect(response.body.code).toBe("rest_unsupported_media_type");
     });
 
     it("ignores read-only and unknown fields, so a term read can be sent back", async () => {
-      const created = await createTermVia(server, collection, { name: "Round trip", description: "Read, then sent back" });
-      const response = await server.raw("POST", path(collection, `/${created.id}`), { body: { ...created, count: 99, name: "Round trip 2" }, headers: ADMIN_HEADERS });
+      const created = await createTermVia(server, collection, {
+        name: "Round trip",
+        description: "Read, then sent back",
+      });
+      const response = await server.raw("POST", path(collection, `/${created.id}`), {
+        body: { ...created, count: 99, name: "Round trip 2" },
+        headers: ADMIN_HEADERS,
+      });
       expect(response.status).toBe(200);
       expect(response.body).toMatchObject({ id: created.id, count: 0, name: "Round trip 2" });
     });
@@ -354,35 +455,53 @@ describe.each<[Collection, string, string]>([
   describe(`POST, PUT and PATCH /${collection}/{id}`, () => {
     it.each(["POST", "PUT", "PATCH"])("%s changes only the fields given", async (method) => {
       const created = await createTermVia(server, collection, { name: "Before", description: "Kept" });
-      const response = await server.raw(method, path(collection, `/${created.id}`), { body: { name: "After" }, headers: ADMIN_HEADERS });
+      const response = await server.raw(method, path(collection, `/${created.id}`), {
+        body: { name: "After" },
+        headers: ADMIN_HEADERS,
+      });
       expect(response.status).toBe(200);
       expect(response.body).toMatchObject({ id: created.id, name: "After", description: "Kept", slug: created.slug });
     });
 
     it("removes a description with null", async () => {
       const created = await createTermVia(server, collection, { name: "Described", description: "Text" });
-      const { data } = await server.admin.PATCH(`/${collection}/{id}` as "/categories/{id}", { params: { path: { id: created.id } }, body: { description: null } });
+      const { data } = await server.admin.PATCH(`/${collection}/{id}` as "/categories/{id}", {
+        params: { path: { id: created.id } },
+        body: { description: null },
+      });
       expect(data?.description).toBe("");
     });
 
     it("keeps a term's own slug when asked for it again, and makes a taken one unique", async () => {
       const [a, b] = await createTermsVia(server, collection, ["Alpha", "Beta"]);
-      const same = await server.raw("PATCH", path(collection, `/${a.id}`), { body: { slug: "alpha" }, headers: ADMIN_HEADERS });
+      const same = await server.raw("PATCH", path(collection, `/${a.id}`), {
+        body: { slug: "alpha" },
+        headers: ADMIN_HEADERS,
+      });
       expect(same.body.slug).toBe("alpha");
-      const taken = await server.raw("PATCH", path(collection, `/${b.id}`), { body: { slug: "alpha" }, headers: ADMIN_HEADERS });
+      const taken = await server.raw("PATCH", path(collection, `/${b.id}`), {
+        body: { slug: "alpha" },
+        headers: ADMIN_HEADERS,
+      });
       expect(taken.body.slug).toBe("alpha-2");
     });
 
     it("refuses to rename to another term's name", async () => {
       const [a] = await createTermsVia(server, collection, ["Alpha", "Beta"]);
-      const response = await server.raw("PATCH", path(collection, `/${a.id}`), { body: { name: "beta" }, headers: ADMIN_HEADERS });
+      const response = await server.raw("PATCH", path(collection, `/${a.id}`), {
+        body: { name: "beta" },
+        headers: ADMIN_HEADERS,
+      });
       expect(response.status).toBe(400);
       expect(response.body.code).toBe("term_exists");
     });
 
     it(`answers an unknown id with 404 ${notFoundCode}, after authentication`, async () => {
       expect((await server.raw("PATCH", path(collection, "/2389"), { body: { name: "x" } })).status).toBe(401);
-      const response = await server.raw("PATCH", path(collection, "/2389"), { body: { name: "x" }, headers: ADMIN_HEADERS });
+      const response = await server.raw("PATCH", path(collection, "/2389"), {
+        body: { name: "x" },
+        headers: ADMIN_HEADERS,
+      });
       expect(response.status).toBe(404);
       expect(response.body.code).toBe(notFoundCode);
     });
@@ -393,7 +512,10 @@ describe.each<[Collection, string, string]>([
       ["slug", ""],
     ])("rejects %s=%j", async (field, value) => {
       const created = await createTermVia(server, collection, { name: "Valid" });
-      const response = await server.raw("POST", path(collection, `/${created.id}`), { body: { [field]: value }, headers: ADMIN_HEADERS });
+      const response = await server.raw("POST", path(collection, `/${created.id}`), {
+        body: { [field]: value },
+        headers: ADMIN_HEADERS,
+      });
       expect(response.status).toBe(400);
       expect(Object.keys(response.body.data.params)).toEqual([field]);
     });
@@ -402,7 +524,9 @@ describe.each<[Collection, string, string]>([
   describe(`DELETE /${collection}/{id}`, () => {
     it("deletes the term for good and answers with it as it was", async () => {
       const created = await createTermVia(server, collection, { name: "Doomed", description: "Bye" });
-      const { data, response } = await server.admin.DELETE(`/${collection}/{id}` as "/categories/{id}", { params: { path: { id: created.id } } });
+      const { data, response } = await server.admin.DELETE(`/${collection}/{id}` as "/categories/{id}", {
+        params: { path: { id: created.id } },
+      });
       expect(response.status).toBe(200);
       expect(data).toEqual(created);
       expect((await server.raw("GET", path(collection, `/${created.id}`))).status).toBe(404);
@@ -425,7 +549,9 @@ describe("category hierarchy", () => {
     await createTermVia(server, "categories", { name: "Child 2", parent: parent.id });
     await createTermVia(server, "categories", { name: "Grandchild", parent: child.id });
     expect(child).toMatchObject({ parent: parent.id, urls: { up: `${server.base}/categories/${parent.id}` } });
-    const { data } = await server.api.GET("/categories", { params: { query: { hide_empty: false, parent: parent.id } } });
+    const { data } = await server.api.GET("/categories", {
+      params: { query: { hide_empty: false, parent: parent.id } },
+    });
     expect(data?.total).toBe(2);
     const top = await server.api.GET("/categories", { params: { query: { hide_empty: false, parent: 0 } } });
     expect(top.data?.categories.map((c) => c.name)).toEqual(["b"]);
@@ -444,7 +570,10 @@ describe("category hierarchy", () => {
     const b = await createTermVia(server, "categories", { name: "B" });
     await createTermVia(server, "categories", { name: "Kids", parent: a.id });
     await createTermVia(server, "categories", { name: "Kids", parent: b.id });
-    const clash = await server.raw("POST", "/calendar/events/v1/categories", { body: { name: "kids", parent: a.id }, headers: ADMIN_HEADERS });
+    const clash = await server.raw("POST", "/calendar/events/v1/categories", {
+      body: { name: "kids", parent: a.id },
+      headers: ADMIN_HEADERS,
+    });
     expect(clash.body.code).toBe("term_exists");
   });
 
@@ -453,21 +582,33 @@ describe("category hierarchy", () => {
     [2389, "unknown"],
     ["foo", "not a number"],
   ])("rejects parent %j (%s) on create", async (parent, _why) => {
-    const response = await server.raw("POST", "/calendar/events/v1/categories", { body: { name: "Orphan", parent }, headers: ADMIN_HEADERS });
+    const response = await server.raw("POST", "/calendar/events/v1/categories", {
+      body: { name: "Orphan", parent },
+      headers: ADMIN_HEADERS,
+    });
     expect(response.status).toBe(400);
     expect(Object.keys(response.body.data.params)).toEqual(["parent"]);
   });
 
   it("refuses a tag as parent, and a category as its own ancestor", async () => {
     const tag = await createTermVia(server, "tags", { name: "A tag" });
-    const tagParent = await server.raw("POST", "/calendar/events/v1/categories", { body: { name: "X", parent: tag.id }, headers: ADMIN_HEADERS });
+    const tagParent = await server.raw("POST", "/calendar/events/v1/categories", {
+      body: { name: "X", parent: tag.id },
+      headers: ADMIN_HEADERS,
+    });
     expect(tagParent.status).toBe(400);
     const root = await createTermVia(server, "categories", { name: "Root" });
     const leaf = await createTermVia(server, "categories", { name: "Leaf", parent: root.id });
-    const cycle = await server.raw("PATCH", `/calendar/events/v1/categories/${root.id}`, { body: { parent: leaf.id }, headers: ADMIN_HEADERS });
+    const cycle = await server.raw("PATCH", `/calendar/events/v1/categories/${root.id}`, {
+      body: { parent: leaf.id },
+      headers: ADMIN_HEADERS,
+    });
     expect(cycle.status).toBe(400);
     expect(Object.keys(cycle.body.data.params)).toEqual(["parent"]);
-    const self = await server.raw("PATCH", `/calendar/events/v1/categories/${root.id}`, { body: { parent: root.id }, headers: ADMIN_HEADERS });
+    const self = await server.raw("PATCH", `/calendar/events/v1/categories/${root.id}`, {
+      body: { parent: root.id },
+      headers: ADMIN_HEADERS,
+    });
     expect(self.status).toBe(400);
   });
 
@@ -478,7 +619,10 @@ describe("category hierarchy", () => {
     await server.admin.DELETE("/categories/{id}", { params: { path: { id: middle.id } } });
     const { data } = await server.api.GET("/categories/{id}", { params: { path: { id: leaf.id } } });
     expect(data?.parent).toBe(root.id);
-    const detached = await server.admin.PATCH("/categories/{id}", { params: { path: { id: leaf.id } }, body: { parent: 0 } });
+    const detached = await server.admin.PATCH("/categories/{id}", {
+      params: { path: { id: leaf.id } },
+      body: { parent: 0 },
+    });
     expect(detached.data?.parent).toBe(0);
     expect(detached.data?.urls).not.toHaveProperty("up");
   });

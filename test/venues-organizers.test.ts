@@ -21,7 +21,8 @@ async function list(collection: LinkedCollection, query = "", headers: Record<st
   return server.raw("GET", `${root}/${collection}${query}`, { headers });
 }
 
-const names = (collection: LinkedCollection, body: any): string[] => body[collection].map((item: any) => item[nameField(collection)]);
+const names = (collection: LinkedCollection, body: any): string[] =>
+  body[collection].map((item: any) => item[nameField(collection)]);
 
 describe.each<[LinkedCollection, string, string]>([
   ["venues", "venue", "Venue"],
@@ -33,13 +34,23 @@ describe.each<[LinkedCollection, string, string]>([
     it("answers an empty collection with totals 0 and no page links", async () => {
       const response = await list(collection);
       expect(response.status).toBe(200);
-      expect(response.body).toEqual({ [collection]: [], rest_url: `${server.base}/${collection}?page=1&per_page=10`, total: 0, total_pages: 0, next_sync_token: expect.any(String) });
+      expect(response.body).toEqual({
+        [collection]: [],
+        rest_url: `${server.base}/${collection}?page=1&per_page=10`,
+        total: 0,
+        total_pages: 0,
+        next_sync_token: expect.any(String),
+      });
       expect(response.headers.get("X-TEC-Total")).toBe("0");
       expect(response.headers.get("X-WP-TotalPages")).toBe("0");
     });
 
     it("pages newest first, with totals, headers and links", async () => {
-      await createNamedVia(server, collection, Array.from({ length: 10 }, (_, i) => `${noun} ${i + 1}`));
+      await createNamedVia(
+        server,
+        collection,
+        Array.from({ length: 10 }, (_, i) => `${noun} ${i + 1}`),
+      );
       const first = await list(collection, "?per_page=5");
       expect(names(collection, first.body)).toEqual([10, 9, 8, 7, 6].map((i) => `${noun} ${i}`));
       expect(first.body).toMatchObject({ total: 10, total_pages: 2 });
@@ -65,7 +76,11 @@ describe.each<[LinkedCollection, string, string]>([
     });
 
     it("clamps per_page to 50", async () => {
-      await createNamedVia(server, collection, Array.from({ length: 51 }, (_, i) => `n${i}`));
+      await createNamedVia(
+        server,
+        collection,
+        Array.from({ length: 51 }, (_, i) => `n${i}`),
+      );
       const response = await list(collection, "?per_page=100");
       expect(response.body[collection]).toHaveLength(50);
       expect(response.body.total).toBe(51);
@@ -93,7 +108,9 @@ describe.each<[LinkedCollection, string, string]>([
       await createNamedVia(server, collection, ["q1", "q2", "q3"], { status: "pending" });
       expect((await list(collection, "?status=publish", ADMIN_HEADERS)).body.total).toBe(3);
       expect((await list(collection, "?status=publish,%20draft", ADMIN_HEADERS)).body.total).toBe(6);
-      expect((await list(collection, "?status[]=publish&status[]=draft&status[]=pending", ADMIN_HEADERS)).body.total).toBe(9);
+      expect(
+        (await list(collection, "?status[]=publish&status[]=draft&status[]=pending", ADMIN_HEADERS)).body.total,
+      ).toBe(9);
       for (const bad of ["foo", "foo,bar", "foo,%20bar,%20publish", "any"]) {
         const response = await list(collection, `?status=${bad}`, ADMIN_HEADERS);
         expect(response.status).toBe(400);
@@ -137,9 +154,19 @@ describe.each<[LinkedCollection, string, string]>([
     });
 
     it(`creates a ${noun}: 201, every field present, a Location`, async () => {
-      const response = await server.raw("POST", `${root}/${collection}`, { body: { [name]: `A ${noun}` }, headers: ADMIN_HEADERS });
+      const response = await server.raw("POST", `${root}/${collection}`, {
+        body: { [name]: `A ${noun}` },
+        headers: ADMIN_HEADERS,
+      });
       expect(response.status).toBe(201);
-      expect(response.body).toMatchObject({ [name]: `A ${noun}`, status: "publish", slug: `a-${noun}`, description: null, image: null, author: expect.any(Number) });
+      expect(response.body).toMatchObject({
+        [name]: `A ${noun}`,
+        status: "publish",
+        slug: `a-${noun}`,
+        description: null,
+        image: null,
+        author: expect.any(Number),
+      });
       expect(response.headers.get("location")).toBe(`${server.base}/${collection}/${response.body.id}`);
       expect(response.body.rest_url).toBe(`${server.base}/${collection}/${response.body.id}`);
       expect(response.body.url).toBe(`${server.origin}/${noun}/a-${noun}/`);
@@ -149,7 +176,15 @@ describe.each<[LinkedCollection, string, string]>([
     it("stores the post fields: author, dates (Unix seconds here), description, status", async () => {
       const editor = await createUser(server, `editor-of-${collection}`, "editor");
       const response = await server.raw("POST", `${root}/${collection}`, {
-        body: { [name]: "Dated", author: editor.id, date: 1514808000, date_utc: 1514811600, description: "Some words", status: "draft", timezone: "ignored" },
+        body: {
+          [name]: "Dated",
+          author: editor.id,
+          date: 1514808000,
+          date_utc: 1514811600,
+          description: "Some words",
+          status: "draft",
+          timezone: "ignored",
+        },
         headers: ADMIN_HEADERS,
       });
       expect(response.status).toBe(201);
@@ -166,9 +201,15 @@ describe.each<[LinkedCollection, string, string]>([
     it("reads date in the site time zone and date_utc in UTC", async () => {
       const lisbon = await startTestServer({ SITE_TIMEZONE: "America/New_York" });
       try {
-        const local = await lisbon.raw("POST", `${root}/${collection}`, { body: { [name]: "Local", date: "2018-07-01 10:00:00" }, headers: ADMIN_HEADERS });
+        const local = await lisbon.raw("POST", `${root}/${collection}`, {
+          body: { [name]: "Local", date: "2018-07-01 10:00:00" },
+          headers: ADMIN_HEADERS,
+        });
         expect(local.body).toMatchObject({ date: "2018-07-01 10:00:00", date_utc: "2018-07-01 14:00:00" });
-        const utc = await lisbon.raw("POST", `${root}/${collection}`, { body: { [name]: "UTC", date_utc: "2018-01-01 10:00:00" }, headers: ADMIN_HEADERS });
+        const utc = await lisbon.raw("POST", `${root}/${collection}`, {
+          body: { [name]: "UTC", date_utc: "2018-01-01 10:00:00" },
+          headers: ADMIN_HEADERS,
+        });
         expect(utc.body).toMatchObject({ date: "2018-01-01 05:00:00", date_utc: "2018-01-01 10:00:00" });
       } finally {
         await lisbon.close();
@@ -176,7 +217,10 @@ describe.each<[LinkedCollection, string, string]>([
     });
 
     it("schedules an item dated in the future (status future)", async () => {
-      const response = await server.raw("POST", `${root}/${collection}`, { body: { [name]: "Later", date: "+1 year" }, headers: ADMIN_HEADERS });
+      const response = await server.raw("POST", `${root}/${collection}`, {
+        body: { [name]: "Later", date: "+1 year" },
+        headers: ADMIN_HEADERS,
+      });
       expect(response.body.status).toBe("future");
     });
 
@@ -193,20 +237,29 @@ describe.each<[LinkedCollection, string, string]>([
       [{ website: "javascript:alert(1)" }, "website"],
       [{ image: "23" }, "image"],
     ])("rejects %j with 400 naming %s", async (fields, param) => {
-      const response = await server.raw("POST", `${root}/${collection}`, { body: { [name]: "Valid", ...fields }, headers: ADMIN_HEADERS });
+      const response = await server.raw("POST", `${root}/${collection}`, {
+        body: { [name]: "Valid", ...fields },
+        headers: ADMIN_HEADERS,
+      });
       expect(response.status).toBe(400);
       expect(response.body.code).toBe("rest_invalid_param");
       expect(Object.keys(response.body.data.params)).toEqual([param]);
     });
 
     it("reports every invalid parameter at once", async () => {
-      const response = await server.raw("POST", `${root}/${collection}`, { body: { [name]: "Valid", author: 23, date: "foo" }, headers: ADMIN_HEADERS });
+      const response = await server.raw("POST", `${root}/${collection}`, {
+        body: { [name]: "Valid", author: 23, date: "foo" },
+        headers: ADMIN_HEADERS,
+      });
       expect(response.status).toBe(400);
       expect(Object.keys(response.body.data.params).sort()).toEqual(["author", "date"]);
     });
 
     it(`requires the ${name}`, async () => {
-      const response = await server.raw("POST", `${root}/${collection}`, { body: { description: "nameless" }, headers: ADMIN_HEADERS });
+      const response = await server.raw("POST", `${root}/${collection}`, {
+        body: { description: "nameless" },
+        headers: ADMIN_HEADERS,
+      });
       expect(response.status).toBe(400);
       expect(response.body).toMatchObject({ code: "rest_missing_callback_param", data: { params: [name] } });
     });
@@ -218,7 +271,10 @@ describe.each<[LinkedCollection, string, string]>([
     });
 
     it("takes an image URL", async () => {
-      const created = await createLinkedVia(server, collection, { [name]: "Pictured", image: "https://images.example.org/a/Photo.JPG?size=large" });
+      const created = await createLinkedVia(server, collection, {
+        [name]: "Pictured",
+        image: "https://images.example.org/a/Photo.JPG?size=large",
+      });
       expect(created.image).toEqual({ url: "https://images.example.org/a/Photo.JPG?size=large", extension: "jpg" });
     });
   });
@@ -229,7 +285,14 @@ describe.each<[LinkedCollection, string, string]>([
       for (const path of [`/${created.id}`, `/by-slug/${created.slug}`]) {
         const response = await server.raw("GET", `${root}/${collection}${path}`);
         expect(response.status).toBe(200);
-        expect(response.body).toMatchObject({ ...created, json_ld: { "@context": "http://schema.org", "@type": collection === "venues" ? "Place" : "Person", name: "Full" } });
+        expect(response.body).toMatchObject({
+          ...created,
+          json_ld: {
+            "@context": "http://schema.org",
+            "@type": collection === "venues" ? "Place" : "Person",
+            name: "Full",
+          },
+        });
         expect(response.body.description).toBe("<p>Described</p>\n<p>Twice</p>");
       }
     });
@@ -266,38 +329,79 @@ describe.each<[LinkedCollection, string, string]>([
   describe(`POST, PUT and PATCH /${collection}/{id} and by slug`, () => {
     it("answers anonymous callers with 401, even on a draft", async () => {
       const draft = await createLinkedVia(server, collection, { [name]: "Draft", status: "draft" });
-      expect((await server.raw("PUT", `${root}/${collection}/${draft.id}`, { body: { [name]: "x" } })).status).toBe(401);
+      expect((await server.raw("PUT", `${root}/${collection}/${draft.id}`, { body: { [name]: "x" } })).status).toBe(
+        401,
+      );
     });
 
     it.each(["POST", "PUT", "PATCH"])("%s changes only the fields given", async (method) => {
-      const created = await createLinkedVia(server, collection, { [name]: "Before", description: "Kept", phone: "555", website: "https://kept.example.org/" });
-      const response = await server.raw(method, `${root}/${collection}/${created.id}`, { body: { [name]: "After" }, headers: ADMIN_HEADERS });
+      const created = await createLinkedVia(server, collection, {
+        [name]: "Before",
+        description: "Kept",
+        phone: "555",
+        website: "https://kept.example.org/",
+      });
+      const response = await server.raw(method, `${root}/${collection}/${created.id}`, {
+        body: { [name]: "After" },
+        headers: ADMIN_HEADERS,
+      });
       expect(response.status).toBe(200);
-      expect(response.body).toMatchObject({ id: created.id, [name]: "After", description: "<p>Kept</p>", phone: "555", website: "https://kept.example.org/", slug: created.slug });
+      expect(response.body).toMatchObject({
+        id: created.id,
+        [name]: "After",
+        description: "<p>Kept</p>",
+        phone: "555",
+        website: "https://kept.example.org/",
+        slug: created.slug,
+      });
     });
 
     it("updates by slug too", async () => {
       const created = await createLinkedVia(server, collection, { [name]: "Sluggish" });
-      const response = await server.raw("PATCH", `${root}/${collection}/by-slug/${created.slug}`, { body: { phone: "123" }, headers: ADMIN_HEADERS });
+      const response = await server.raw("PATCH", `${root}/${collection}/by-slug/${created.slug}`, {
+        body: { phone: "123" },
+        headers: ADMIN_HEADERS,
+      });
       expect(response.body).toMatchObject({ id: created.id, phone: "123" });
     });
 
     it("clears fields with empty strings or null", async () => {
-      const created = await createLinkedVia(server, collection, { [name]: "Filled", description: "Text", phone: "555", website: "https://a.example.org/", image: "https://a.example.org/i.png" });
-      const response = await server.raw("PATCH", `${root}/${collection}/${created.id}`, { body: { description: "", phone: null, website: "", image: null }, headers: ADMIN_HEADERS });
-      expect(response.body).toMatchObject({ description: null, excerpt: null, phone: null, website: null, image: null });
+      const created = await createLinkedVia(server, collection, {
+        [name]: "Filled",
+        description: "Text",
+        phone: "555",
+        website: "https://a.example.org/",
+        image: "https://a.example.org/i.png",
+      });
+      const response = await server.raw("PATCH", `${root}/${collection}/${created.id}`, {
+        body: { description: "", phone: null, website: "", image: null },
+        headers: ADMIN_HEADERS,
+      });
+      expect(response.body).toMatchObject({
+        description: null,
+        excerpt: null,
+        phone: null,
+        website: null,
+        image: null,
+      });
     });
 
     it("changes the post fields", async () => {
       const created = await createLinkedVia(server, collection, { [name]: "Post fields" });
       const editor = await createUser(server, `other-editor-of-${collection}`, "editor");
-      const response = await server.raw("POST", `${root}/${collection}/${created.id}`, { body: { author: editor.id, date_utc: "2020-02-02 02:02:02", status: "pending" }, headers: ADMIN_HEADERS });
+      const response = await server.raw("POST", `${root}/${collection}/${created.id}`, {
+        body: { author: editor.id, date_utc: "2020-02-02 02:02:02", status: "pending" },
+        headers: ADMIN_HEADERS,
+      });
       expect(response.body).toMatchObject({ author: editor.id, date_utc: "2020-02-02 02:02:02", status: "pending" });
     });
 
     it("allows renaming to another item's name", async () => {
       const [a] = await createNamedVia(server, collection, ["First", "Second"]);
-      const response = await server.raw("PATCH", `${root}/${collection}/${a.id}`, { body: { [name]: "Second" }, headers: ADMIN_HEADERS });
+      const response = await server.raw("PATCH", `${root}/${collection}/${a.id}`, {
+        body: { [name]: "Second" },
+        headers: ADMIN_HEADERS,
+      });
       expect(response.status).toBe(200);
       expect(response.body[name]).toBe("Second");
     });
@@ -310,14 +414,20 @@ describe.each<[LinkedCollection, string, string]>([
       [{ website: "not a url" }, "website"],
     ])("rejects %j with 400 naming %s", async (fields, param) => {
       const created = await createLinkedVia(server, collection, { [name]: "Valid" });
-      const response = await server.raw("PATCH", `${root}/${collection}/${created.id}`, { body: fields, headers: ADMIN_HEADERS });
+      const response = await server.raw("PATCH", `${root}/${collection}/${created.id}`, {
+        body: fields,
+        headers: ADMIN_HEADERS,
+      });
       expect(response.status).toBe(400);
       expect(Object.keys(response.body.data.params)).toEqual([param]);
     });
 
     it(`answers unknown ids and slugs with 404 rest-${noun}-not-found`, async () => {
       for (const path of ["/2389", "/by-slug/nope"]) {
-        const response = await server.raw("PATCH", `${root}/${collection}${path}`, { body: { phone: "1" }, headers: ADMIN_HEADERS });
+        const response = await server.raw("PATCH", `${root}/${collection}${path}`, {
+          body: { phone: "1" },
+          headers: ADMIN_HEADERS,
+        });
         expect(response.status).toBe(404);
         expect(response.body.code).toBe(`rest-${noun}-not-found`);
       }
@@ -336,7 +446,9 @@ describe.each<[LinkedCollection, string, string]>([
       const first = await server.raw("DELETE", `${root}/${collection}/${created.id}`, { headers: ADMIN_HEADERS });
       expect(first.status).toBe(200);
       expect(first.body).toMatchObject({ id: created.id, status: "trash" });
-      const again = await server.raw("DELETE", `${root}/${collection}/by-slug/${created.slug}`, { headers: ADMIN_HEADERS });
+      const again = await server.raw("DELETE", `${root}/${collection}/by-slug/${created.slug}`, {
+        headers: ADMIN_HEADERS,
+      });
       expect(again.status).toBe(410);
       expect(again.body.code).toBe(`${noun}-is-in-trash`);
       expect((await server.raw("GET", `${root}/${collection}/${created.id}`)).status).toBe(403);
@@ -345,13 +457,19 @@ describe.each<[LinkedCollection, string, string]>([
     it("moves a live item to the trash even with force=true, and deletes a trashed one for good with it", async () => {
       const [live, trashed] = await createNamedVia(server, collection, ["Live", "Trashed"]);
       await server.raw("DELETE", `${root}/${collection}/${trashed.id}`, { headers: ADMIN_HEADERS });
-      const moved = await server.raw("DELETE", `${root}/${collection}/${live.id}?force=true`, { headers: ADMIN_HEADERS });
+      const moved = await server.raw("DELETE", `${root}/${collection}/${live.id}?force=true`, {
+        headers: ADMIN_HEADERS,
+      });
       expect(moved.status).toBe(200);
       expect(moved.body).toMatchObject({ id: live.id, status: "trash" });
-      const response = await server.raw("DELETE", `${root}/${collection}/${trashed.id}?force=true`, { headers: ADMIN_HEADERS });
+      const response = await server.raw("DELETE", `${root}/${collection}/${trashed.id}?force=true`, {
+        headers: ADMIN_HEADERS,
+      });
       expect(response.status).toBe(200);
       expect(response.body.id).toBe(trashed.id);
-      expect((await server.raw("GET", `${root}/${collection}/${trashed.id}`, { headers: ADMIN_HEADERS })).status).toBe(404);
+      expect((await server.raw("GET", `${root}/${collection}/${trashed.id}`, { headers: ADMIN_HEADERS })).status).toBe(
+        404,
+      );
     });
 
     it(`answers an unknown id with 404 rest-${noun}-not-found`, async () => {
@@ -384,24 +502,57 @@ describe("venue specifics", () => {
     expect(created).toMatchObject(fields);
     const { data } = await server.api.GET("/venues/{id}", { params: { path: { id: created.id } } });
     expect(data?.json_ld).toMatchObject({
-      address: { "@type": "PostalAddress", streetAddress: "100, Avenue du Temple", addressLocality: "Paris", postalCode: "75003", addressCountry: "France" },
+      address: {
+        "@type": "PostalAddress",
+        streetAddress: "100, Avenue du Temple",
+        addressLocality: "Paris",
+        postalCode: "75003",
+        addressCountry: "France",
+      },
       geo: { "@type": "GeoCoordinates", latitude: 48.866, longitude: 2.363 },
       telephone: "+33 1 23 45 67 89",
     });
   });
 
   it("rejects coordinates out of range", async () => {
-    for (const [field, value] of [["geo_lat", 91], ["geo_lng", -181], ["geo_lat", "north"]] as const) {
-      const response = await server.raw("POST", `${root}/venues`, { body: { venue: "Off the map", [field]: value }, headers: ADMIN_HEADERS });
+    for (const [field, value] of [
+      ["geo_lat", 91],
+      ["geo_lng", -181],
+      ["geo_lat", "north"],
+    ] as const) {
+      const response = await server.raw("POST", `${root}/venues`, {
+        body: { venue: "Off the map", [field]: value },
+        headers: ADMIN_HEADERS,
+      });
       expect(response.status).toBe(400);
       expect(Object.keys(response.body.data.params)).toEqual([field]);
     }
   });
 
   it("searches the address fields, but not the country", async () => {
-    await createLinkedVia(server, "venues", { venue: "One", address: "1 London Road", city: "London", state: "Greater London", zip: "223345", phone: "3333333" });
-    await createLinkedVia(server, "venues", { venue: "Two", address: "2 Strand", city: "London", province: "Greater London", zip: "223345" });
-    await createLinkedVia(server, "venues", { venue: "Three", address: "100, Avenue du Temple", city: "Paris", state: "France", stateprovince: "Île de France", country: "Germany" });
+    await createLinkedVia(server, "venues", {
+      venue: "One",
+      address: "1 London Road",
+      city: "London",
+      state: "Greater London",
+      zip: "223345",
+      phone: "3333333",
+    });
+    await createLinkedVia(server, "venues", {
+      venue: "Two",
+      address: "2 Strand",
+      city: "London",
+      province: "Greater London",
+      zip: "223345",
+    });
+    await createLinkedVia(server, "venues", {
+      venue: "Three",
+      address: "100, Avenue du Temple",
+      city: "Paris",
+      state: "France",
+      stateprovince: "Île de France",
+      country: "Germany",
+    });
     const count = async (search: string) => (await list("venues", `?search=${encodeURIComponent(search)}`)).body.total;
     expect(await count("london")).toBe(2);
     expect(await count("3333333")).toBe(1);
@@ -416,18 +567,37 @@ describe("venue specifics", () => {
 
 describe("organizer specifics", () => {
   it("stores e-mail, phone and website, and rejects a malformed e-mail", async () => {
-    const created = await createLinkedVia(server, "organizers", { organizer: "Org", email: "org@example.org", phone: "123", website: "https://org.example.org/" });
+    const created = await createLinkedVia(server, "organizers", {
+      organizer: "Org",
+      email: "org@example.org",
+      phone: "123",
+      website: "https://org.example.org/",
+    });
     expect(created).toMatchObject({ email: "org@example.org", phone: "123", website: "https://org.example.org/" });
-    const bad = await server.raw("POST", `${root}/organizers`, { body: { organizer: "Bad", email: "not-an-address" }, headers: ADMIN_HEADERS });
+    const bad = await server.raw("POST", `${root}/organizers`, {
+      body: { organizer: "Bad", email: "not-an-address" },
+      headers: ADMIN_HEADERS,
+    });
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.data.params)).toEqual(["email"]);
   });
 
   it("searches e-mail addresses, phones and websites", async () => {
-    await createLinkedVia(server, "organizers", { organizer: "One", phone: "111111111", email: "one@common.com", website: "http://one.com" });
-    await createLinkedVia(server, "organizers", { organizer: "Two", phone: "222223333", email: "two@common.com", website: "http://two.com" });
+    await createLinkedVia(server, "organizers", {
+      organizer: "One",
+      phone: "111111111",
+      email: "one@common.com",
+      website: "http://one.com",
+    });
+    await createLinkedVia(server, "organizers", {
+      organizer: "Two",
+      phone: "222223333",
+      email: "two@common.com",
+      website: "http://two.com",
+    });
     await createLinkedVia(server, "organizers", { organizer: "Three", phone: "1111", email: "three@three.com" });
-    const count = async (search: string) => (await list("organizers", `?search=${encodeURIComponent(search)}`)).body.total;
+    const count = async (search: string) =>
+      (await list("organizers", `?search=${encodeURIComponent(search)}`)).body.total;
     expect(await count("1111")).toBe(2);
     expect(await count("111111111")).toBe(1);
     expect(await count("222223333")).toBe(1);

@@ -28,7 +28,9 @@ const originalRoot = process.env.ORIGINAL_ROOT ?? "/tmp/orig-root";
 const original: Side = {
   name: "original",
   base: process.env.ORIGINAL_URL ?? "http://127.0.0.1:18600/wp-json/tribe/events/v1",
-  headers: { Authorization: `Basic ${Buffer.from(process.env.ORIGINAL_AUTH ?? `admin:${readFileSync(`${originalRoot}/app-password.txt`, "utf8").trim()}`).toString("base64")}` },
+  headers: {
+    Authorization: `Basic ${Buffer.from(process.env.ORIGINAL_AUTH ?? `admin:${readFileSync(`${originalRoot}/app-password.txt`, "utf8").trim()}`).toString("base64")}`,
+  },
   ids: new Map(),
 };
 const ours: Side = {
@@ -68,7 +70,8 @@ function mapIds(side: Side, value: Json): Json {
     return match ? (side.ids.get(`${match[1]}:${match[2]}`) ?? 0) : value;
   }
   if (Array.isArray(value)) return value.map((item) => mapIds(side, item));
-  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, mapIds(side, item)]));
+  if (value !== null && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, mapIds(side, item)]));
   return value;
 }
 
@@ -82,12 +85,26 @@ const RUN = Date.now().toString(36);
 async function seed(side: Side): Promise<void> {
   const made = async (kind: string, name: string, path: string, body: Json) => {
     const answer = await call(side, "POST", path, body);
-    if (answer.status >= 300) throw new Error(`${side.name}: seeding ${kind} ${name}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`);
+    if (answer.status >= 300)
+      throw new Error(
+        `${side.name}: seeding ${kind} ${name}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`,
+      );
     side.ids.set(`${kind}:${name}`, (answer.body as { id: number }).id);
   };
   const unique = RUN;
-  await made("venue", "hall", "/venues", { venue: `Differential hall ${unique}`, address: "1 Main St", city: "Springfield", state: "IL", country: "United States", zip: "62701" });
-  await made("organizer", "society", "/organizers", { organizer: `Differential society ${unique}`, email: "society@example.test", phone: "555-0100" });
+  await made("venue", "hall", "/venues", {
+    venue: `Differential hall ${unique}`,
+    address: "1 Main St",
+    city: "Springfield",
+    state: "IL",
+    country: "United States",
+    zip: "62701",
+  });
+  await made("organizer", "society", "/organizers", {
+    organizer: `Differential society ${unique}`,
+    email: "society@example.test",
+    phone: "555-0100",
+  });
   await made("category", "music", "/categories", { name: `Differential music ${unique}` });
   await made("tag", "jazz", "/tags", { name: `differential-jazz-${unique}` });
   await made("event", "jazz", "/events", {
@@ -102,7 +119,12 @@ async function seed(side: Side): Promise<void> {
     cost: "10",
     featured: true,
   });
-  await made("event", "free", "/events", { title: `Differential free talk ${unique}`, start_date: `${day(2)} 10:00:00`, end_date: `${day(2)} 11:00:00`, cost: "0" });
+  await made("event", "free", "/events", {
+    title: `Differential free talk ${unique}`,
+    start_date: `${day(2)} 10:00:00`,
+    end_date: `${day(2)} 11:00:00`,
+    cost: "0",
+  });
 }
 
 interface Case {
@@ -126,7 +148,11 @@ const CASES: Case[] = [
   { name: "events by search", method: "GET", path: "/events?search={run}" },
   { name: "events of an unknown category", method: "GET", path: "/events?categories=999999" },
   { name: "a bad per_page", method: "GET", path: "/events?per_page=abc" },
-  { name: "events starting after tomorrow", method: "GET", path: `/events?starts_after=${day(1)} 12:00:00&search={run}` },
+  {
+    name: "events starting after tomorrow",
+    method: "GET",
+    path: `/events?starts_after=${day(1)} 12:00:00&search={run}`,
+  },
   { name: "a page of events", method: "GET", path: "/events?per_page=1&page=2&search={run}" },
   { name: "a page past the last", method: "GET", path: "/events?per_page=10&page=9&search={run}" },
   { name: "draft events", method: "GET", path: "/events?status=draft&search={run}" },
@@ -140,17 +166,38 @@ const CASES: Case[] = [
   { name: "organizers", method: "GET", path: "/organizers?search={run}" },
   { name: "categories", method: "GET", path: "/categories?search={run}" },
   { name: "tags", method: "GET", path: "/tags?search={run}" },
-  { name: "an update", method: "POST", path: "/events/{event:jazz}", body: { title: "Differential jazz night, renamed" } },
+  {
+    name: "an update",
+    method: "POST",
+    path: "/events/{event:jazz}",
+    body: { title: "Differential jazz night, renamed" },
+  },
   { name: "an event without dates", method: "POST", path: "/events", body: { title: "No dates" } },
-  { name: "an event with an unknown venue", method: "POST", path: "/events", body: { title: "Lost", start_date: `${day(3)} 10:00:00`, end_date: `${day(3)} 11:00:00`, venue: 999999 } },
-  { name: "an event with an inline venue", method: "POST", path: "/events", body: { title: "Inline", start_date: `${day(3)} 10:00:00`, end_date: `${day(3)} 11:00:00`, venue: { venue: "Differential inline hall", state: "IL" } } },
+  {
+    name: "an event with an unknown venue",
+    method: "POST",
+    path: "/events",
+    body: { title: "Lost", start_date: `${day(3)} 10:00:00`, end_date: `${day(3)} 11:00:00`, venue: 999999 },
+  },
+  {
+    name: "an event with an inline venue",
+    method: "POST",
+    path: "/events",
+    body: {
+      title: "Inline",
+      start_date: `${day(3)} 10:00:00`,
+      end_date: `${day(3)} 11:00:00`,
+      venue: { venue: "Differential inline hall", state: "IL" },
+    },
+  },
   { name: "a category of a name taken", method: "POST", path: "/categories", body: { name: "{name:music}" } },
   { name: "a venue without a name", method: "POST", path: "/venues", body: { city: "Nowhere" } },
   { name: "a delete", method: "DELETE", path: "/events/{event:free}" },
 ];
 
 // Fields that differ by nature: ids, addresses and times of each side's own making.
-const OWN_FIELDS = /^(id|global_id|global_id_lineage|author|date|date_utc|modified|modified_utc|url|rest_url|next_rest_url|previous_rest_url|slug|json_ld\.(url|@id)|.*\.(id|url|rest_url|global_id|global_id_lineage|author|date|date_utc|modified|modified_utc|slug|term_taxonomy_id|urls\.self|urls\.collection)|urls\.self|urls\.collection|term_taxonomy_id)$/;
+const OWN_FIELDS =
+  /^(id|global_id|global_id_lineage|author|date|date_utc|modified|modified_utc|url|rest_url|next_rest_url|previous_rest_url|slug|json_ld\.(url|@id)|.*\.(id|url|rest_url|global_id|global_id_lineage|author|date|date_utc|modified|modified_utc|slug|term_taxonomy_id|urls\.self|urls\.collection)|urls\.self|urls\.collection|term_taxonomy_id)$/;
 
 /** A side's own origin and namespace, in any string, as `<api>` and `<site>`: the rest is compared. */
 function withoutOrigin(side: Side, value: Json): Json {
@@ -158,7 +205,8 @@ function withoutOrigin(side: Side, value: Json): Json {
   const site = new URL(side.base).origin;
   if (typeof value === "string") return value.split(api).join("<api>").split(site).join("<site>");
   if (Array.isArray(value)) return value.map((item) => withoutOrigin(side, item));
-  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withoutOrigin(side, item)]));
+  if (value !== null && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withoutOrigin(side, item)]));
   return value;
 }
 
@@ -170,32 +218,62 @@ interface Difference {
 
 function differences(a: Json | undefined, b: Json | undefined, path = ""): Difference[] {
   if (OWN_FIELDS.test(path.replace(/^\./, "").replace(/\[\d+\]/g, ""))) return [];
-  if (a !== null && b !== null && typeof a === "object" && typeof b === "object" && !Array.isArray(a) && !Array.isArray(b)) {
-    return [...new Set([...Object.keys(a), ...Object.keys(b)])].flatMap((key) => differences(a[key], b[key], `${path}.${key}`));
+  if (
+    a !== null &&
+    b !== null &&
+    typeof a === "object" &&
+    typeof b === "object" &&
+    !Array.isArray(a) &&
+    !Array.isArray(b)
+  ) {
+    return [...new Set([...Object.keys(a), ...Object.keys(b)])].flatMap((key) =>
+      differences(a[key], b[key], `${path}.${key}`),
+    );
   }
-  if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) return a.flatMap((item, index) => differences(item, b[index], `${path}[${index}]`));
-  return JSON.stringify(a) === JSON.stringify(b) ? [] : [{ path: path.replace(/^\./, "") || "(body)", original: a, ours: b }];
+  if (Array.isArray(a) && Array.isArray(b) && a.length === b.length)
+    return a.flatMap((item, index) => differences(item, b[index], `${path}[${index}]`));
+  return JSON.stringify(a) === JSON.stringify(b)
+    ? []
+    : [{ path: path.replace(/^\./, "") || "(body)", original: a, ours: b }];
 }
 
 async function main(): Promise<void> {
   const reportFile = process.argv.includes("--report") ? process.argv[process.argv.indexOf("--report") + 1] : null;
   await seed(original);
   await seed(ours);
-  const lines: string[] = ["# Differential run against the original", "", `${new Date().toISOString()}: ${CASES.length} requests to both.`, ""];
+  const lines: string[] = [
+    "# Differential run against the original",
+    "",
+    `${new Date().toISOString()}: ${CASES.length} requests to both.`,
+    "",
+  ];
   let undocumented = 0;
   for (const testCase of CASES) {
-    const [theirsRaw, mineRaw] = [await call(original, testCase.method, testCase.path, testCase.body), await call(ours, testCase.method, testCase.path, testCase.body)];
+    const [theirsRaw, mineRaw] = [
+      await call(original, testCase.method, testCase.path, testCase.body),
+      await call(ours, testCase.method, testCase.path, testCase.body),
+    ];
     const theirs = { ...theirsRaw, body: withoutOrigin(original, theirsRaw.body) };
     const mine = { ...mineRaw, body: withoutOrigin(ours, mineRaw.body) };
-    const found: Difference[] = theirs.status === mine.status ? [] : [{ path: "(status)", original: theirs.status, ours: mine.status }];
+    const found: Difference[] =
+      theirs.status === mine.status ? [] : [{ path: "(status)", original: theirs.status, ours: mine.status }];
     // An error is compared by its code; a success by its fields.
     if (theirs.status < 300 && mine.status < 300) found.push(...differences(theirs.body, mine.body));
-    else if (theirs.status >= 300 && mine.status >= 300) found.push(...differences((theirs.body as { code?: Json }).code ?? null, (mine.body as { code?: Json }).code ?? null, "code"));
+    else if (theirs.status >= 300 && mine.status >= 300)
+      found.push(
+        ...differences(
+          (theirs.body as { code?: Json }).code ?? null,
+          (mine.body as { code?: Json }).code ?? null,
+          "code",
+        ),
+      );
     lines.push(`## ${testCase.name}: ${testCase.method} ${testCase.path} → ${theirs.status} / ${mine.status}`);
     for (const difference of found) {
       const departure = departureOf(testCase.name, difference.path, difference.original, difference.ours);
       if (!departure) undocumented += 1;
-      lines.push(`- ${departure ? "departure" : "**UNDOCUMENTED**"} \`${difference.path}\`: original ${JSON.stringify(difference.original)?.slice(0, 120)}, ours ${JSON.stringify(difference.ours)?.slice(0, 120)}${departure ? ` (${departure.reason})` : ""}`);
+      lines.push(
+        `- ${departure ? "departure" : "**UNDOCUMENTED**"} \`${difference.path}\`: original ${JSON.stringify(difference.original)?.slice(0, 120)}, ours ${JSON.stringify(difference.ours)?.slice(0, 120)}${departure ? ` (${departure.reason})` : ""}`,
+      );
     }
     if (found.length === 0) lines.push("- same");
     lines.push("");

@@ -15,7 +15,8 @@ for (const language of LANGUAGES.filter((l) => l !== "en")) {
     if (!action) throw new Error(`${language}: no action ${entry.target}.${entry.key}`);
     let text = entry.text ?? action.update[entry.key];
     for (const [from, to] of entry.replace ?? []) {
-      if (!text.includes(from)) throw new Error(`${language}: ${entry.target}.${entry.key} lacks ${JSON.stringify(from.slice(0, 60))}`);
+      if (!text.includes(from))
+        throw new Error(`${language}: ${entry.target}.${entry.key} lacks ${JSON.stringify(from.slice(0, 60))}`);
       text = text.replace(from, to);
     }
     action.update[entry.key] = text;

@@ -26,19 +26,26 @@ for (const language of LANGUAGES.filter((l) => l !== "en")) {
     problems.push(`${language}: openapi/overlays/${language}.yaml is missing (npm run i18n:update makes it)`);
     continue;
   }
-  const actions = new Map(overlay.actions.map((action) => [`${action.target}|${Object.keys(action.update).join(",")}`, action]));
+  const actions = new Map(
+    overlay.actions.map((action) => [`${action.target}|${Object.keys(action.update).join(",")}`, action]),
+  );
   for (const { target, key, text } of texts) {
     const action = actions.get(`${target}|${key}`);
     actions.delete(`${target}|${key}`);
     if (!action) problems.push(`${language}: no translation of ${target}.${key}`);
     else if (action["x-todo"]) problems.push(`${language}: ${target}.${key} to translate (${action["x-todo"]})`);
-    else if (action["x-source"] !== sourceHash(text)) problems.push(`${language}: ${target}.${key} translates an older English text (npm run i18n:update)`);
+    else if (action["x-source"] !== sourceHash(text))
+      problems.push(`${language}: ${target}.${key} translates an older English text (npm run i18n:update)`);
     else if (!action.update[key]?.trim()) problems.push(`${language}: ${target}.${key} is empty`);
-    else if (action.update[key] === text && !languageFree(text)) problems.push(`${language}: ${target}.${key} is still in English`);
+    else if (action.update[key] === text && !languageFree(text))
+      problems.push(`${language}: ${target}.${key} is still in English`);
   }
-  for (const key of actions.keys()) problems.push(`${language}: ${key.replace("|", ".")} translates a text the English document no longer has`);
+  for (const key of actions.keys())
+    problems.push(`${language}: ${key.replace("|", ".")} translates a text the English document no longer has`);
   if (!isDeepStrictEqual(shapeOf(load(`openapi.${language}.json`)), shapeOf(english))) {
-    problems.push(`${language}: generated/openapi.${language}.json does not have the shape of the English document (run npm run generate)`);
+    problems.push(
+      `${language}: generated/openapi.${language}.json does not have the shape of the English document (run npm run generate)`,
+    );
   }
 }
 

@@ -50,7 +50,11 @@ export function shapeOf(document: Json): Json {
   return Object.fromEntries(
     Object.entries(document).map(([key, value]) => [
       key,
-      (TEXT_KEYS as readonly string[]).includes(key) && typeof value === "string" ? "<text>" : key === "example" ? value : shapeOf(value),
+      (TEXT_KEYS as readonly string[]).includes(key) && typeof value === "string"
+        ? "<text>"
+        : key === "example"
+          ? value
+          : shapeOf(value),
     ]),
   );
 }

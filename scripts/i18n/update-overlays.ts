@@ -12,7 +12,12 @@ const english = JSON.parse(readFileSync(resolve(__dirname, "../../generated/open
 const texts = translatableTexts(english);
 
 for (const language of LANGUAGES.filter((l) => l !== "en")) {
-  const existing = new Map((readOverlay(language)?.actions ?? []).map((action) => [`${action.target}|${Object.keys(action.update)[0]}`, action]));
+  const existing = new Map(
+    (readOverlay(language)?.actions ?? []).map((action) => [
+      `${action.target}|${Object.keys(action.update)[0]}`,
+      action,
+    ]),
+  );
   let todo = 0;
   const actions: OverlayAction[] = texts.map(({ target, key, text }) => {
     const hash = sourceHash(text);
@@ -20,8 +25,18 @@ for (const language of LANGUAGES.filter((l) => l !== "en")) {
     if (previous && previous["x-source"] === hash && !previous["x-todo"]) return previous;
     todo += 1;
     const reason = previous ? (previous["x-todo"] ?? "the English text changed") : "new text";
-    return { target, "x-source": hash, "x-todo": reason, "x-english": text, update: { [key]: previous?.update[key] ?? text } } as OverlayAction;
+    return {
+      target,
+      "x-source": hash,
+      "x-todo": reason,
+      "x-english": text,
+      update: { [key]: previous?.update[key] ?? text },
+    } as OverlayAction;
   });
-  writeOverlay(language, { overlay: "1.0.0", info: { title: `Calendar Events REST API (${language})`, version: "1.0.0" }, actions });
+  writeOverlay(language, {
+    overlay: "1.0.0",
+    info: { title: `Calendar Events REST API (${language})`, version: "1.0.0" },
+    actions,
+  });
   console.log(`${language}: ${actions.length} texts, ${todo} to translate`);
 }

@@ -57,11 +57,20 @@ type PrincipalRow = { id: number; login: string; role: string };
 export interface CredentialStore {
   firstAdministrator(client: Database["read"] | Tx): Promise<{ id: number; login: string } | null>;
   userIdByLogin(client: Database["read"] | Tx, login: string): Promise<number | null>;
-  insertUser(tx: Tx, data: { login: string; displayName: string; role: string }): Promise<{ id: number; login: string }>;
-  apiKeyById(db: Database, keyId: string): Promise<{ id: number; secretHash: string; revokedAt: Date | null; user: PrincipalRow } | null>;
+  insertUser(
+    tx: Tx,
+    data: { login: string; displayName: string; role: string },
+  ): Promise<{ id: number; login: string }>;
+  apiKeyById(
+    db: Database,
+    keyId: string,
+  ): Promise<{ id: number; secretHash: string; revokedAt: Date | null; user: PrincipalRow } | null>;
   saveApiKeyHash(db: Database, id: number, secretHash: string): Promise<void>;
   applicationPasswordUser(db: Database, login: string, secretHash: string): Promise<PrincipalRow | null>;
-  legacyApplicationPasswords(db: Database, login: string): Promise<Array<{ id: number; secretHash: string; user: PrincipalRow }>>;
+  legacyApplicationPasswords(
+    db: Database,
+    login: string,
+  ): Promise<Array<{ id: number; secretHash: string; user: PrincipalRow }>>;
   saveApplicationPasswordHash(db: Database, id: number, secretHash: string): Promise<void>;
 }
 
@@ -112,7 +121,8 @@ export class CredentialVerifier {
       if (isLegacyHash(row.secretHash)) await this.users.saveApiKeyHash(this.db, row.id, digestSecret(key[2]));
       return principalOf(row.user);
     }
-    if (this.config.adminToken && secretsEqual(token, this.config.adminToken)) return bootstrapAdministrator(this.db, this.users);
+    if (this.config.adminToken && secretsEqual(token, this.config.adminToken))
+      return bootstrapAdministrator(this.db, this.users);
     return null;
   }
 

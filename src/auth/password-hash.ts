@@ -17,9 +17,15 @@ export const SCRYPT = { N: 16384, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 const MEMO_LIMIT = 10_000;
 
-export function derive(secret: string, salt: Buffer, params: { N: number; r: number; p: number } = SCRYPT): Promise<Buffer> {
+export function derive(
+  secret: string,
+  salt: Buffer,
+  params: { N: number; r: number; p: number } = SCRYPT,
+): Promise<Buffer> {
   const options: ScryptOptions = { ...params, maxmem: 256 * params.N * params.r };
-  return new Promise((resolve, reject) => scrypt(secret, salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key))));
+  return new Promise((resolve, reject) =>
+    scrypt(secret, salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key))),
+  );
 }
 
 /** The stored form of a secret the service generated: its SHA-256 digest. */
@@ -65,6 +71,8 @@ export async function verifySecret(secret: string, stored: string, client: strin
   const [, n, r, p, salt, hash] = stored.split("$");
   if (!salt || !hash) return false;
   const expected = Buffer.from(hash, "base64");
-  const actual = await slowHashes.run(client, () => derive(secret, Buffer.from(salt, "base64"), { N: Number(n), r: Number(r), p: Number(p) }));
+  const actual = await slowHashes.run(client, () =>
+    derive(secret, Buffer.from(salt, "base64"), { N: Number(n), r: Number(r), p: Number(p) }),
+  );
   return remember(key, expected.length === actual.length && timingSafeEqual(expected, actual));
 }

@@ -16,8 +16,13 @@ export const DEFAULT_LIST_STATUSES: PostStatus[] = ["publish", "future", "draft"
  * The statuses to list. Callers who may not edit items of the type may only ask for `publish`
  * (tec-rest-v1.md §5.4); others may ask for any status.
  */
-export function statusesToList(principal: Principal | null, type: PostType, requested: PostStatus[] | undefined): PostStatus[] {
-  if (requested === undefined) return principal && can(principal.role, `edit_${type}`) ? DEFAULT_LIST_STATUSES : ["publish"];
+export function statusesToList(
+  principal: Principal | null,
+  type: PostType,
+  requested: PostStatus[] | undefined,
+): PostStatus[] {
+  if (requested === undefined)
+    return principal && can(principal.role, `edit_${type}`) ? DEFAULT_LIST_STATUSES : ["publish"];
   const statuses = [...new Set(requested)];
   if (!(principal && can(principal.role, `edit_${type}`)) && !(statuses.length === 1 && statuses[0] === "publish")) {
     throw invalidParam("status", "rest_status_forbidden");
@@ -32,7 +37,11 @@ export type StatusCondition = { status: PostStatus; authorId?: number };
  * The conditions under which the caller may see an item of each of `statuses` in a list: all of
  * them, only their own, or none. The result is an OR-list; an empty one matches nothing.
  */
-export function listableConditions(principal: Principal | null, type: PostType, statuses: PostStatus[]): StatusCondition[] {
+export function listableConditions(
+  principal: Principal | null,
+  type: PostType,
+  statuses: PostStatus[],
+): StatusCondition[] {
   const conditions: StatusCondition[] = [];
   for (const status of statuses) {
     if (status === "publish") {
@@ -89,7 +98,12 @@ export function editableCondition(principal: Principal | null, type: PostType): 
 }
 
 /** Whether the caller may make a write to an item: edit it, or delete it (move it to the trash). */
-export function mayWriteItem(principal: Principal, type: PostType, item: OwnedItem, action: "edit" | "delete"): boolean {
+export function mayWriteItem(
+  principal: Principal,
+  type: PostType,
+  item: OwnedItem,
+  action: "edit" | "delete",
+): boolean {
   return action === "edit" ? canEditItem(principal, type, item) : canDeleteItem(principal, type, item);
 }
 
@@ -98,7 +112,12 @@ export function mayWriteItem(principal: Principal, type: PostType, item: OwnedIt
  * when creating without a status). The others (contributors) cannot publish: `publish`, `future`
  * and `private` become `pending`, and a new item without a status is a `draft`.
  */
-export function scaledStatus(principal: Principal, type: PostType, requested: PostStatus | undefined, current?: PostStatus): PostStatus {
+export function scaledStatus(
+  principal: Principal,
+  type: PostType,
+  requested: PostStatus | undefined,
+  current?: PostStatus,
+): PostStatus {
   const canPublish = can(principal.role, `publish_${type}`);
   if (requested === undefined) return current ?? (canPublish ? "publish" : "draft");
   if (!canPublish && (requested === "publish" || requested === "future" || requested === "private")) return "pending";

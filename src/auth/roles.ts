@@ -44,7 +44,10 @@ const CAPABILITIES: Record<Role, ReadonlySet<string>> = {
   administrator: new Set([...EDITOR, "force_delete", "manage_webhooks"]),
   editor: new Set(EDITOR),
   // Authors manage their own items, published or not, and event categories (not tags).
-  author: new Set([...postCapabilities(["edit", "delete", "publish", "edit_published", "delete_published"]), "manage_categories"]),
+  author: new Set([
+    ...postCapabilities(["edit", "delete", "publish", "edit_published", "delete_published"]),
+    "manage_categories",
+  ]),
   // Contributors edit and delete their own unpublished items and cannot publish.
   contributor: new Set(postCapabilities(["edit", "delete"])),
   subscriber: new Set(),

@@ -41,7 +41,11 @@ export function checkWriteTargets(operations: Record<string, Operation>): Reques
  * with the checks to make again under the item's lock (the same rule, and the request's If-Match
  * against `etagOf`, the tag of the item's representation as a GET by this caller would give it).
  */
-export function writeTargetOf<R extends Versioned>(req: Request, rule: TargetRule<R>, etagOf: (record: R) => string): WriteTarget<R> {
+export function writeTargetOf<R extends Versioned>(
+  req: Request,
+  rule: TargetRule<R>,
+  etagOf: (record: R) => string,
+): WriteTarget<R> {
   const record = req.writeTarget as R | undefined;
   if (!record) throw new Error("a write's item used before it was found (checkWriteTargets)");
   const ifMatch = ifMatchOf(req);

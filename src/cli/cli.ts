@@ -1,7 +1,14 @@
 // npm run cli -- <command> [options]: manages users and credentials, and the database.
 // Every command prints one JSON value on stdout; errors go to stderr with exit code 1.
 import { parseArgs } from "node:util";
-import { createUser, deleteUser, issueCredentials, listUsers, revokeKeys, UserAdminError } from "../resources/users/user-admin";
+import {
+  createUser,
+  deleteUser,
+  issueCredentials,
+  listUsers,
+  revokeKeys,
+  UserAdminError,
+} from "../resources/users/user-admin";
 import { ConfigError, loadConfig } from "../config";
 import { openDatabase, type Database } from "../db/database";
 import { prismaRunner } from "../db/data-migrations";
@@ -40,7 +47,12 @@ function required(options: Options, name: string): string {
 async function run(command: string, options: Options, db: Database): Promise<unknown> {
   switch (command) {
     case "users:create":
-      return createUser(db, { login: required(options, "login"), role: required(options, "role"), displayName: options["display-name"], email: options.email });
+      return createUser(db, {
+        login: required(options, "login"),
+        role: required(options, "role"),
+        displayName: options["display-name"],
+        email: options.email,
+      });
     case "users:list":
       return listUsers(db);
     case "users:delete":
@@ -90,7 +102,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof UserAdminError || error instanceof ConfigError || (error instanceof Error && error.name === "TypeError" && "code" in error)) {
+  if (
+    error instanceof UserAdminError ||
+    error instanceof ConfigError ||
+    (error instanceof Error && error.name === "TypeError" && "code" in error)
+  ) {
     console.error(`error: ${error.message}`);
   } else {
     console.error(error);

@@ -47,7 +47,9 @@ function instantMillisOf(wallMillis: number, zone: string): number {
   const tz = IANAZone.create(zone);
   const before = tz.offset(wallMillis - DAY_MS);
   const after = tz.offset(wallMillis + DAY_MS);
-  const fitting = [...new Set([before, after])].map((offset) => wallMillis - offset * 60_000).filter((instant) => wallMillis - instant === tz.offset(instant) * 60_000);
+  const fitting = [...new Set([before, after])]
+    .map((offset) => wallMillis - offset * 60_000)
+    .filter((instant) => wallMillis - instant === tz.offset(instant) * 60_000);
   return fitting.length > 0 ? Math.min(...fitting) : wallMillis - before * 60_000;
 }
 
@@ -56,7 +58,13 @@ function wallMillisOf(parts: WallParts): number | null {
   const date = new Date(0);
   date.setUTCFullYear(parts.year, parts.month - 1, parts.day);
   date.setUTCHours(parts.hour, parts.minute, parts.second, 0);
-  const valid = date.getUTCFullYear() === parts.year && date.getUTCMonth() === parts.month - 1 && date.getUTCDate() === parts.day && parts.hour < 24 && parts.minute < 60 && parts.second < 60;
+  const valid =
+    date.getUTCFullYear() === parts.year &&
+    date.getUTCMonth() === parts.month - 1 &&
+    date.getUTCDate() === parts.day &&
+    parts.hour < 24 &&
+    parts.minute < 60 &&
+    parts.second < 60;
   return valid ? date.getTime() : null;
 }
 
@@ -67,7 +75,14 @@ function fromWallClock(parts: WallParts, zone: string): DateTime | null {
   return dt.isValid ? dt : null;
 }
 
-function wallClockOf(dt: DateTime): { year: number; month: number; day: number; hour: number; minute: number; second: number } {
+function wallClockOf(dt: DateTime): {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+} {
   return { year: dt.year, month: dt.month, day: dt.day, hour: dt.hour, minute: dt.minute, second: dt.second };
 }
 
@@ -87,7 +102,8 @@ export function parseDateInput(input: string | number, zone: string, now: Date):
 }
 
 function parseAnyDate(input: string | number, zone: string, now: Date): DateTime | null {
-  if (typeof input === "number") return validOrNull(Number.isFinite(input) ? DateTime.fromSeconds(Math.trunc(input), { zone }) : null);
+  if (typeof input === "number")
+    return validOrNull(Number.isFinite(input) ? DateTime.fromSeconds(Math.trunc(input), { zone }) : null);
   const text = input.trim();
   if (text === "" || text.length > MAX_INPUT_LENGTH) return null;
   if (UNIX_SECONDS.test(text)) {
@@ -103,10 +119,14 @@ function parseAnyDate(input: string | number, zone: string, now: Date): DateTime
   const plain = PLAIN_DATE_TIME.exec(text);
   if (plain) {
     const [, year, month, day, hour = "0", minute = "0", second = "0"] = plain;
-    return fromWallClock({ year: +year, month: +month, day: +day, hour: +hour, minute: +minute, second: +second }, zone);
+    return fromWallClock(
+      { year: +year, month: +month, day: +day, hour: +hour, minute: +minute, second: +second },
+      zone,
+    );
   }
   const wallNow = wallClockOf(DateTime.fromJSDate(now, { zone }));
-  const fakeNow = Date.UTC(wallNow.year, wallNow.month - 1, wallNow.day, wallNow.hour, wallNow.minute, wallNow.second) / 1000;
+  const fakeNow =
+    Date.UTC(wallNow.year, wallNow.month - 1, wallNow.day, wallNow.hour, wallNow.minute, wallNow.second) / 1000;
   const result = relativeSeconds(text.toLowerCase(), fakeNow);
   if (result === null) return null;
   const wall = DateTime.fromSeconds(result, { zone: "UTC" });
@@ -151,7 +171,8 @@ function relativeSeconds(text: string, now: number): number | null {
   }
   const result = strtotime(text, now);
   if (result === false || !Number.isFinite(result)) return null;
-  if (NEXT_WEEKDAY.test(text) && Math.floor(result / DAY_SECONDS) === Math.floor(now / DAY_SECONDS)) return result + 7 * DAY_SECONDS;
+  if (NEXT_WEEKDAY.test(text) && Math.floor(result / DAY_SECONDS) === Math.floor(now / DAY_SECONDS))
+    return result + 7 * DAY_SECONDS;
   return result;
 }
 
@@ -167,7 +188,16 @@ export function formatWallClock(instant: DateTime | Date, zone: string): string 
   if (zone === "UTC") return date.toISOString().slice(0, 19).replace("T", " ");
   let format = wallClockFormats.get(zone);
   if (!format) {
-    format = new Intl.DateTimeFormat("en-US", { timeZone: zone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    format = new Intl.DateTimeFormat("en-US", {
+      timeZone: zone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    });
     wallClockFormats.set(zone, format);
   }
   const parts: Record<string, string> = {};
@@ -222,14 +252,18 @@ const abbreviationFormats = new Map<string, Intl.DateTimeFormat>();
 function abbreviationFormat(locale: string, zone: string): Intl.DateTimeFormat {
   const key = `${locale}|${zone}`;
   let format = abbreviationFormats.get(key);
-  if (!format) abbreviationFormats.set(key, (format = new Intl.DateTimeFormat(locale, { timeZone: zone, timeZoneName: "short" })));
+  if (!format)
+    abbreviationFormats.set(key, (format = new Intl.DateTimeFormat(locale, { timeZone: zone, timeZoneName: "short" })));
   return format;
 }
 
 export function zoneAbbreviation(zone: string, at: Date): string {
   let fallback = "";
   for (const locale of ABBREVIATION_LOCALES) {
-    const name = abbreviationFormat(locale, zone).formatToParts(at).find((part) => part.type === "timeZoneName")?.value ?? "";
+    const name =
+      abbreviationFormat(locale, zone)
+        .formatToParts(at)
+        .find((part) => part.type === "timeZoneName")?.value ?? "";
     if (name && !/^(GMT|UTC)[+-]/.test(name)) return name;
     fallback ||= name;
   }

@@ -13,14 +13,25 @@ import { driverCause } from "./transaction";
 // time, too many connections, transaction could not start in time.
 const PRISMA_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024", "P2028", "P2037"]);
 // The driver adapters' kinds of failure (SQLite's busy timeout is reported as SocketTimeout).
-const DRIVER_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections", "DatabaseDoesNotExist"]);
+const DRIVER_KINDS = new Set([
+  "DatabaseNotReachable",
+  "ConnectionClosed",
+  "SocketTimeout",
+  "TooManyConnections",
+  "DatabaseDoesNotExist",
+]);
 // PostgreSQL: connection exceptions (08...), too many connections, the server shutting down or
 // starting (57P01, 57P02, 57P03), crash recovery (57P04 is not used; 58... are system errors).
 const SQLSTATES = /^(08\d\d\d|53300|57P0[123])$/;
-const MESSAGES = /ECONNREFUSED|ECONNRESET|Connection terminated|connection error|Can't reach database server|timeout exceeded when trying to connect|database is locked|SQLITE_BUSY/i;
+const MESSAGES =
+  /ECONNREFUSED|ECONNRESET|Connection terminated|connection error|Can't reach database server|timeout exceeded when trying to connect|database is locked|SQLITE_BUSY/i;
 
 export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let current: unknown = error, depth = 0; current && typeof current === "object" && depth < 5; current = (current as { cause?: unknown }).cause, depth += 1) {
+  for (
+    let current: unknown = error, depth = 0;
+    current && typeof current === "object" && depth < 5;
+    current = (current as { cause?: unknown }).cause, depth += 1
+  ) {
     const e = current as { code?: unknown; message?: unknown };
     if (typeof e.code === "string" && (PRISMA_CODES.has(e.code) || SQLSTATES.test(e.code))) return true;
     const cause = driverCause(current);

@@ -11,11 +11,18 @@ function insertStatements(table: string, rows: Array<Record<string, ColumnValue>
   const columns = Object.keys(rows[0]);
   const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
   const names = Prisma.raw(columns.map((column) => `"${column}"`).join(", "));
-  const returned = returning.length > 0 ? Prisma.raw(` RETURNING ${returning.map((column) => `"${column}"`).join(", ")}`) : Prisma.empty;
+  const returned =
+    returning.length > 0
+      ? Prisma.raw(` RETURNING ${returning.map((column) => `"${column}"`).join(", ")}`)
+      : Prisma.empty;
   const statements: Prisma.Sql[] = [];
   for (let first = 0; first < rows.length; first += perStatement) {
-    const values = rows.slice(first, first + perStatement).map((row) => Prisma.sql`(${Prisma.join(columns.map((column) => row[column]))})`);
-    statements.push(Prisma.sql`INSERT INTO ${Prisma.raw(`"${table}"`)} (${names}) VALUES ${Prisma.join(values)}${returned}`);
+    const values = rows
+      .slice(first, first + perStatement)
+      .map((row) => Prisma.sql`(${Prisma.join(columns.map((column) => row[column]))})`);
+    statements.push(
+      Prisma.sql`INSERT INTO ${Prisma.raw(`"${table}"`)} (${names}) VALUES ${Prisma.join(values)}${returned}`,
+    );
   }
   return statements;
 }
@@ -32,7 +39,12 @@ export async function insertRows(tx: Tx, table: string, rows: Array<Record<strin
 }
 
 /** insertRows, answering the `returning` columns of the rows made (in no particular order). */
-export async function insertRowsReturning<R>(tx: Tx, table: string, rows: Array<Record<string, ColumnValue>>, returning: string[]): Promise<R[]> {
+export async function insertRowsReturning<R>(
+  tx: Tx,
+  table: string,
+  rows: Array<Record<string, ColumnValue>>,
+  returning: string[],
+): Promise<R[]> {
   const made: R[] = [];
   for (const statement of insertStatements(table, rows, returning)) made.push(...(await tx.$queryRaw<R[]>(statement)));
   return made;

@@ -182,7 +182,10 @@ async function openSqlite(databaseUrl: string): Promise<Database> {
   const read = new SqliteClient({ adapter: readFactory });
   await read.$connect();
   const direct = sqliteDirectReads(path, SQLITE_BUSY_TIMEOUT_MS);
-  const optimizer = setInterval(() => void write.$executeRawUnsafe("PRAGMA optimize").catch(() => undefined), SQLITE_OPTIMIZE_EVERY_MS);
+  const optimizer = setInterval(
+    () => void write.$executeRawUnsafe("PRAGMA optimize").catch(() => undefined),
+    SQLITE_OPTIMIZE_EVERY_MS,
+  );
   optimizer.unref();
   return {
     provider: "sqlite",
@@ -200,7 +203,9 @@ async function openSqlite(databaseUrl: string): Promise<Database> {
 
 async function openPostgres(databaseUrl: string, poolSize: number, statementTimeoutMs: number): Promise<Database> {
   // Loaded only when PostgreSQL is used: each provider has its own generated client.
-  const { PrismaClient } = require("../../generated/prisma/postgresql/client") as { PrismaClient: new (options: unknown) => unknown };
+  const { PrismaClient } = require("../../generated/prisma/postgresql/client") as {
+    PrismaClient: new (options: unknown) => unknown;
+  };
   const pool = new Pool({ connectionString: databaseUrl, max: poolSize, statement_timeout: statementTimeoutMs });
   // An idle connection that breaks (a server restart) is dropped by the pool; without a listener it would end the process.
   pool.on("error", () => undefined);

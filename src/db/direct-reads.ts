@@ -28,7 +28,10 @@ function sqliteValue(value: unknown): unknown {
 /** An instant as the PostgreSQL adapter binds it: UTC wall clock, for `timestamp` columns. */
 function postgresValue(value: unknown): unknown {
   if (!(value instanceof Date)) return value;
-  return value.toISOString().replace("T", " ").replace(/\.000Z$|Z$/, "");
+  return value
+    .toISOString()
+    .replace("T", " ")
+    .replace(/\.000Z$|Z$/, "");
 }
 
 /**
@@ -58,7 +61,8 @@ export function sqliteDirectReads(path: string, busyTimeoutMs: number): DirectRe
 /** Through the pool Prisma's adapter uses too, so that the two share its connections and limit. */
 export function postgresDirectReads(pool: Pool): DirectReads {
   return {
-    rows: async <T>(query: Prisma.Sql) => (await pool.query({ text: query.text, values: query.values.map(postgresValue) })).rows as T[],
+    rows: async <T>(query: Prisma.Sql) =>
+      (await pool.query({ text: query.text, values: query.values.map(postgresValue) })).rows as T[],
     // The pool is Prisma's adapter's too: whoever opened it ends it.
     close: async () => undefined,
   };

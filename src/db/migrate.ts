@@ -56,9 +56,13 @@ interface AppliedRow {
 function pending(all: Migration[], applied: AppliedRow[]): Migration[] {
   const unfinished = applied.find((row) => row.finished_at === null && row.rolled_back_at === null);
   if (unfinished) {
-    throw new Error(`migration ${unfinished.migration_name} started but did not finish; repair the database before starting`);
+    throw new Error(
+      `migration ${unfinished.migration_name} started but did not finish; repair the database before starting`,
+    );
   }
-  const done = new Map(applied.filter((row) => row.rolled_back_at === null).map((row) => [row.migration_name, row.checksum]));
+  const done = new Map(
+    applied.filter((row) => row.rolled_back_at === null).map((row) => [row.migration_name, row.checksum]),
+  );
   for (const migration of all) {
     const checksum = done.get(migration.name);
     if (checksum !== undefined && checksum !== migration.checksum) {
@@ -86,7 +90,9 @@ async function migrateSqlite(databaseUrl: string, progress: Progress): Promise<M
     )`);
     db.exec("BEGIN IMMEDIATE");
     try {
-      const applied = db.prepare(`SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"`).all() as AppliedRow[];
+      const applied = db
+        .prepare(`SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"`)
+        .all() as AppliedRow[];
       const todo = pending(migrationsOf("sqlite"), applied);
       const record = db.prepare(
         `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, started_at, applied_steps_count)
@@ -126,7 +132,9 @@ async function migratePostgres(databaseUrl: string, progress: Progress): Promise
       "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
       "applied_steps_count" INTEGER NOT NULL DEFAULT 0
     )`);
-    const { rows } = await client.query<AppliedRow>(`SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"`);
+    const { rows } = await client.query<AppliedRow>(
+      `SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"`,
+    );
     const todo = pending(migrationsOf("postgresql"), rows);
     for (const [index, migration] of todo.entries()) {
       const startedAt = new Date();
@@ -156,5 +164,7 @@ async function migratePostgres(databaseUrl: string, progress: Progress): Promise
 
 /** Applies the pending migrations; `progress` hears of each (the CLI shows it on a terminal). */
 export async function migrate(databaseUrl: string, progress: Progress = silent): Promise<MigrationResult> {
-  return providerOf(databaseUrl) === "postgresql" ? migratePostgres(databaseUrl, progress) : migrateSqlite(databaseUrl, progress);
+  return providerOf(databaseUrl) === "postgresql"
+    ? migratePostgres(databaseUrl, progress)
+    : migrateSqlite(databaseUrl, progress);
 }

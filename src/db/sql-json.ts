@@ -17,14 +17,21 @@ export interface JsonSql {
 }
 
 const sqlite: JsonSql = {
-  object: (fields) => `json_object(${Object.entries(fields).map(([key, value]) => `'${key}', ${value}`).join(", ")})`,
+  object: (fields) =>
+    `json_object(${Object.entries(fields)
+      .map(([key, value]) => `'${key}', ${value}`)
+      .join(", ")})`,
   // Each item is made where the tables' aliases are visible, in order; a subquery's result loses
   // SQLite's JSON subtype, which json(...) gives back, so that items nest as JSON, not as strings.
-  array: (item, from, orderBy) => `json((SELECT json_group_array(json("item")) FROM (SELECT ${item} AS "item" FROM ${from} ORDER BY ${orderBy})))`,
+  array: (item, from, orderBy) =>
+    `json((SELECT json_group_array(json("item")) FROM (SELECT ${item} AS "item" FROM ${from} ORDER BY ${orderBy})))`,
 };
 
 const postgresql: JsonSql = {
-  object: (fields) => `json_build_object(${Object.entries(fields).map(([key, value]) => `'${key}', ${value}`).join(", ")})`,
+  object: (fields) =>
+    `json_build_object(${Object.entries(fields)
+      .map(([key, value]) => `'${key}', ${value}`)
+      .join(", ")})`,
   array: (item, from, orderBy) => `(SELECT COALESCE(json_agg(${item} ORDER BY ${orderBy}), '[]'::json) FROM ${from})`,
 };
 
@@ -51,7 +58,8 @@ export function mergedValueTypes(...maps: ValueTypes[]): ValueTypes {
   const merged: Record<string, ValueType> = {};
   for (const map of maps) {
     for (const [name, type] of Object.entries(map)) {
-      if (merged[name] !== undefined && merged[name] !== type) throw new Error(`column ${name} is a ${merged[name]} in one record and a ${type} in another`);
+      if (merged[name] !== undefined && merged[name] !== type)
+        throw new Error(`column ${name} is a ${merged[name]} in one record and a ${type} in another`);
       merged[name] = type;
     }
   }
@@ -70,7 +78,8 @@ export function revive<T>(value: unknown, types: ValueTypes): T {
     const object = node as Record<string, unknown>;
     for (const [key, inner] of Object.entries(object)) {
       const type = types[key];
-      if (type === "date" && typeof inner === "string") object[key] = new Date(/[zZ]|[+-]\d\d:\d\d$/.test(inner) ? inner : `${inner}Z`);
+      if (type === "date" && typeof inner === "string")
+        object[key] = new Date(/[zZ]|[+-]\d\d:\d\d$/.test(inner) ? inner : `${inner}Z`);
       else if (type === "boolean" && typeof inner === "number") object[key] = inner !== 0;
       else if (inner !== null && typeof inner === "object") object[key] = fix(inner);
     }

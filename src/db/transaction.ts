@@ -15,24 +15,38 @@ const TRANSIENT_ATTEMPTS = 8;
 
 /** What the database driver said, whether Prisma wrapped its error (meta) or not (cause). */
 export function driverCause(error: unknown): { originalCode?: string; kind?: string } | undefined {
-  const e = error as { cause?: { originalCode?: string; kind?: string }; meta?: { driverAdapterError?: { cause?: { originalCode?: string; kind?: string } } } } | null;
+  const e = error as {
+    cause?: { originalCode?: string; kind?: string };
+    meta?: { driverAdapterError?: { cause?: { originalCode?: string; kind?: string } } };
+  } | null;
   return e?.meta?.driverAdapterError?.cause ?? (e?.cause && typeof e.cause === "object" ? e.cause : undefined);
 }
 
 /** Whether an error is a conflict with a concurrent transaction, which running it again resolves. */
 export function isTransientConflict(error: unknown): boolean {
   const cause = driverCause(error);
-  return (error as { code?: string } | null)?.code === "P2034" || TRANSIENT_CODES.has(cause?.originalCode ?? "") || cause?.kind === "TransactionWriteConflict";
+  return (
+    (error as { code?: string } | null)?.code === "P2034" ||
+    TRANSIENT_CODES.has(cause?.originalCode ?? "") ||
+    cause?.kind === "TransactionWriteConflict"
+  );
 }
 
 // An event's categories and tags, for the webhooks' filters: [{"taxonomy", "id"}]. Made once per
 // database kind: every write transaction ends with it.
 function eventTermsSql(provider: Provider): Prisma.Sql {
   const json = jsonSql(provider);
-  const terms = json.array(json.object({ taxonomy: '"t"."taxonomy"', id: '"t"."id"' }), '"EventTerm" "et" JOIN "Term" "t" ON "t"."id" = "et"."termId" WHERE "et"."eventId" = "c"."itemId"', '"t"."id"');
+  const terms = json.array(
+    json.object({ taxonomy: '"t"."taxonomy"', id: '"t"."id"' }),
+    '"EventTerm" "et" JOIN "Term" "t" ON "t"."id" = "et"."termId" WHERE "et"."eventId" = "c"."itemId"',
+    '"t"."id"',
+  );
   return Prisma.raw(`CASE WHEN "c"."resource" = 'events' THEN CAST(${terms} AS TEXT) ELSE '[]' END`);
 }
-const EVENT_TERMS_SQL: Record<Provider, Prisma.Sql> = { sqlite: eventTermsSql("sqlite"), postgresql: eventTermsSql("postgresql") };
+const EVENT_TERMS_SQL: Record<Provider, Prisma.Sql> = {
+  sqlite: eventTermsSql("sqlite"),
+  postgresql: eventTermsSql("postgresql"),
+};
 
 /**
  * Gives the changes the transaction logged (database triggers mark the changed items' rows of the
@@ -42,7 +56,9 @@ const EVENT_TERMS_SQL: Record<Provider, Prisma.Sql> = { sqlite: eventTermsSql("s
  * Webhooks' notifications of the changes are written here too (the transactional outbox).
  */
 async function positionChanges(tx: Tx, provider: Provider): Promise<void> {
-  const taken = await tx.$queryRaw<Array<{ seq: number | bigint }>>`UPDATE "SyncClock" SET "seq" = "seq" + 1 WHERE "id" = 1 AND EXISTS (SELECT 1 FROM "SyncChange" WHERE "seq" IS NULL) RETURNING "seq"`;
+  const taken = await tx.$queryRaw<
+    Array<{ seq: number | bigint }>
+  >`UPDATE "SyncClock" SET "seq" = "seq" + 1 WHERE "id" = 1 AND EXISTS (SELECT 1 FROM "SyncChange" WHERE "seq" IS NULL) RETURNING "seq"`;
   if (taken.length === 0) return;
   const seq = Number(taken[0].seq);
   // The webhooks' outbox (src/resources/webhooks/): the same changes, at the same position, in the

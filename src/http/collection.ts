@@ -26,7 +26,9 @@ type QueryValue = string | number | boolean | Array<string | number>;
 export function encodeQuery(entries: Array<[string, QueryValue]>): string {
   return entries
     .map(([name, value]) => {
-      const text = Array.isArray(value) ? value.map((item) => encodeURIComponent(String(item))).join(",") : encodeURIComponent(String(value));
+      const text = Array.isArray(value)
+        ? value.map((item) => encodeURIComponent(String(item))).join(",")
+        : encodeURIComponent(String(value));
       return `${encodeURIComponent(name)}=${text}`;
     })
     .join("&");
@@ -37,7 +39,11 @@ export function encodeQuery(entries: Array<[string, QueryValue]>): string {
  * parameter the client sent, with its validated value, in the order the request had them.
  * `overrides` replaces values with their effective form (e.g. normalized dates).
  */
-export function echoedQuery(req: Request, page: PageRequest, overrides: Record<string, QueryValue> = {}): Array<[string, QueryValue]> {
+export function echoedQuery(
+  req: Request,
+  page: PageRequest,
+  overrides: Record<string, QueryValue> = {},
+): Array<[string, QueryValue]> {
   const sent = new URL(req.originalUrl, "http://x").searchParams;
   const names: string[] = [];
   for (const raw of sent.keys()) {
@@ -63,7 +69,13 @@ export interface CollectionLinks {
   previous_rest_url?: string;
 }
 
-export function collectionLinks(ctx: RequestContext, path: string, query: Array<[string, QueryValue]>, page: PageRequest, totalPages: number): CollectionLinks {
+export function collectionLinks(
+  ctx: RequestContext,
+  path: string,
+  query: Array<[string, QueryValue]>,
+  page: PageRequest,
+  totalPages: number,
+): CollectionLinks {
   const url = (pageNumber: number) =>
     `${ctx.apiBase}${path}?${encodeQuery(query.map(([name, value]): [string, QueryValue] => (name === "page" ? [name, pageNumber] : [name, value])))}`;
   const links: CollectionLinks = { rest_url: url(page.page) };

@@ -19,7 +19,10 @@ export function responseCompression(): RequestHandler {
 type Coding = "br" | "gzip";
 
 const encode: Record<Coding, (text: string) => Promise<Buffer>> = {
-  br: (text) => promisify(brotliCompress)(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 6, [constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(text) } }),
+  br: (text) =>
+    promisify(brotliCompress)(text, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 6, [constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(text) },
+    }),
   gzip: (text) => promisify(gzip)(text, { level: 9 }),
 };
 

@@ -75,7 +75,10 @@ export function ifMatchOf(req: Request): IfMatch {
   const header = req.headers["if-match"];
   if (header === undefined) return null;
   if (header.trim() === "*") return "*";
-  return header.split(",").map((tag) => tag.trim()).filter((tag) => tag.length > 0);
+  return header
+    .split(",")
+    .map((tag) => tag.trim())
+    .filter((tag) => tag.length > 0);
 }
 
 /**
@@ -108,7 +111,11 @@ export function ifNoneMatchHolds(req: Request, etag: string): boolean {
  * (null: an item deleted for good has no current representation). A GET whose If-None-Match names
  * the tag gets 304 instead.
  */
-export function sendRepresentation(res: Response, body: unknown, options: { status?: number; etag?: string | null } = {}): void {
+export function sendRepresentation(
+  res: Response,
+  body: unknown,
+  options: { status?: number; etag?: string | null } = {},
+): void {
   const json = JSON.stringify(body);
   // Another form's tag only for the whole representation: a `_fields` variant's tag is its own bytes'.
   const sent = bytesSent(res, body, json);
@@ -159,6 +166,7 @@ export function answeredNotModified(res: Response, etag: string): boolean {
  * every body is validated; otherwise send the string already made.
  */
 export function sendJson(res: Response, body: unknown, json: string): void {
-  if (Object.prototype.hasOwnProperty.call(res, "json")) res.json(typeof body === "function" ? (body as () => unknown)() : body);
+  if (Object.prototype.hasOwnProperty.call(res, "json"))
+    res.json(typeof body === "function" ? (body as () => unknown)() : body);
   else res.type("json").send(json);
 }

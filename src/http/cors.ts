@@ -1,7 +1,16 @@
 import type { RequestHandler } from "express";
 
 /** What browser scripts may read from responses besides the basics: totals, page links, limits. */
-const EXPOSED = ["X-TEC-Total", "X-TEC-TotalPages", "X-WP-Total", "X-WP-TotalPages", "Link", "Content-Language", "Retry-After", "X-Request-Id"].join(", ");
+const EXPOSED = [
+  "X-TEC-Total",
+  "X-TEC-TotalPages",
+  "X-WP-Total",
+  "X-WP-TotalPages",
+  "Link",
+  "Content-Language",
+  "Retry-After",
+  "X-Request-Id",
+].join(", ");
 const METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE";
 const HEADERS = "Authorization, Content-Type, Accept-Language, If-Match, If-None-Match, X-HTTP-Method-Override";
 const PREFLIGHT_MAX_AGE_SECONDS = "86400";

@@ -38,7 +38,11 @@ export const DETAIL_CODES = {
   // From the handlers: values that fit the schema but not the data.
   rest_invalid_date: {
     meaning: "a date that cannot be read, or out of the years 1 to 9999",
-    message: { en: "Not a date this service understands.", "pt-br": "Não é uma data que este serviço entenda.", es: "No es una fecha que este servicio entienda." },
+    message: {
+      en: "Not a date this service understands.",
+      "pt-br": "Não é uma data que este serviço entenda.",
+      es: "No es una fecha que este servicio entienda.",
+    },
   },
   rest_invalid_timezone: {
     meaning: "not an IANA time zone",
@@ -50,11 +54,19 @@ export const DETAIL_CODES = {
   },
   rest_end_before_start: {
     meaning: "an end date before the start date",
-    message: { en: "Must not be before start_date.", "pt-br": "Não pode ser anterior a start_date.", es: "No puede ser anterior a start_date." },
+    message: {
+      en: "Must not be before start_date.",
+      "pt-br": "Não pode ser anterior a start_date.",
+      es: "No puede ser anterior a start_date.",
+    },
   },
   rest_invalid_slug: {
     meaning: "a slug with nothing left once normalized",
-    message: { en: "Must contain at least one letter or digit.", "pt-br": "Deve conter pelo menos uma letra ou um dígito.", es: "Debe contener al menos una letra o un dígito." },
+    message: {
+      en: "Must contain at least one letter or digit.",
+      "pt-br": "Deve conter pelo menos uma letra ou um dígito.",
+      es: "Debe contener al menos una letra o un dígito.",
+    },
   },
   rest_invalid_term_name: {
     meaning: "a category or tag name too long for its slug",
@@ -68,15 +80,18 @@ export const DETAIL_CODES = {
     meaning: "a recurrence this service cannot read or expand, or one on an occurrence of a series",
     message: {
       en: "Must be a rule as {rrule, rdate, exdate}, RFC 5545 lines (RRULE, RDATE, EXDATE) or the recurrence add-on's rules ({type, on, end_type, end, end-count}), with an RRULE of FREQ DAILY, WEEKLY, MONTHLY or YEARLY and INTERVAL, BYDAY, BYMONTHDAY, BYMONTH, BYSETPOS, WKST and COUNT or UNTIL only, dates as YYYY-MM-DD HH:MM; not on an occurrence of a series.",
-      "pt-br": "Deve ser uma regra como {rrule, rdate, exdate}, linhas RFC 5545 (RRULE, RDATE, EXDATE) ou as regras do add-on de recorrência ({type, on, end_type, end, end-count}), com uma RRULE de FREQ DAILY, WEEKLY, MONTHLY ou YEARLY e apenas INTERVAL, BYDAY, BYMONTHDAY, BYMONTH, BYSETPOS, WKST e COUNT ou UNTIL, datas como AAAA-MM-DD HH:MM; não numa ocorrência de uma série.",
+      "pt-br":
+        "Deve ser uma regra como {rrule, rdate, exdate}, linhas RFC 5545 (RRULE, RDATE, EXDATE) ou as regras do add-on de recorrência ({type, on, end_type, end, end-count}), com uma RRULE de FREQ DAILY, WEEKLY, MONTHLY ou YEARLY e apenas INTERVAL, BYDAY, BYMONTHDAY, BYMONTH, BYSETPOS, WKST e COUNT ou UNTIL, datas como AAAA-MM-DD HH:MM; não numa ocorrência de uma série.",
       es: "Debe ser una regla como {rrule, rdate, exdate}, líneas RFC 5545 (RRULE, RDATE, EXDATE) o las reglas del complemento de recurrencia ({type, on, end_type, end, end-count}), con una RRULE de FREQ DAILY, WEEKLY, MONTHLY o YEARLY y solo INTERVAL, BYDAY, BYMONTHDAY, BYMONTH, BYSETPOS, WKST y COUNT o UNTIL, fechas como AAAA-MM-DD HH:MM; no en una ocurrencia de una serie.",
     },
   },
   rest_recurrence_too_costly: {
-    meaning: "a recurrence rule whose expansion takes longer than 250 ms (one that matches rarely, or never, over a long walk from the series' start)",
+    meaning:
+      "a recurrence rule whose expansion takes longer than 250 ms (one that matches rarely, or never, over a long walk from the series' start)",
     message: {
       en: "The rule takes too long to expand: from the series' start it gives dates too rarely, or never. Start the series later, or use a rule that matches more often.",
-      "pt-br": "A regra demora demais para ser expandida: a partir do início da série ela gera datas raramente demais, ou nunca. Comece a série mais tarde, ou use uma regra que ocorra com mais frequência.",
+      "pt-br":
+        "A regra demora demais para ser expandida: a partir do início da série ela gera datas raramente demais, ou nunca. Comece a série mais tarde, ou use uma regra que ocorra com mais frequência.",
       es: "La regla tarda demasiado en expandirse: desde el inicio de la serie genera fechas con muy poca frecuencia, o nunca. Empiece la serie más tarde, o use una regla que ocurra más a menudo.",
     },
   },
@@ -92,7 +107,8 @@ export const DETAIL_CODES = {
     meaning: "a webhook URL that is not http(s), carries credentials, or names an address notifications may not go to",
     message: {
       en: "Must be an http or https URL without credentials, not naming a link-local, multicast or reserved address (nor a loopback or private one, unless the operator allows them).",
-      "pt-br": "Deve ser uma URL http ou https sem credenciais, que não indique um endereço link-local, multicast ou reservado (nem um de loopback ou privado, a menos que o operador os permita).",
+      "pt-br":
+        "Deve ser uma URL http ou https sem credenciais, que não indique um endereço link-local, multicast ou reservado (nem um de loopback ou privado, a menos que o operador os permita).",
       es: "Debe ser una URL http o https sin credenciales, que no indique una dirección link-local, multicast o reservada (ni una de loopback o privada, salvo que el operador las permita).",
     },
   },
@@ -106,7 +122,11 @@ export const DETAIL_CODES = {
   },
   rest_missing_callback_param: {
     meaning: "a parameter that another one needs is missing (geoloc_lng without geoloc_lat)",
-    message: { en: "Required when geoloc is true.", "pt-br": "Obrigatório quando geoloc é true.", es: "Obligatorio cuando geoloc es true." },
+    message: {
+      en: "Required when geoloc is true.",
+      "pt-br": "Obrigatório quando geoloc é true.",
+      es: "Obligatorio cuando geoloc es true.",
+    },
   },
   rest_status_forbidden: {
     meaning: "a status the caller may not list or give",
@@ -150,7 +170,11 @@ export const DETAIL_CODES = {
   },
   rest_user_not_found: {
     meaning: "no user has this id",
-    message: { en: "Must be the id of an existing user.", "pt-br": "Deve ser o id de um usuário existente.", es: "Debe ser el id de un usuario existente." },
+    message: {
+      en: "Must be the id of an existing user.",
+      "pt-br": "Deve ser o id de um usuário existente.",
+      es: "Debe ser el id de un usuario existente.",
+    },
   },
   rest_linked_item_not_found: {
     meaning: "a venue, organizer, category or tag to link that does not exist or may not be linked",
@@ -164,7 +188,8 @@ export const DETAIL_CODES = {
     meaning: "filters given beside a sync token that are not those of the list that made it",
     message: {
       en: "A sync token keeps the filters of the list that made it: send it alone, or with those same filters.",
-      "pt-br": "Um token de sincronização guarda os filtros da lista que o gerou: envie-o sozinho ou com esses mesmos filtros.",
+      "pt-br":
+        "Um token de sincronização guarda os filtros da lista que o gerou: envie-o sozinho ou com esses mesmos filtros.",
       es: "Un token de sincronización conserva los filtros de la lista que lo generó: envíalo solo o con esos mismos filtros.",
     },
   },
@@ -184,7 +209,9 @@ export const DETAIL_CODES = {
 export type DetailCode = keyof typeof DETAIL_CODES;
 
 /** The codes whose message is declared here, which a handler reports by code alone. */
-export type DeclaredDetailCode = { [C in DetailCode]: (typeof DETAIL_CODES)[C] extends { message: Localized } ? C : never }[DetailCode];
+export type DeclaredDetailCode = {
+  [C in DetailCode]: (typeof DETAIL_CODES)[C] extends { message: Localized } ? C : never;
+}[DetailCode];
 
 export function detailMessage(code: DeclaredDetailCode): Localized {
   return DETAIL_CODES[code].message;

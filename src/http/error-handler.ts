@@ -54,8 +54,19 @@ function isValidatorError(err: unknown): err is ValidatorError {
   return typeof err === "object" && err !== null && typeof (err as ValidatorError).status === "number";
 }
 
-function envelope(code: ErrorCode, language: Language, values: Record<string, string | number> = {}, data: Record<string, unknown> = {}, status?: number): Envelope {
-  return { status: status ?? ERRORS[code].status, code, message: fillTemplate(ERRORS[code].message[language], values), data };
+function envelope(
+  code: ErrorCode,
+  language: Language,
+  values: Record<string, string | number> = {},
+  data: Record<string, unknown> = {},
+  status?: number,
+): Envelope {
+  return {
+    status: status ?? ERRORS[code].status,
+    code,
+    message: fillTemplate(ERRORS[code].message[language], values),
+    data,
+  };
 }
 
 function localize(text: Localized | string, language: Language): string {
@@ -103,7 +114,8 @@ function fromValidatorBadRequest(err: ValidatorError, language: Language): Envel
     const { code, detail } = describeValidationMessage(message);
     problems[name] = { message: "invalid", detailCode: code, detail };
   }
-  if (missing.length > 0) return envelope("rest_missing_callback_param", language, { params: missing.join(", ") }, { params: missing });
+  if (missing.length > 0)
+    return envelope("rest_missing_callback_param", language, { params: missing.join(", ") }, { params: missing });
   return invalidParamsEnvelope(problems, language);
 }
 
@@ -129,8 +141,13 @@ function fromBodyParser(err: BodyParserError, language: Language): Envelope {
 const UNAVAILABLE_RETRY_AFTER_SECONDS = "5";
 
 function toEnvelope(err: unknown, language: Language, config: Config): Envelope | null {
-  if (err instanceof ApiError) return { ...envelope(err.code, language, err.values, err.data, err.status), headers: err.headers };
-  if (isDatabaseUnavailable(err)) return { ...envelope("rest_service_unavailable", language), headers: { "Retry-After": UNAVAILABLE_RETRY_AFTER_SECONDS } };
+  if (err instanceof ApiError)
+    return { ...envelope(err.code, language, err.values, err.data, err.status), headers: err.headers };
+  if (isDatabaseUnavailable(err))
+    return {
+      ...envelope("rest_service_unavailable", language),
+      headers: { "Retry-After": UNAVAILABLE_RETRY_AFTER_SECONDS },
+    };
   if (err instanceof InvalidParamsError) return invalidParamsEnvelope(err.problems, language);
   if (isBodyParserError(err)) return fromBodyParser(err, language);
   if (isValidatorError(err)) {
@@ -144,7 +161,10 @@ function toEnvelope(err: unknown, language: Language, config: Config): Envelope 
       case 404:
         return envelope("rest_no_route", language);
       case 405:
-        return { ...envelope("rest_no_route", language, {}, {}, 405), headers: err.headers?.Allow ? { Allow: allowHeader(err.headers.Allow) } : {} };
+        return {
+          ...envelope("rest_no_route", language, {}, {}, 405),
+          headers: err.headers?.Allow ? { Allow: allowHeader(err.headers.Allow) } : {},
+        };
       case 413:
         return envelope("rest_payload_too_large", language);
       case 415:
@@ -152,7 +172,12 @@ function toEnvelope(err: unknown, language: Language, config: Config): Envelope 
       case 500:
         // A response that breaks the spec (response validation is on in tests): say what broke.
         if (config.validateResponses && err.message?.includes("/response")) {
-          return envelope("rest_internal_error", language, {}, { details: { response: { code: "rest_invalid_response", message: err.message } } });
+          return envelope(
+            "rest_internal_error",
+            language,
+            {},
+            { details: { response: { code: "rest_invalid_response", message: err.message } } },
+          );
         }
         return null;
       default:
@@ -173,7 +198,13 @@ export function createErrorHandler(config: Config, logger: Logger): ErrorRequest
     if (result?.code === "rest_service_unavailable" || result?.code === "rest_not_ready") {
       // An outage is not a fault of the request: one line, without the stack of every request.
       const cause = (err as { cause?: unknown }).cause ?? err;
-      logger.warn({ requestId: req.requestId, cause: cause instanceof Error ? cause.message.trim().split("\n").pop() : String(cause) }, "database unavailable");
+      logger.warn(
+        {
+          requestId: req.requestId,
+          cause: cause instanceof Error ? cause.message.trim().split("\n").pop() : String(cause),
+        },
+        "database unavailable",
+      );
     } else if (result === null || result.status >= 500) {
       logger.error({ err, requestId: req.requestId }, "request failed");
       result ??= envelope("rest_internal_error", language);
@@ -181,6 +212,8 @@ export function createErrorHandler(config: Config, logger: Logger): ErrorRequest
     for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
     if (result.status === 401) res.setHeader("WWW-Authenticate", WWW_AUTHENTICATE);
     res.setHeader("Content-Language", language);
-    res.status(result.status).json({ code: result.code, message: result.message, data: { status: result.status, ...result.data } });
+    res
+      .status(result.status)
+      .json({ code: result.code, message: result.message, data: { status: result.status, ...result.data } });
   };
 }

@@ -58,7 +58,8 @@ export const ERRORS = {
     status: 415,
     message: {
       en: "The request body must be JSON (Content-Type application/json) or form-encoded (application/x-www-form-urlencoded).",
-      "pt-br": "O corpo da requisição deve ser JSON (Content-Type application/json) ou um formulário codificado (application/x-www-form-urlencoded).",
+      "pt-br":
+        "O corpo da requisição deve ser JSON (Content-Type application/json) ou um formulário codificado (application/x-www-form-urlencoded).",
       es: "El cuerpo de la solicitud debe ser JSON (Content-Type application/json) o un formulario codificado (application/x-www-form-urlencoded).",
     },
   },
@@ -106,7 +107,8 @@ export const ERRORS = {
     status: 503,
     message: {
       en: "The service cannot reach its database just now; try again after the number of seconds in Retry-After.",
-      "pt-br": "O serviço não consegue acessar seu banco de dados agora; tente de novo após o número de segundos em Retry-After.",
+      "pt-br":
+        "O serviço não consegue acessar seu banco de dados agora; tente de novo após o número de segundos em Retry-After.",
       es: "El servicio no puede acceder a su base de datos en este momento; inténtalo de nuevo tras los segundos indicados en Retry-After.",
     },
   },
@@ -160,7 +162,11 @@ export const ERRORS = {
   },
   "rest-venue-not-found": {
     status: 404,
-    message: { en: "Venue with {ref} does not exist.", "pt-br": "O local com {ref} não existe.", es: "El lugar con {ref} no existe." },
+    message: {
+      en: "Venue with {ref} does not exist.",
+      "pt-br": "O local com {ref} não existe.",
+      es: "El lugar con {ref} no existe.",
+    },
   },
   "venue-not-accessible": {
     status: 403,
@@ -172,7 +178,11 @@ export const ERRORS = {
   },
   "venue-is-in-trash": {
     status: 410,
-    message: { en: "The venue is already trashed", "pt-br": "O local já está na lixeira", es: "El lugar ya está en la papelera" },
+    message: {
+      en: "The venue is already trashed",
+      "pt-br": "O local já está na lixeira",
+      es: "El lugar ya está en la papelera",
+    },
   },
   "venue-archive-page-not-found": {
     status: 404,
@@ -184,7 +194,11 @@ export const ERRORS = {
   },
   "rest-organizer-not-found": {
     status: 404,
-    message: { en: "Organizer with {ref} does not exist.", "pt-br": "O organizador com {ref} não existe.", es: "El organizador con {ref} no existe." },
+    message: {
+      en: "Organizer with {ref} does not exist.",
+      "pt-br": "O organizador com {ref} não existe.",
+      es: "El organizador con {ref} no existe.",
+    },
   },
   "organizer-not-accessible": {
     status: 403,
@@ -196,7 +210,11 @@ export const ERRORS = {
   },
   "organizer-is-in-trash": {
     status: 410,
-    message: { en: "The organizer is already trashed", "pt-br": "O organizador já está na lixeira", es: "El organizador ya está en la papelera" },
+    message: {
+      en: "The organizer is already trashed",
+      "pt-br": "O organizador já está na lixeira",
+      es: "El organizador ya está en la papelera",
+    },
   },
   "organizer-archive-page-not-found": {
     status: 404,
@@ -208,11 +226,19 @@ export const ERRORS = {
   },
   "rest-event-not-found": {
     status: 404,
-    message: { en: "Event with {ref} does not exist.", "pt-br": "O evento com {ref} não existe.", es: "El evento con {ref} no existe." },
+    message: {
+      en: "Event with {ref} does not exist.",
+      "pt-br": "O evento com {ref} não existe.",
+      es: "El evento con {ref} no existe.",
+    },
   },
   "event-no-longer-available": {
     status: 403,
-    message: { en: "This event is no longer available", "pt-br": "Este evento não está mais disponível", es: "Este evento ya no está disponible" },
+    message: {
+      en: "This event is no longer available",
+      "pt-br": "Este evento não está mais disponível",
+      es: "Este evento ya no está disponible",
+    },
   },
   "event-not-accessible": {
     status: 403,
@@ -224,13 +250,18 @@ export const ERRORS = {
   },
   "event-is-in-trash": {
     status: 410,
-    message: { en: "The event is already trashed", "pt-br": "O evento já está na lixeira", es: "El evento ya está en la papelera" },
+    message: {
+      en: "The event is already trashed",
+      "pt-br": "O evento já está na lixeira",
+      es: "El evento ya está en la papelera",
+    },
   },
   rest_sync_token_expired: {
     status: 410,
     message: {
       en: "The sync token has expired or was not made for this list: list it again from the first page.",
-      "pt-br": "O token de sincronização expirou ou não foi gerado para esta lista: liste-a de novo a partir da primeira página.",
+      "pt-br":
+        "O token de sincronização expirou ou não foi gerado para esta lista: liste-a de novo a partir da primeira página.",
       es: "El token de sincronización ha caducado o no se generó para esta lista: vuelve a listarla desde la primera página.",
     },
   },
@@ -324,7 +355,11 @@ export class ParamProblems {
   ) {}
 
   add(param: string, detailCode: DeclaredDetailCode, message: ParamProblem["message"] = "invalid"): void {
-    this.problems[this.field === undefined ? param : `${this.field}[${param}]`] ??= { message, detailCode, detail: detailMessage(detailCode) };
+    this.problems[this.field === undefined ? param : `${this.field}[${param}]`] ??= {
+      message,
+      detailCode,
+      detail: detailMessage(detailCode),
+    };
   }
 
   any(): boolean {
@@ -341,6 +376,10 @@ export class ParamProblems {
   }
 }
 
-export function invalidParam(param: string, detailCode: DeclaredDetailCode, message: ParamMessage = "invalid"): InvalidParamsError {
+export function invalidParam(
+  param: string,
+  detailCode: DeclaredDetailCode,
+  message: ParamMessage = "invalid",
+): InvalidParamsError {
   return new InvalidParamsError({ [param]: { message, detailCode, detail: detailMessage(detailCode) } });
 }

@@ -6,11 +6,17 @@ export type Schemas = components["schemas"];
 export type OperationId = keyof operations;
 
 /** The validated query of an operation (coerced by the validator: numbers, booleans, lists). */
-export type QueryOf<Op extends OperationId> = operations[Op]["parameters"] extends { query?: infer Q } ? NonNullable<Q> : never;
+export type QueryOf<Op extends OperationId> = operations[Op]["parameters"] extends { query?: infer Q }
+  ? NonNullable<Q>
+  : never;
 
 export type PathOf<Op extends OperationId> = operations[Op]["parameters"] extends { path: infer P } ? P : never;
 
-export type BodyOf<Op extends OperationId> = operations[Op] extends { requestBody?: { content: { "application/json": infer B } } } ? B : never;
+export type BodyOf<Op extends OperationId> = operations[Op] extends {
+  requestBody?: { content: { "application/json": infer B } };
+}
+  ? B
+  : never;
 
 export type OperationHandler = (req: Request, res: Response) => Promise<void> | void;
 
@@ -68,8 +74,13 @@ export interface ItemOperationSet {
  * the resource's five (PUT and PATCH of an item do what its POST does; by-slug routes what by-id
  * ones do).
  */
-export function bindOperations<Id extends OperationId>(set: ItemOperationSet, operations: Record<Id, keyof ItemOperationSet>): Operations<Id> {
-  return Object.fromEntries(Object.entries<keyof ItemOperationSet>(operations).map(([id, what]) => [id, set[what]])) as Operations<Id>;
+export function bindOperations<Id extends OperationId>(
+  set: ItemOperationSet,
+  operations: Record<Id, keyof ItemOperationSet>,
+): Operations<Id> {
+  return Object.fromEntries(
+    Object.entries<keyof ItemOperationSet>(operations).map(([id, what]) => [id, set[what]]),
+  ) as Operations<Id>;
 }
 
 /** What the service sends rather than serves: the spec's `webhooks` (their receivers implement them). */
@@ -86,7 +97,8 @@ export type ItemRef = { id: number } | { slug: string };
  * parameters) as in a handler. An id that is not a safe integer names no item.
  */
 export function itemRefOf(req: Request): ItemRef {
-  const params = ((req as Request & { openapi?: { pathParams?: Record<string, unknown> } }).openapi?.pathParams ?? req.params) as Record<string, unknown>;
+  const params = ((req as Request & { openapi?: { pathParams?: Record<string, unknown> } }).openapi?.pathParams ??
+    req.params) as Record<string, unknown>;
   if (params.slug !== undefined) return { slug: String(params.slug) };
   return { id: Number(params.id) };
 }

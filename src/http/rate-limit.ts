@@ -27,7 +27,8 @@ export function rateLimit(perMinute: number, now: () => number = Date.now): Requ
   const buckets = new Map<string, Bucket>();
   const sweep = setInterval(() => {
     const at = now();
-    for (const [client, bucket] of buckets) if (bucket.tokens + (at - bucket.at) * perMs >= perMinute) buckets.delete(client);
+    for (const [client, bucket] of buckets)
+      if (bucket.tokens + (at - bucket.at) * perMs >= perMinute) buckets.delete(client);
   }, SWEEP_EVERY_MS);
   sweep.unref();
 
@@ -49,7 +50,10 @@ export function rateLimit(perMinute: number, now: () => number = Date.now): Requ
     if (allowed) bucket.tokens -= 1;
     // What is left (whole requests) and the seconds until the bucket is full again.
     res.setHeader("RateLimit-Policy", policy);
-    res.setHeader("RateLimit", `"per-address";r=${Math.floor(bucket.tokens)};t=${Math.ceil((perMinute - bucket.tokens) / perMs / 1000)}`);
+    res.setHeader(
+      "RateLimit",
+      `"per-address";r=${Math.floor(bucket.tokens)};t=${Math.ceil((perMinute - bucket.tokens) / perMs / 1000)}`,
+    );
     if (allowed) return next();
     const retryAfterSeconds = Math.max(1, Math.ceil((1 - bucket.tokens) / perMs / 1000));
     next(new ApiError("rest_too_many_requests", {}, {}, undefined, { "Retry-After": String(retryAfterSeconds) }));

@@ -68,7 +68,13 @@ export function writeBody(limitBytes: number): RequestHandler {
 }
 
 /** What a handler works with, for a caller reaching the API at `origin` in `language`. */
-export function contextAt(config: Config, origin: string, language: Language, languagePrefix: string, principal: Principal | null): RequestContext {
+export function contextAt(
+  config: Config,
+  origin: string,
+  language: Language,
+  languagePrefix: string,
+  principal: Principal | null,
+): RequestContext {
   return {
     language,
     defaultLanguage: config.defaultLanguage,

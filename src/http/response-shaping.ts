@@ -19,11 +19,25 @@ const MAX_FIELD_NAMES = 100;
 const MAX_FIELD_PATH = 200;
 
 /** The headers of this API an envelope carries in its body (WordPress: the response's own headers). */
-const ENVELOPED_HEADERS = ["Link", "Location", "ETag", "Retry-After", "Allow", "X-WP-Total", "X-WP-TotalPages", "X-TEC-Total", "X-TEC-TotalPages"];
+const ENVELOPED_HEADERS = [
+  "Link",
+  "Location",
+  "ETag",
+  "Retry-After",
+  "Allow",
+  "X-WP-Total",
+  "X-WP-TotalPages",
+  "X-TEC-Total",
+  "X-TEC-TotalPages",
+];
 
 /** `_fields` as WordPress reads it (wp_parse_list): comma-separated names, or a list of them. */
 function fieldNames(value: unknown): string[] {
-  const parts = Array.isArray(value) ? value : value !== null && typeof value === "object" ? Object.values(value) : [value];
+  const parts = Array.isArray(value)
+    ? value
+    : value !== null && typeof value === "object"
+      ? Object.values(value)
+      : [value];
   return parts
     .filter((part): part is string => typeof part === "string")
     .flatMap((part) => part.split(","))
@@ -62,7 +76,8 @@ function project(value: unknown, tree: FieldTree): unknown {
   if (!isPlainObject(value)) return value;
   const kept: Record<string, unknown> = {};
   for (const [key, sub] of tree) {
-    if (Object.prototype.hasOwnProperty.call(value, key)) kept[key] = sub === true ? value[key] : project(value[key], sub);
+    if (Object.prototype.hasOwnProperty.call(value, key))
+      kept[key] = sub === true ? value[key] : project(value[key], sub);
   }
   return kept;
 }
@@ -83,7 +98,9 @@ export function projectFields(body: unknown, tree: FieldTree): unknown {
   if (list === undefined) return project(body, tree);
   const under = tree.get(list);
   if (under === true) return body;
-  const itemTree: FieldTree = new Map([...tree].filter(([key]) => key !== list && !Object.prototype.hasOwnProperty.call(body, key)));
+  const itemTree: FieldTree = new Map(
+    [...tree].filter(([key]) => key !== list && !Object.prototype.hasOwnProperty.call(body, key)),
+  );
   for (const [key, sub] of under ?? []) itemTree.set(key, sub);
   return { ...body, [list]: project(body[list], itemTree) };
 }

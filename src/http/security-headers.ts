@@ -17,7 +17,10 @@ export const securityHeaders: RequestHandler = (req, res, next) => {
   res.setHeader("X-Frame-Options", "DENY");
   res.setHeader("Referrer-Policy", "no-referrer");
   res.setHeader("Cross-Origin-Resource-Policy", "cross-origin");
-  res.setHeader("Content-Security-Policy", /\/doc\/?$/.test(req.path) && req.accepts(["json", "html"]) === "html" ? DOCS_POLICY : API_POLICY);
+  res.setHeader(
+    "Content-Security-Policy",
+    /\/doc\/?$/.test(req.path) && req.accepts(["json", "html"]) === "html" ? DOCS_POLICY : API_POLICY,
+  );
   if (req.secure) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
   next();
 };

@@ -26,11 +26,19 @@ export function createHttpServer(app: RequestListener, config: Config): Server {
     app,
   );
   server.on("clientError", (err: NodeJS.ErrnoException, socket: Socket) => {
-    if (!socket.writable || (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent) {
+    if (
+      !socket.writable ||
+      (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent
+    ) {
       socket.destroy();
       return;
     }
-    const code: ErrorCode = err.code === "ERR_HTTP_REQUEST_TIMEOUT" ? "rest_request_timeout" : err.code === "HPE_HEADER_OVERFLOW" ? "rest_headers_too_large" : "rest_bad_request";
+    const code: ErrorCode =
+      err.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? "rest_request_timeout"
+        : err.code === "HPE_HEADER_OVERFLOW"
+          ? "rest_headers_too_large"
+          : "rest_bad_request";
     const { status, message } = ERRORS[code];
     const body = JSON.stringify({ code, message: message[config.defaultLanguage], data: { status } });
     socket.end(

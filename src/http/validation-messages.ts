@@ -50,7 +50,11 @@ const RULES: Rule[] = [
         "<": { en: "less than", "pt-br": "menor que", es: "menor que" },
       };
       const w = words[m[1]];
-      return { en: `Must be ${w.en} ${m[2]}.`, "pt-br": `Deve ser ${w["pt-br"]} ${m[2]}.`, es: `Debe ser ${w.es} ${m[2]}.` };
+      return {
+        en: `Must be ${w.en} ${m[2]}.`,
+        "pt-br": `Deve ser ${w["pt-br"]} ${m[2]}.`,
+        es: `Debe ser ${w.es} ${m[2]}.`,
+      };
     },
   },
   {
@@ -116,12 +120,20 @@ const RULES: Rule[] = [
   {
     pattern: /^must match pattern /,
     code: "rest_invalid_format",
-    message: () => ({ en: "Has an invalid format.", "pt-br": "Tem um formato inválido.", es: "Tiene un formato no válido." }),
+    message: () => ({
+      en: "Has an invalid format.",
+      "pt-br": "Tem um formato inválido.",
+      es: "Tiene un formato no válido.",
+    }),
   },
   {
     pattern: /^must be equal to constant$/,
     code: "rest_invalid_value",
-    message: () => ({ en: "Has an invalid value.", "pt-br": "Tem um valor inválido.", es: "Tiene un valor no válido." }),
+    message: () => ({
+      en: "Has an invalid value.",
+      "pt-br": "Tem um valor inválido.",
+      es: "Tiene un valor no válido.",
+    }),
   },
   {
     pattern: /^must have required property '([^']+)'$/,

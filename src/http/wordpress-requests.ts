@@ -42,14 +42,28 @@ export const methodOverride: RequestHandler = (req, _res, next) => {
 };
 
 // Not fields of a write: WordPress's global parameters and the query parameters writes declare.
-const QUERY_ONLY = new Set(["_method", "_fields", "_envelope", "_embed", "_", "context", "rest_route", "i18n_language", "password", "force"]);
+const QUERY_ONLY = new Set([
+  "_method",
+  "_fields",
+  "_envelope",
+  "_embed",
+  "_",
+  "context",
+  "rest_route",
+  "i18n_language",
+  "password",
+  "force",
+]);
 
-const bodyless = (req: Request) => (req.headers["content-length"] ?? "0") === "0" && req.headers["transfer-encoding"] === undefined;
+const bodyless = (req: Request) =>
+  (req.headers["content-length"] ?? "0") === "0" && req.headers["transfer-encoding"] === undefined;
 
 /** A write's fields given in the query string join its body's (the body wins); a write with no body at all is a form of them. */
 export const queryFieldsOfWrites: RequestHandler = (req, _res, next) => {
   if (!["POST", "PUT", "PATCH"].includes(req.method)) return next();
-  const fields = Object.fromEntries(Object.entries(req.query as Record<string, unknown>).filter(([name]) => !QUERY_ONLY.has(name)));
+  const fields = Object.fromEntries(
+    Object.entries(req.query as Record<string, unknown>).filter(([name]) => !QUERY_ONLY.has(name)),
+  );
   if (Object.keys(fields).length === 0) return next();
   if (bodyless(req) && req.headers["content-type"] === undefined) {
     req.headers["content-type"] = "application/x-www-form-urlencoded";
@@ -67,7 +81,11 @@ export const queryFieldsOfWrites: RequestHandler = (req, _res, next) => {
  */
 export function multipartBody(limitBytes: number): RequestHandler {
   return (req, _res, next) => {
-    if (!/^multipart\/form-data\b/i.test(req.headers["content-type"] ?? "") || !["POST", "PUT", "PATCH"].includes(req.method)) return next();
+    if (
+      !/^multipart\/form-data\b/i.test(req.headers["content-type"] ?? "") ||
+      !["POST", "PUT", "PATCH"].includes(req.method)
+    )
+      return next();
     let parser: busboy.Busboy;
     try {
       parser = busboy({ headers: req.headers, limits: { fieldSize: limitBytes, fields: 1000, parts: 2000 } });
@@ -80,11 +98,15 @@ export function multipartBody(limitBytes: number): RequestHandler {
     let failed: Error | null = null;
     parser.on("field", (name, value) => {
       size += name.length + value.length;
-      if (size > limitBytes) failed ??= Object.assign(new Error("request entity too large"), { type: "entity.too.large", status: 413 });
+      if (size > limitBytes)
+        failed ??= Object.assign(new Error("request entity too large"), { type: "entity.too.large", status: 413 });
       else pairs.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
     });
     parser.on("file", (_name, stream) => stream.resume());
-    parser.on("fieldsLimit", () => (failed ??= Object.assign(new Error("too many parameters"), { type: "parameters.too.many", status: 413 })));
+    parser.on(
+      "fieldsLimit",
+      () => (failed ??= Object.assign(new Error("too many parameters"), { type: "parameters.too.many", status: 413 })),
+    );
     parser.on("error", (error: Error) => {
       failed ??= Object.assign(error, { type: "entity.parse.failed", status: 400 });
       finish();
@@ -100,7 +122,13 @@ export function multipartBody(limitBytes: number): RequestHandler {
       if (failed) req.deferredBodyError = failed;
       else {
         try {
-          req.body = qs.parse(pairs.join("&"), { allowPrototypes: true, arrayLimit: Math.max(100, pairs.length), depth: 32, strictDepth: true, parameterLimit: 1000 });
+          req.body = qs.parse(pairs.join("&"), {
+            allowPrototypes: true,
+            arrayLimit: Math.max(100, pairs.length),
+            depth: 32,
+            strictDepth: true,
+            parameterLimit: 1000,
+          });
         } catch (error) {
           req.deferredBodyError = Object.assign(error as Error, { type: "querystring.parse.rangeError", status: 400 });
         }

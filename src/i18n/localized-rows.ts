@@ -37,7 +37,9 @@ export function localizedRows<F extends string>(
     const shown = effectiveText(own, spec.fields, { language: row.language, ...order });
     return {
       language: row.language,
-      own: Object.fromEntries(spec.fields.map((field) => [field, row[field]])) as unknown as { [K in F]: string | null },
+      own: Object.fromEntries(spec.fields.map((field) => [field, row[field]])) as unknown as {
+        [K in F]: string | null;
+      },
       searchText: searchTextOf([...spec.searchFields.map((field) => shown[field]), ...shared]),
       sortKey: sortKeyOf(shown[spec.nameField]),
       shown,

@@ -19,7 +19,11 @@ export function fallbackLanguages({ language, defaultLanguage, sourceLanguage }:
 }
 
 /** The value of each field as shown in `order.language`. */
-export function effectiveText<F extends string>(rows: ReadonlyArray<OwnText<F>>, fields: readonly F[], order: FallbackOrder): { [K in F]: string | null } {
+export function effectiveText<F extends string>(
+  rows: ReadonlyArray<OwnText<F>>,
+  fields: readonly F[],
+  order: FallbackOrder,
+): { [K in F]: string | null } {
   const byLanguage = fallbackLanguages(order)
     .map((language) => rows.find((row) => row.language === language))
     .filter((row): row is OwnText<F> => row !== undefined);
@@ -31,8 +35,13 @@ export function effectiveText<F extends string>(rows: ReadonlyArray<OwnText<F>>,
 }
 
 /** The languages an item has any text of its own in. */
-export function translatedLanguages<F extends string>(rows: ReadonlyArray<OwnText<F>>, fields: readonly F[]): Language[] {
-  return LANGUAGES.filter((language) => rows.some((row) => row.language === language && fields.some((field) => row[field] !== null)));
+export function translatedLanguages<F extends string>(
+  rows: ReadonlyArray<OwnText<F>>,
+  fields: readonly F[],
+): Language[] {
+  return LANGUAGES.filter((language) =>
+    rows.some((row) => row.language === language && fields.some((field) => row[field] !== null)),
+  );
 }
 
 /**
@@ -50,7 +59,8 @@ export function applyTextChange<F extends string>(
     const row = { language: lang } as OwnText<F> & { language: Language };
     for (const field of fields) {
       const own = current ? current[field] : null;
-      (row as Record<string, string | null>)[field] = lang === language && field in change ? (change[field] ?? null) : own;
+      (row as Record<string, string | null>)[field] =
+        lang === language && field in change ? (change[field] ?? null) : own;
     }
     return row;
   });

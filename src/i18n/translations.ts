@@ -16,7 +16,10 @@ export function translationsOf<F extends string>(
   const translations: Schemas["Translations"] = {};
   for (const language of translatedLanguages(rows, fields)) {
     const shown = effectiveText(rows, fields, { language, defaultLanguage: ctx.defaultLanguage, sourceLanguage });
-    translations[language] = { slug: (shown as Record<string, string | null>).slug ?? "", rest_url: `${ctx.apiBaseIn(language)}${path}` };
+    translations[language] = {
+      slug: (shown as Record<string, string | null>).slug ?? "",
+      rest_url: `${ctx.apiBaseIn(language)}${path}`,
+    };
   }
   return translations;
 }

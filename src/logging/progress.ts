@@ -9,7 +9,10 @@ export const silent: Progress = () => undefined;
 
 const REDRAW_EVERY_MS = 100;
 
-export function terminalProgress(stream: { isTTY?: boolean; write(text: string): unknown } = process.stderr, now: () => number = Date.now): Progress {
+export function terminalProgress(
+  stream: { isTTY?: boolean; write(text: string): unknown } = process.stderr,
+  now: () => number = Date.now,
+): Progress {
   if (!stream.isTTY) return silent;
   let current: string | null = null;
   let drawnAt = 0;
@@ -19,7 +22,12 @@ export function terminalProgress(stream: { isTTY?: boolean; write(text: string):
     if (current !== null && step !== current) stream.write("\n");
     current = step;
     drawnAt = now();
-    const count = done === undefined ? "" : total === undefined ? ` ${done}` : ` ${done}/${total} (${total === 0 ? 100 : Math.floor((done / total) * 100)}%)`;
+    const count =
+      done === undefined
+        ? ""
+        : total === undefined
+          ? ` ${done}`
+          : ` ${done}/${total} (${total === 0 ? 100 : Math.floor((done / total) * 100)}%)`;
     // \r and "erase line": the step's line is redrawn in place.
     stream.write(`\r\x1b[K${step}${count}${finished ? "\n" : ""}`);
     if (finished) current = null;

@@ -36,7 +36,13 @@ export function requestLog(logger: Logger): RequestHandler {
     res.on("finish", () => {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       logger.info(
-        { requestId, method: req.method, url: redactUrl(req.originalUrl), status: res.statusCode, durationMs: Math.round(durationMs * 100) / 100 },
+        {
+          requestId,
+          method: req.method,
+          url: redactUrl(req.originalUrl),
+          status: res.statusCode,
+          durationMs: Math.round(durationMs * 100) / 100,
+        },
         "request",
       );
     });

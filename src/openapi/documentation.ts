@@ -26,7 +26,12 @@ export function docsHtmlPath(language: Language): string {
 }
 
 function escapeHtml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
 }
 
 /**
@@ -56,7 +61,14 @@ export class Documentation {
   jsonFor(language: Language, apiBase: string): PreparedText {
     const json = this.json.get(language);
     if (json === undefined) throw new Error(`no documentation for language ${language}`);
-    return this.prepared.valueOf(`json ${language} ${apiBase}`, () => new PreparedText(fillAddresses(json, apiBase, (value) => JSON.stringify(value).slice(1, -1)), "json"));
+    return this.prepared.valueOf(
+      `json ${language} ${apiBase}`,
+      () =>
+        new PreparedText(
+          fillAddresses(json, apiBase, (value) => JSON.stringify(value).slice(1, -1)),
+          "json",
+        ),
+    );
   }
 
   /** The HTML page, or null when it has not been built (`npm run build:docs`). */
@@ -66,6 +78,11 @@ export class Documentation {
       this.html.set(language, existsSync(path) ? readFileSync(path, "utf8") : null);
     }
     const page = this.html.get(language);
-    return page ? this.prepared.valueOf(`html ${language} ${apiBase}`, () => new PreparedText(fillAddresses(page, apiBase, escapeHtml), "html")) : null;
+    return page
+      ? this.prepared.valueOf(
+          `html ${language} ${apiBase}`,
+          () => new PreparedText(fillAddresses(page, apiBase, escapeHtml), "html"),
+        )
+      : null;
   }
 }

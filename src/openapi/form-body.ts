@@ -17,7 +17,9 @@ const BOOLEAN = /^(true|false|1|0)$/i;
 
 /** A schema and its alternatives (`anyOf`, `oneOf`) and parts (`allOf`), flattened. */
 function variants(schema: JsonObject): JsonObject[] {
-  const nested = ["anyOf", "oneOf", "allOf"].flatMap((key) => (Array.isArray(schema[key]) ? (schema[key] as JsonObject[]) : []));
+  const nested = ["anyOf", "oneOf", "allOf"].flatMap((key) =>
+    Array.isArray(schema[key]) ? (schema[key] as JsonObject[]) : [],
+  );
   return [schema, ...nested.flatMap(variants)];
 }
 
@@ -26,7 +28,9 @@ function typesOf(schema: JsonObject): Set<string> {
   for (const variant of variants(schema)) {
     const type = variant.type;
     for (const name of Array.isArray(type) ? type : typeof type === "string" ? [type] : []) types.add(name as string);
-    if (Array.isArray(variant.enum)) for (const value of variant.enum) types.add(value === null ? "null" : typeof value === "number" ? "number" : typeof value);
+    if (Array.isArray(variant.enum))
+      for (const value of variant.enum)
+        types.add(value === null ? "null" : typeof value === "number" ? "number" : typeof value);
     if (variant.properties !== undefined) types.add("object");
     if (variant.items !== undefined) types.add("array");
   }
@@ -37,7 +41,8 @@ function readText(schema: JsonObject, text: string): unknown {
   const types = typesOf(schema);
   if (types.has("string")) return text;
   if (text === "" && types.has("null")) return null;
-  if ((types.has("integer") || types.has("number")) && DECIMAL.test(text) && Number.isFinite(Number(text))) return Number(text);
+  if ((types.has("integer") || types.has("number")) && DECIMAL.test(text) && Number.isFinite(Number(text)))
+    return Number(text);
   if (types.has("boolean") && BOOLEAN.test(text)) return /^(true|1)$/i.test(text);
   return text;
 }
@@ -85,11 +90,16 @@ function isForm(req: Request): boolean {
 }
 
 export function formBodyReader(operations: SpecOperation[]): RequestHandler {
-  const schemas = new Map(operations.filter((operation) => operation.bodySchema).map((operation) => [operation.operationId, operation.bodySchema!]));
+  const schemas = new Map(
+    operations
+      .filter((operation) => operation.bodySchema)
+      .map((operation) => [operation.operationId, operation.bodySchema!]),
+  );
   return (req, _res, next) => {
     const operationId = matchedOperationId(req);
     const schema = operationId ? schemas.get(operationId) : undefined;
-    if (schema && isForm(req) && req.body !== null && typeof req.body === "object") req.body = readFormValue(schema, req.body);
+    if (schema && isForm(req) && req.body !== null && typeof req.body === "object")
+      req.body = readFormValue(schema, req.body);
     next();
   };
 }

@@ -70,7 +70,10 @@ function argsOf(operation: SpecOperation): Record<string, IndexArg> {
   const args: Record<string, IndexArg> = {};
   for (const parameter of operation.parameters) {
     if (parameter.in !== "query" && parameter.in !== "path") continue;
-    args[parameter.name] = { ...schemaKeywords(parameter.schema, parameter.description), required: parameter.required === true };
+    args[parameter.name] = {
+      ...schemaKeywords(parameter.schema, parameter.description),
+      required: parameter.required === true,
+    };
   }
   const body = operation.bodySchema;
   if (body?.properties) {
@@ -100,7 +103,13 @@ export function buildIndexRoutes(operations: SpecOperation[]): Map<string, Index
     const key = routePattern(operation);
     let route = routes.get(key);
     if (!route) {
-      route = { namespace: NAMESPACE, methods: [], endpoints: [], path: operation.path, hasPathParams: operation.path.includes("{") };
+      route = {
+        namespace: NAMESPACE,
+        methods: [],
+        endpoints: [],
+        path: operation.path,
+        hasPathParams: operation.path.includes("{"),
+      };
       routes.set(key, route);
     }
     const method = operation.method.toUpperCase();
@@ -121,7 +130,8 @@ export function buildIndexRoutes(operations: SpecOperation[]): Map<string, Index
 export function renderRoute(route: IndexRoute, apiBase: string): JsonObject {
   const endpoints = route.endpoints.map(({ methods, args }) => ({ methods, args }));
   const entry: JsonObject = { namespace: route.namespace, methods: route.methods, endpoints };
-  if (!route.hasPathParams) entry._links = { self: [{ href: route.path === "/" ? apiBase : `${apiBase}${route.path}` }] };
+  if (!route.hasPathParams)
+    entry._links = { self: [{ href: route.path === "/" ? apiBase : `${apiBase}${route.path}` }] };
   return entry;
 }
 

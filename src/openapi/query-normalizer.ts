@@ -51,10 +51,18 @@ function schemaTypes(schema: Record<string, unknown>): string[] {
 }
 
 function shapeOf(operation: SpecOperation): QueryShape {
-  const shape: QueryShape = { lists: new Set(), booleans: new Set(), numbers: new Map(), numberLists: new Map(), pathIds: new Map(), declared: new Set() };
+  const shape: QueryShape = {
+    lists: new Set(),
+    booleans: new Set(),
+    numbers: new Map(),
+    numberLists: new Map(),
+    pathIds: new Map(),
+    declared: new Set(),
+  };
   for (const parameter of operation.parameters) {
     const types = schemaTypes(parameter.schema);
-    if (parameter.in === "path" && types.includes("integer")) shape.pathIds.set(parameter.name, Number(parameter.schema.maximum ?? Number.MAX_SAFE_INTEGER));
+    if (parameter.in === "path" && types.includes("integer"))
+      shape.pathIds.set(parameter.name, Number(parameter.schema.maximum ?? Number.MAX_SAFE_INTEGER));
     if (parameter.in !== "query") continue;
     shape.declared.add(parameter.name);
     if (types.includes("array")) {
@@ -62,8 +70,7 @@ function shapeOf(operation: SpecOperation): QueryShape {
       const itemTypes = schemaTypes((parameter.schema.items ?? {}) as Record<string, unknown>);
       if (itemTypes.includes("integer")) shape.numberLists.set(parameter.name, "integer");
       else if (itemTypes.includes("number")) shape.numberLists.set(parameter.name, "number");
-    }
-    else if (types.includes("boolean")) shape.booleans.add(parameter.name);
+    } else if (types.includes("boolean")) shape.booleans.add(parameter.name);
     else if (types.includes("integer")) shape.numbers.set(parameter.name, "integer");
     else if (types.includes("number")) shape.numbers.set(parameter.name, "number");
   }
@@ -72,7 +79,11 @@ function shapeOf(operation: SpecOperation): QueryShape {
 
 function splitList(value: unknown): unknown {
   // `a[x]=1&a[y]=2` parses to an object; like PHP (and so WordPress), take it as the list of its values.
-  const items = Array.isArray(value) ? value : value !== null && typeof value === "object" ? Object.values(value) : [value];
+  const items = Array.isArray(value)
+    ? value
+    : value !== null && typeof value === "object"
+      ? Object.values(value)
+      : [value];
   // Items that are not strings (`a[x][y]=1`) stay as they are, in a list: validation rejects them.
   if (!items.every((item) => typeof item === "string")) return items;
   return (items as string[])
@@ -97,7 +108,11 @@ const DECLARED = Symbol("declared query parameters");
 export function declaredQuery(req: Request): Record<string, unknown> {
   const declared = (req as Request & { [DECLARED]?: Set<string> })[DECLARED];
   const query = req.query as Record<string, unknown>;
-  return Object.fromEntries(Object.keys(query).filter((name) => declared?.has(name)).map((name) => [name, query[name]]));
+  return Object.fromEntries(
+    Object.keys(query)
+      .filter((name) => declared?.has(name))
+      .map((name) => [name, query[name]]),
+  );
 }
 
 /** The operation express-openapi-validator matched (its metadata middleware sets `req.openapi`). */
@@ -111,10 +126,12 @@ export function queryNormalizer(operations: SpecOperation[]): RequestHandler {
     const operationId = matchedOperationId(req);
     const shape = operationId ? shapes.get(operationId) : undefined;
     if (!shape) return next();
-    const pathParams = (req as Request & { openapi?: { pathParams?: Record<string, unknown> } }).openapi?.pathParams ?? {};
+    const pathParams =
+      (req as Request & { openapi?: { pathParams?: Record<string, unknown> } }).openapi?.pathParams ?? {};
     for (const [name, maximum] of shape.pathIds) {
       const value = pathParams[name];
-      if (value !== undefined && (!/^\d+$/.test(String(value)) || Number(value) > maximum)) return next(new ApiError("rest_no_route"));
+      if (value !== undefined && (!/^\d+$/.test(String(value)) || Number(value) > maximum))
+        return next(new ApiError("rest_no_route"));
     }
     const query = req.query as Record<string, unknown>;
     const problems: Record<string, ParamProblem> = Object.create(null);
@@ -122,10 +139,11 @@ export function queryNormalizer(operations: SpecOperation[]): RequestHandler {
       if (shape.lists.has(name)) {
         query[name] = splitList(query[name]);
         const itemType = shape.numberLists.get(name);
-        if (itemType && Array.isArray(query[name]) && !(query[name] as unknown[]).every(isFiniteNumber)) problems[name] = NOT_FINITE[itemType];
-      }
-      else if (shape.booleans.has(name)) query[name] = normalizeBoolean(query[name]);
-      else if (shape.numbers.has(name) && !isFiniteNumber(query[name])) problems[name] = NOT_FINITE[shape.numbers.get(name)!];
+        if (itemType && Array.isArray(query[name]) && !(query[name] as unknown[]).every(isFiniteNumber))
+          problems[name] = NOT_FINITE[itemType];
+      } else if (shape.booleans.has(name)) query[name] = normalizeBoolean(query[name]);
+      else if (shape.numbers.has(name) && !isFiniteNumber(query[name]))
+        problems[name] = NOT_FINITE[shape.numbers.get(name)!];
     }
     if (Object.keys(problems).length > 0) return next(new InvalidParamsError(problems));
     // Express 5 recomputes req.query from the URL on every read; pin the normalized object so

@@ -12,7 +12,11 @@ const METHOD_ORDER = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
  * `Allow` (HEAD wherever GET is), and its description as the namespace index gives it (methods,
  * endpoints, arguments). A browser's preflight is answered before this (http/cors.ts).
  */
-export function routeOptions(config: Config, basePath: string, indexRoutes: (language: Language) => Map<string, IndexRoute>): RequestHandler {
+export function routeOptions(
+  config: Config,
+  basePath: string,
+  indexRoutes: (language: Language) => Map<string, IndexRoute>,
+): RequestHandler {
   return (req, res, next) => {
     if (req.method !== "OPTIONS" || !req.path.startsWith(basePath)) return next();
     const asked = (req.query as { i18n_language?: unknown }).i18n_language;
@@ -24,6 +28,8 @@ export function routeOptions(config: Config, basePath: string, indexRoutes: (lan
     const prefix = isLanguage(asked) || req.prefixLanguage !== undefined ? `/${language}` : "";
     res.setHeader("Allow", METHOD_ORDER.filter((method) => methods.has(method)).join(", "));
     res.setHeader("Content-Language", language);
-    res.status(200).json(renderRoute(route, contextAt(config, requestOrigin(req, config), language, prefix, null).apiBase));
+    res
+      .status(200)
+      .json(renderRoute(route, contextAt(config, requestOrigin(req, config), language, prefix, null).apiBase));
   };
 }

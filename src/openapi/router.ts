@@ -11,15 +11,26 @@ export function checkHandlers(operations: SpecOperation[], handlers: AllOperatio
   const missing = [...declared].filter((id) => !(id in handlers));
   const extra = Object.keys(handlers).filter((id) => !declared.has(id));
   if (missing.length > 0 || extra.length > 0) {
-    throw new Error(`spec and handlers disagree: no handler for [${missing.join(", ")}], no operation for [${extra.join(", ")}]`);
+    throw new Error(
+      `spec and handlers disagree: no handler for [${missing.join(", ")}], no operation for [${extra.join(", ")}]`,
+    );
   }
 }
 
 /** Mounts one Express route per operation, under `basePath`, with the handler of its operationId. */
-export function mountOperations(app: Express, operations: SpecOperation[], handlers: AllOperations, basePath: string): void {
+export function mountOperations(
+  app: Express,
+  operations: SpecOperation[],
+  handlers: AllOperations,
+  basePath: string,
+): void {
   // Express tries routes in order: literal path segments must come before parameters
   // (`/events/by-slug/{slug}` before a hypothetical `/events/{id}/{x}`).
-  const specificity = (path: string) => path.split("/").map((segment) => (segment.startsWith("{") ? "1" : "0")).join("");
+  const specificity = (path: string) =>
+    path
+      .split("/")
+      .map((segment) => (segment.startsWith("{") ? "1" : "0"))
+      .join("");
   const sorted = [...operations].sort((a, b) => specificity(a.path).localeCompare(specificity(b.path)));
   for (const operation of sorted) {
     const path = `${basePath}${operation.path === "/" ? "" : expressPath(operation.path)}`;

@@ -72,13 +72,16 @@ export function dereference<T>(document: JsonObject, node: T, seen: string[] = [
     if (seen.includes(ref)) throw new Error(`recursive reference ${ref} in the spec`);
     return dereference(document, pointer(document, ref), [...seen, ref]) as T;
   }
-  return Object.fromEntries(Object.entries(object).map(([key, value]) => [key, dereference(document, value, seen)])) as T;
+  return Object.fromEntries(
+    Object.entries(object).map(([key, value]) => [key, dereference(document, value, seen)]),
+  ) as T;
 }
 
 /** The document as this configuration serves it: the page size default it uses. */
 export function documentedSpec(bundled: JsonObject, config: Config): JsonObject {
   const spec = structuredClone(bundled);
-  const parameters = (spec.components as JsonObject | undefined)?.parameters as Record<string, SpecParameter> | undefined;
+  const parameters = (spec.components as JsonObject | undefined)?.parameters as
+    Record<string, SpecParameter> | undefined;
   if (parameters?.PerPage) parameters.PerPage.schema.default = config.perPageDefault;
   return spec;
 }

@@ -30,11 +30,17 @@ const raiseDeferredBodyError: RequestHandler = (req, _res, next) => {
 function compilePathPatternsOnce(): void {
   // The copy the validator requires, whichever that is.
   const validatorDir = dirname(require.resolve("express-openapi-validator"));
-  const pathToRegexp = require(require.resolve("path-to-regexp", { paths: [validatorDir] })) as { pathToRegexp: (path: string, options?: object) => unknown; compiledOnce?: true };
+  const pathToRegexp = require(require.resolve("path-to-regexp", { paths: [validatorDir] })) as {
+    pathToRegexp: (path: string, options?: object) => unknown;
+    compiledOnce?: true;
+  };
   if (pathToRegexp.compiledOnce) return;
   const compile = pathToRegexp.pathToRegexp;
   const compiled = new RecentValues<unknown>(2_000);
-  pathToRegexp.pathToRegexp = (path, options) => (typeof path === "string" ? compiled.valueOf(`${JSON.stringify(options ?? {})} ${path}`, () => compile(path, options)) : compile(path, options));
+  pathToRegexp.pathToRegexp = (path, options) =>
+    typeof path === "string"
+      ? compiled.valueOf(`${JSON.stringify(options ?? {})} ${path}`, () => compile(path, options))
+      : compile(path, options);
   pathToRegexp.compiledOnce = true;
 }
 
@@ -61,7 +67,11 @@ function unlessOpenToAll(security: RequestHandler): RequestHandler {
  * validation; a malformed body must only be reported after an anonymous or unauthorized caller
  * has been turned away. Unknown query parameters are let through (and ignored), as WordPress does.
  */
-export function specValidation(spec: JsonObject, operations: SpecOperation[], options: ValidationOptions): RequestHandler[] {
+export function specValidation(
+  spec: JsonObject,
+  operations: SpecOperation[],
+  options: ValidationOptions,
+): RequestHandler[] {
   compilePathPatternsOnce();
   const middleware = OpenApiValidator.middleware({
     apiSpec: structuredClone(spec) as never,
@@ -85,8 +95,21 @@ export function specValidation(spec: JsonObject, operations: SpecOperation[], op
   if (options.validateResponses) expected.push("responseMiddleware");
   const names = middleware.map((fn) => fn.name);
   if (names.join() !== expected.join()) {
-    throw new Error(`express-openapi-validator's middleware changed: expected ${expected.join(", ")}, got ${names.join(", ")}`);
+    throw new Error(
+      `express-openapi-validator's middleware changed: expected ${expected.join(", ")}, got ${names.join(", ")}`,
+    );
   }
   const [pathParams, metadata, security, request, ...response] = middleware;
-  return [pathParams, metadata, queryNormalizer(operations), unlessOpenToAll(security), ...options.authorization, raiseDeferredBodyError, guardInput, formBodyReader(operations), request, ...response];
+  return [
+    pathParams,
+    metadata,
+    queryNormalizer(operations),
+    unlessOpenToAll(security),
+    ...options.authorization,
+    raiseDeferredBodyError,
+    guardInput,
+    formBodyReader(operations),
+    request,
+    ...response,
+  ];
 }

@@ -39,7 +39,9 @@ const LAST_ITEM_ID = 2_147_483_647;
  * the oldest position a token may still start from.
  */
 export async function logPosition(db: Database): Promise<{ position: LogPosition; horizon: number }> {
-  const [clock] = await db.direct.rows<{ seq: number | bigint | string; horizon: number | bigint | string }>(Prisma.sql`SELECT "seq", "horizon" FROM "SyncClock" WHERE "id" = 1`);
+  const [clock] = await db.direct.rows<{ seq: number | bigint | string; horizon: number | bigint | string }>(
+    Prisma.sql`SELECT "seq", "horizon" FROM "SyncClock" WHERE "id" = 1`,
+  );
   return { position: { seq: Number(clock.seq), itemId: LAST_ITEM_ID }, horizon: Number(clock.horizon) };
 }
 
@@ -52,11 +54,32 @@ export async function logHorizon(db: Database): Promise<number> {
  * The next `limit` changes of a collection after `after`, in log order: one range of the
  * (resource, seq, itemId) index. Changes still under way (no position yet) are not among them.
  */
-export async function changesAfter(db: Database, resource: SyncResource, after: LogPosition, limit: number): Promise<LoggedChange[]> {
-  const rows = await db.read.$queryRaw<Array<{ itemId: number; seq: number | bigint; deleted: unknown; everPublic: unknown; authorId: number | null; hiddenAt: number | bigint | null }>>`
+export async function changesAfter(
+  db: Database,
+  resource: SyncResource,
+  after: LogPosition,
+  limit: number,
+): Promise<LoggedChange[]> {
+  const rows = await db.read.$queryRaw<
+    Array<{
+      itemId: number;
+      seq: number | bigint;
+      deleted: unknown;
+      everPublic: unknown;
+      authorId: number | null;
+      hiddenAt: number | bigint | null;
+    }>
+  >`
     SELECT "itemId", "seq", "deleted", "everPublic", "authorId", "hiddenAt" FROM "SyncChange"
       WHERE "resource" = ${resource} AND ("seq", "itemId") > (${after.seq}, ${after.itemId}) ORDER BY "seq", "itemId" LIMIT ${limit}`;
-  return rows.map((row) => ({ itemId: row.itemId, seq: Number(row.seq), deleted: Boolean(row.deleted), everPublic: Boolean(row.everPublic), authorId: row.authorId, hiddenAt: row.hiddenAt === null ? null : Number(row.hiddenAt) }));
+  return rows.map((row) => ({
+    itemId: row.itemId,
+    seq: Number(row.seq),
+    deleted: Boolean(row.deleted),
+    everPublic: Boolean(row.everPublic),
+    authorId: row.authorId,
+    hiddenAt: row.hiddenAt === null ? null : Number(row.hiddenAt),
+  }));
 }
 
 /**
@@ -77,6 +100,12 @@ export async function pruneTombstones(db: Database, now: Date, retentionDays: nu
 }
 
 /** The items changed after position `seq` (resource and id, in log order), at most `limit`. */
-export function changedItemsAfter(db: Database, seq: number, limit: number): Promise<Array<{ resource: string; itemId: number }>> {
-  return db.direct.rows(Prisma.sql`SELECT "resource", "itemId" FROM "SyncChange" WHERE "seq" > ${seq} ORDER BY "seq" LIMIT ${limit}`);
+export function changedItemsAfter(
+  db: Database,
+  seq: number,
+  limit: number,
+): Promise<Array<{ resource: string; itemId: number }>> {
+  return db.direct.rows(
+    Prisma.sql`SELECT "resource", "itemId" FROM "SyncChange" WHERE "seq" > ${seq} ORDER BY "seq" LIMIT ${limit}`,
+  );
 }

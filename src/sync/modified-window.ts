@@ -12,9 +12,17 @@ export interface ModifiedWindow {
  * in the site time zone when they give no offset; compared exactly (not by whole days), as
  * WordPress compares them. A date that cannot be read is reported on its parameter.
  */
-export function modifiedWindowOf(query: { modified_after?: string; modified_before?: string }, siteTimezone: string, now: Date, problems: ParamProblems): ModifiedWindow {
+export function modifiedWindowOf(
+  query: { modified_after?: string; modified_before?: string },
+  siteTimezone: string,
+  now: Date,
+  problems: ParamProblems,
+): ModifiedWindow {
   const window: ModifiedWindow = {};
-  for (const [param, bound] of [["modified_after", "after"], ["modified_before", "before"]] as const) {
+  for (const [param, bound] of [
+    ["modified_after", "after"],
+    ["modified_before", "before"],
+  ] as const) {
     const value = query[param];
     if (value === undefined) continue;
     const parsed = parseDateInput(value, siteTimezone, now);

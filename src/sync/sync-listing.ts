@@ -8,7 +8,14 @@ import { ApiError, invalidParam } from "../http/errors";
 import type { RequestContext } from "../http/request-context";
 import { declaredQuery } from "../openapi/query-normalizer";
 import type { Services } from "../services";
-import { changesAfter, logHorizon, logPosition, type LoggedChange, type LogPosition, type SyncResource } from "./change-log-repository";
+import {
+  changesAfter,
+  logHorizon,
+  logPosition,
+  type LoggedChange,
+  type LogPosition,
+  type SyncResource,
+} from "./change-log-repository";
 
 /**
  * Incremental sync of the collections (README "Keeping a copy in sync"). Every listing ends with
@@ -20,12 +27,24 @@ import { changesAfter, logHorizon, logPosition, type LoggedChange, type LogPosit
  */
 
 /** Parameters that say how a list is shown, ordered or paged, not which items it holds: a token does not keep them. */
-const NOT_FILTERS = new Set(["page", "per_page", "sync_token", "i18n_language", "password", "orderby", "order", "_fields", "_envelope"]);
+const NOT_FILTERS = new Set([
+  "page",
+  "per_page",
+  "sync_token",
+  "i18n_language",
+  "password",
+  "orderby",
+  "order",
+  "_fields",
+  "_envelope",
+]);
 
 /** The filters the request gives (not those the document defaults), validated, by name. */
 function filtersOf(req: Request): Record<string, unknown> {
   const query = declaredQuery(req);
-  const sent = new Set([...new URL(req.originalUrl, "http://x").searchParams.keys()].map((name) => name.replace(/\[.*\]$/, "")));
+  const sent = new Set(
+    [...new URL(req.originalUrl, "http://x").searchParams.keys()].map((name) => name.replace(/\[.*\]$/, "")),
+  );
   return Object.fromEntries(
     Object.keys(query)
       .filter((name) => sent.has(name) && !NOT_FILTERS.has(name))
@@ -48,14 +67,19 @@ export interface SyncRequest {
  * the site did not make for this collection, or older than the log's horizon, is `410
  * rest_sync_token_expired`; filters given beside it must be the token's own.
  */
-export async function syncRequestOf(req: Request, resource: SyncResource, services: Services): Promise<SyncRequest | null> {
+export async function syncRequestOf(
+  req: Request,
+  resource: SyncResource,
+  services: Services,
+): Promise<SyncRequest | null> {
   const query = declaredQuery(req);
   if (query.sync_token === undefined) return null;
   const content = await services.syncTokens.decode(String(query.sync_token), resource);
   if (!content || content.position.seq < (await logHorizon(services.db))) throw new ApiError("rest_sync_token_expired");
   if (query.page !== undefined && query.page !== 1) throw invalidParam("page", "rest_sync_not_paged");
   const given = filtersOf(req);
-  if (Object.keys(given).length > 0 && JSON.stringify(given) !== JSON.stringify(content.filters)) throw invalidParam("sync_token", "rest_sync_filters_differ");
+  if (Object.keys(given).length > 0 && JSON.stringify(given) !== JSON.stringify(content.filters))
+    throw invalidParam("sync_token", "rest_sync_filters_differ");
   // The request's own parameters (and the document's defaults), the token's filters over them.
   return { after: content.position, filters: content.filters, query: { ...query, ...content.filters } };
 }
@@ -65,7 +89,13 @@ export async function syncRequestOf(req: Request, resource: SyncResource, servic
  * `readBefore`): every change up to there is in what it reads, so the token it ends with misses
  * none. Resolves to what makes the token, sets its header on `res` and gives it for the body.
  */
-export async function listingToken(req: Request, res: Response, resource: SyncResource, services: Services, readBefore?: LogPosition): Promise<() => Promise<string>> {
+export async function listingToken(
+  req: Request,
+  res: Response,
+  resource: SyncResource,
+  services: Services,
+  readBefore?: LogPosition,
+): Promise<() => Promise<string>> {
   const position = readBefore ?? (await logPosition(services.db)).position;
   return async () => {
     const token = await services.syncTokens.encode({ resource, position, filters: filtersOf(req) });
@@ -81,7 +111,8 @@ function setSyncTokenHeader(res: Response, token: string): void {
 
 /** Whether the caller may learn that an item is gone: they could read it once (published), or could read it as a draft. */
 export function postTombstoneShown(principal: Principal | null, type: PostType): (change: LoggedChange) => boolean {
-  return (change) => canReadItem(principal, type, { status: change.everPublic ? "publish" : "draft", authorId: change.authorId ?? 0 });
+  return (change) =>
+    canReadItem(principal, type, { status: change.everPublic ? "publish" : "draft", authorId: change.authorId ?? 0 });
 }
 
 export interface SyncPage<R> {
@@ -103,7 +134,11 @@ export interface SyncPage<R> {
  * hidden before then was reported already, or never seen: its later edits tell the caller nothing.
  */
 function leftViewAfter(change: LoggedChange, after: LogPosition): boolean {
-  return change.hiddenAt === null || change.hiddenAt > after.seq || (change.hiddenAt === after.seq && change.itemId > after.itemId);
+  return (
+    change.hiddenAt === null ||
+    change.hiddenAt > after.seq ||
+    (change.hiddenAt === after.seq && change.itemId > after.itemId)
+  );
 }
 
 /**
@@ -113,27 +148,57 @@ function leftViewAfter(change: LoggedChange, after: LogPosition): boolean {
  * more changes wait; `total` counts this answer's changes and `total_pages` is 2 while more wait,
  * else 1.
  */
-export async function sendSyncPage<R>(req: Request, res: Response, ctx: RequestContext, sync: SyncRequest, page: SyncPage<R>, services: Services): Promise<void> {
+export async function sendSyncPage<R>(
+  req: Request,
+  res: Response,
+  ctx: RequestContext,
+  sync: SyncRequest,
+  page: SyncPage<R>,
+  services: Services,
+): Promise<void> {
   const changes = await changesAfter(services.db, page.resource, sync.after, page.perPage + 1);
   const more = changes.length > page.perPage;
   const answered = changes.slice(0, page.perPage);
   const live = answered.filter((change) => !change.deleted).map((change) => change.itemId);
-  const shown = new Map((live.length > 0 ? await page.readShown(live) : []).map((record) => [page.idOf(record), record]));
+  const shown = new Map(
+    (live.length > 0 ? await page.readShown(live) : []).map((record) => [page.idOf(record), record]),
+  );
   const items: unknown[] = [];
   const deleted: Array<{ id: number; deleted: true }> = [];
   for (const change of answered) {
     const record = shown.get(change.itemId);
     if (record !== undefined) items.push(page.serialize(record));
-    else if (page.tombstoneShown(change) && leftViewAfter(change, sync.after)) deleted.push({ id: change.itemId, deleted: true });
+    else if (page.tombstoneShown(change) && leftViewAfter(change, sync.after))
+      deleted.push({ id: change.itemId, deleted: true });
   }
   const last = answered.at(-1);
-  const token = await services.syncTokens.encode({ resource: page.resource, position: last ? { seq: last.seq, itemId: last.itemId } : sync.after, filters: sync.filters });
+  const token = await services.syncTokens.encode({
+    resource: page.resource,
+    position: last ? { seq: last.seq, itemId: last.itemId } : sync.after,
+    filters: sync.filters,
+  });
   const url = (entries: Array<[string, string | number]>) => `${ctx.apiBase}${page.path}?${encodeQuery(entries)}`;
-  const links: CollectionLinks = { rest_url: url([["sync_token", String(declaredQuery(req).sync_token)], ["per_page", page.perPage]]) };
-  if (more) links.next_rest_url = url([["sync_token", token], ["per_page", page.perPage]]);
+  const links: CollectionLinks = {
+    rest_url: url([
+      ["sync_token", String(declaredQuery(req).sync_token)],
+      ["per_page", page.perPage],
+    ]),
+  };
+  if (more)
+    links.next_rest_url = url([
+      ["sync_token", token],
+      ["per_page", page.perPage],
+    ]);
   const total = items.length + deleted.length;
   const totalPages = more ? 2 : 1;
   setCollectionHeaders(res, total, totalPages, links);
   setSyncTokenHeader(res, token);
-  sendRepresentation(res, { [page.collectionKey]: items, deleted, ...links, total, total_pages: totalPages, next_sync_token: token });
+  sendRepresentation(res, {
+    [page.collectionKey]: items,
+    deleted,
+    ...links,
+    total,
+    total_pages: totalPages,
+    next_sync_token: token,
+  });
 }

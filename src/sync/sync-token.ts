@@ -31,11 +31,16 @@ export class SyncTokens {
   }
 
   private async signature(payload: string): Promise<Buffer> {
-    return createHmac("sha256", await this.siteKey()).update(payload).digest().subarray(0, SIGNATURE_BYTES);
+    return createHmac("sha256", await this.siteKey())
+      .update(payload)
+      .digest()
+      .subarray(0, SIGNATURE_BYTES);
   }
 
   async encode(content: SyncTokenContent): Promise<string> {
-    const payload = Buffer.from(JSON.stringify([VERSION, content.resource, content.position.seq, content.position.itemId, content.filters])).toString("base64url");
+    const payload = Buffer.from(
+      JSON.stringify([VERSION, content.resource, content.position.seq, content.position.itemId, content.filters]),
+    ).toString("base64url");
     return `${payload}.${(await this.signature(payload)).toString("base64url")}`;
   }
 
@@ -46,7 +51,9 @@ export class SyncTokens {
     const expected = await this.signature(payload);
     const given = Buffer.from(signature, "base64url");
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-    const [version, tokenResource, seq, itemId, filters] = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as [number, SyncResource, number, number, Record<string, unknown>];
+    const [version, tokenResource, seq, itemId, filters] = JSON.parse(
+      Buffer.from(payload, "base64url").toString("utf8"),
+    ) as [number, SyncResource, number, number, Record<string, unknown>];
     if (version !== VERSION || tokenResource !== resource) return null;
     return { resource, position: { seq, itemId }, filters };
   }

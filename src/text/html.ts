@@ -6,7 +6,8 @@
 
 import { rememberedText } from "./text-memo";
 
-const BLOCK_TAG = /<(p|div|ul|ol|li|h[1-6]|table|blockquote|pre|figure|section|article|header|footer|hr|dl|address)[\s>/]/i;
+const BLOCK_TAG =
+  /<(p|div|ul|ol|li|h[1-6]|table|blockquote|pre|figure|section|article|header|footer|hr|dl|address)[\s>/]/i;
 const EXCERPT_WORDS = 55;
 const EXCERPT_MORE = " [&hellip;]";
 
@@ -41,7 +42,9 @@ export function excerptOf(description: string | null): string | null {
 }
 
 function excerptOfText(description: string): string | null {
-  const words = plainText(description).split(" ").filter((word) => word.length > 0);
+  const words = plainText(description)
+    .split(" ")
+    .filter((word) => word.length > 0);
   if (words.length === 0) return null;
   const text = words.length > EXCERPT_WORDS ? words.slice(0, EXCERPT_WORDS).join(" ") + EXCERPT_MORE : words.join(" ");
   return `<p>${text}</p>`;
@@ -50,12 +53,31 @@ function excerptOfText(description: string): string | null {
 /** A short plain-text description for schema.org data. */
 export function plainSummary(html: string | null, maxWords = EXCERPT_WORDS): string | undefined {
   if (html === null) return undefined;
-  const words = plainText(html).split(" ").filter((word) => word.length > 0);
+  const words = plainText(html)
+    .split(" ")
+    .filter((word) => word.length > 0);
   if (words.length === 0) return undefined;
   return words.length > maxWords ? `${words.slice(0, maxWords).join(" ")}…` : words.join(" ");
 }
 
-const NAMED_ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", hellip: "…", ndash: "–", mdash: "—", lsquo: "‘", rsquo: "’", ldquo: "“", rdquo: "”", copy: "©", reg: "®", euro: "€" };
+const NAMED_ENTITIES: Record<string, string> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: " ",
+  hellip: "…",
+  ndash: "–",
+  mdash: "—",
+  lsquo: "‘",
+  rsquo: "’",
+  ldquo: "“",
+  rdquo: "”",
+  copy: "©",
+  reg: "®",
+  euro: "€",
+};
 
 /** Character references as the characters they stand for (the common named ones, and every numeric one). */
 function decodeEntities(text: string): string {

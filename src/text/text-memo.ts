@@ -23,7 +23,11 @@ export class RecentValues<V> {
  * written need not be worked out again per request. Bounded in entries and in the length of the
  * texts it keeps.
  */
-export function rememberedText<R>(transform: (text: string) => R, maxEntries = 2_000, maxLength = 4_096): (text: string) => R {
+export function rememberedText<R>(
+  transform: (text: string) => R,
+  maxEntries = 2_000,
+  maxLength = 4_096,
+): (text: string) => R {
   const remembered = new RecentValues<R>(maxEntries);
   return (text) => (text.length > maxLength ? transform(text) : remembered.valueOf(text, () => transform(text)));
 }

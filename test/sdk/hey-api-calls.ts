@@ -7,7 +7,9 @@ import { createClient, createConfig } from "./client/client";
 export async function exercise(baseUrl: string, adminToken: string): Promise<Record<string, number>> {
   // How a generated client authenticates: the document offers Bearer (API keys) and Basic (user
   // and password) as alternatives; give the token for the scheme it belongs to only.
-  const admin = createClient(createConfig({ baseUrl, auth: (scheme) => (scheme.scheme === "bearer" ? adminToken : undefined) }));
+  const admin = createClient(
+    createConfig({ baseUrl, auth: (scheme) => (scheme.scheme === "bearer" ? adminToken : undefined) }),
+  );
   const anonymous = createClient(createConfig({ baseUrl }));
   const statuses: Record<string, number> = {};
   const seen = async <T extends { response: Response }>(name: string, call: Promise<T>): Promise<T> => {
@@ -22,12 +24,23 @@ export async function exercise(baseUrl: string, adminToken: string): Promise<Rec
   await seen("getHealth", sdk.getHealth({ client: anonymous }));
   await seen("getReadiness", sdk.getReadiness({ client: anonymous }));
 
-  const category = (await seen("createCategory", sdk.createCategory({ client: admin, body: { name: `Generated ${stamp}` } }))).data!;
+  const category = (
+    await seen("createCategory", sdk.createCategory({ client: admin, body: { name: `Generated ${stamp}` } }))
+  ).data!;
   await seen("listCategories", sdk.listCategories({ client: anonymous, query: { hide_empty: false } }));
   await seen("getCategory", sdk.getCategory({ client: anonymous, path: { id: category.id } }));
-  await seen("patchCategory", sdk.patchCategory({ client: admin, path: { id: category.id }, body: { description: "Patched" } }));
-  await seen("updateCategory", sdk.updateCategory({ client: admin, path: { id: category.id }, body: { description: "Updated" } }));
-  await seen("putCategory", sdk.putCategory({ client: admin, path: { id: category.id }, body: { description: "Put" } }));
+  await seen(
+    "patchCategory",
+    sdk.patchCategory({ client: admin, path: { id: category.id }, body: { description: "Patched" } }),
+  );
+  await seen(
+    "updateCategory",
+    sdk.updateCategory({ client: admin, path: { id: category.id }, body: { description: "Updated" } }),
+  );
+  await seen(
+    "putCategory",
+    sdk.putCategory({ client: admin, path: { id: category.id }, body: { description: "Put" } }),
+  );
 
   const tag = (await seen("createTag", sdk.createTag({ client: admin, body: { name: `generated-${stamp}` } }))).data!;
   await seen("listTags", sdk.listTags({ client: anonymous, query: { hide_empty: false } }));
@@ -36,57 +49,116 @@ export async function exercise(baseUrl: string, adminToken: string): Promise<Rec
   await seen("updateTag", sdk.updateTag({ client: admin, path: { id: tag.id }, body: { description: "Updated" } }));
   await seen("putTag", sdk.putTag({ client: admin, path: { id: tag.id }, body: { description: "Put" } }));
 
-  const venue = (await seen("createVenue", sdk.createVenue({ client: admin, body: { venue: `Generated Hall ${stamp}`, city: "Lisbon" } }))).data!;
+  const venue = (
+    await seen(
+      "createVenue",
+      sdk.createVenue({ client: admin, body: { venue: `Generated Hall ${stamp}`, city: "Lisbon" } }),
+    )
+  ).data!;
   await seen("listVenues", sdk.listVenues({ client: anonymous }));
   await seen("getVenue", sdk.getVenue({ client: anonymous, path: { id: venue.id } }));
   await seen("getVenueBySlug", sdk.getVenueBySlug({ client: anonymous, path: { slug: venue.slug } }));
   await seen("patchVenue", sdk.patchVenue({ client: admin, path: { id: venue.id }, body: { phone: "1" } }));
   await seen("updateVenue", sdk.updateVenue({ client: admin, path: { id: venue.id }, body: { phone: "2" } }));
   await seen("putVenue", sdk.putVenue({ client: admin, path: { id: venue.id }, body: { phone: "3" } }));
-  await seen("patchVenueBySlug", sdk.patchVenueBySlug({ client: admin, path: { slug: venue.slug }, body: { phone: "4" } }));
-  await seen("updateVenueBySlug", sdk.updateVenueBySlug({ client: admin, path: { slug: venue.slug }, body: { phone: "5" } }));
+  await seen(
+    "patchVenueBySlug",
+    sdk.patchVenueBySlug({ client: admin, path: { slug: venue.slug }, body: { phone: "4" } }),
+  );
+  await seen(
+    "updateVenueBySlug",
+    sdk.updateVenueBySlug({ client: admin, path: { slug: venue.slug }, body: { phone: "5" } }),
+  );
   await seen("putVenueBySlug", sdk.putVenueBySlug({ client: admin, path: { slug: venue.slug }, body: { phone: "6" } }));
 
-  const organizer = (await seen("createOrganizer", sdk.createOrganizer({ client: admin, body: { organizer: `Generated Society ${stamp}` } }))).data!;
+  const organizer = (
+    await seen(
+      "createOrganizer",
+      sdk.createOrganizer({ client: admin, body: { organizer: `Generated Society ${stamp}` } }),
+    )
+  ).data!;
   await seen("listOrganizers", sdk.listOrganizers({ client: anonymous }));
   await seen("getOrganizer", sdk.getOrganizer({ client: anonymous, path: { id: organizer.id } }));
   await seen("getOrganizerBySlug", sdk.getOrganizerBySlug({ client: anonymous, path: { slug: organizer.slug } }));
   await seen("patchOrganizer", sdk.patchOrganizer({ client: admin, path: { id: organizer.id }, body: { phone: "1" } }));
-  await seen("updateOrganizer", sdk.updateOrganizer({ client: admin, path: { id: organizer.id }, body: { phone: "2" } }));
+  await seen(
+    "updateOrganizer",
+    sdk.updateOrganizer({ client: admin, path: { id: organizer.id }, body: { phone: "2" } }),
+  );
   await seen("putOrganizer", sdk.putOrganizer({ client: admin, path: { id: organizer.id }, body: { phone: "3" } }));
-  await seen("patchOrganizerBySlug", sdk.patchOrganizerBySlug({ client: admin, path: { slug: organizer.slug }, body: { phone: "4" } }));
-  await seen("updateOrganizerBySlug", sdk.updateOrganizerBySlug({ client: admin, path: { slug: organizer.slug }, body: { phone: "5" } }));
-  await seen("putOrganizerBySlug", sdk.putOrganizerBySlug({ client: admin, path: { slug: organizer.slug }, body: { phone: "6" } }));
+  await seen(
+    "patchOrganizerBySlug",
+    sdk.patchOrganizerBySlug({ client: admin, path: { slug: organizer.slug }, body: { phone: "4" } }),
+  );
+  await seen(
+    "updateOrganizerBySlug",
+    sdk.updateOrganizerBySlug({ client: admin, path: { slug: organizer.slug }, body: { phone: "5" } }),
+  );
+  await seen(
+    "putOrganizerBySlug",
+    sdk.putOrganizerBySlug({ client: admin, path: { slug: organizer.slug }, body: { phone: "6" } }),
+  );
 
   const event = (
     await seen(
       "createEvent",
       sdk.createEvent({
         client: admin,
-        body: { title: `Generated Concert ${stamp}`, start_date: "2030-01-10 20:00:00", end_date: "2030-01-10 22:00:00", venue: [venue.id], organizer: [organizer.id], categories: [category.id], tags: [tag.id] },
+        body: {
+          title: `Generated Concert ${stamp}`,
+          start_date: "2030-01-10 20:00:00",
+          end_date: "2030-01-10 22:00:00",
+          venue: [venue.id],
+          organizer: [organizer.id],
+          categories: [category.id],
+          tags: [tag.id],
+        },
       }),
     )
   ).data!;
-  await seen("listEvents", sdk.listEvents({ client: anonymous, query: { start_date: "2030-01-01", end_date: "2030-01-31", per_page: 5 } }));
+  await seen(
+    "listEvents",
+    sdk.listEvents({ client: anonymous, query: { start_date: "2030-01-01", end_date: "2030-01-31", per_page: 5 } }),
+  );
   await seen("getEvent", sdk.getEvent({ client: anonymous, path: { id: event.id } }));
   await seen("getEventBySlug", sdk.getEventBySlug({ client: anonymous, path: { slug: event.slug } }));
   await seen("patchEvent", sdk.patchEvent({ client: admin, path: { id: event.id }, body: { cost: "$1" } }));
   await seen("updateEvent", sdk.updateEvent({ client: admin, path: { id: event.id }, body: { cost: "$2" } }));
   await seen("putEvent", sdk.putEvent({ client: admin, path: { id: event.id }, body: { cost: "$3" } }));
-  await seen("patchEventBySlug", sdk.patchEventBySlug({ client: admin, path: { slug: event.slug }, body: { cost: "$4" } }));
-  await seen("updateEventBySlug", sdk.updateEventBySlug({ client: admin, path: { slug: event.slug }, body: { cost: "$5" } }));
+  await seen(
+    "patchEventBySlug",
+    sdk.patchEventBySlug({ client: admin, path: { slug: event.slug }, body: { cost: "$4" } }),
+  );
+  await seen(
+    "updateEventBySlug",
+    sdk.updateEventBySlug({ client: admin, path: { slug: event.slug }, body: { cost: "$5" } }),
+  );
   await seen("putEventBySlug", sdk.putEventBySlug({ client: admin, path: { slug: event.slug }, body: { cost: "$6" } }));
 
   // Webhooks: a receiver on a loopback name, which the service refuses at delivery time (a ping
   // answers how it went, without sending anything).
-  const webhook = (await seen("createWebhook", sdk.createWebhook({ client: admin, body: { url: "http://localhost:9/hook", event_types: ["event.created"] } }))).data!;
+  const webhook = (
+    await seen(
+      "createWebhook",
+      sdk.createWebhook({ client: admin, body: { url: "http://localhost:9/hook", event_types: ["event.created"] } }),
+    )
+  ).data!;
   await seen("listWebhooks", sdk.listWebhooks({ client: admin }));
   await seen("getWebhook", sdk.getWebhook({ client: admin, path: { id: webhook.id } }));
   await seen("patchWebhook", sdk.patchWebhook({ client: admin, path: { id: webhook.id }, body: { active: false } }));
-  await seen("updateWebhook", sdk.updateWebhook({ client: admin, path: { id: webhook.id }, body: { description: "Updated" } }));
-  await seen("putWebhook", sdk.putWebhook({ client: admin, path: { id: webhook.id }, body: { filter: { categories: [category.id] } } }));
+  await seen(
+    "updateWebhook",
+    sdk.updateWebhook({ client: admin, path: { id: webhook.id }, body: { description: "Updated" } }),
+  );
+  await seen(
+    "putWebhook",
+    sdk.putWebhook({ client: admin, path: { id: webhook.id }, body: { filter: { categories: [category.id] } } }),
+  );
   await seen("pingWebhook", sdk.pingWebhook({ client: admin, path: { id: webhook.id } }));
-  await seen("listWebhookDeliveries", sdk.listWebhookDeliveries({ client: admin, path: { id: webhook.id }, query: { status: "failed" } }));
+  await seen(
+    "listWebhookDeliveries",
+    sdk.listWebhookDeliveries({ client: admin, path: { id: webhook.id }, query: { status: "failed" } }),
+  );
   await seen("deleteWebhook", sdk.deleteWebhook({ client: admin, path: { id: webhook.id } }));
 
   // Deletes last: by slug first (to the trash), then by id (the event in the trash, for good).
@@ -95,7 +167,10 @@ export async function exercise(baseUrl: string, adminToken: string): Promise<Rec
   await seen("deleteVenueBySlug", sdk.deleteVenueBySlug({ client: admin, path: { slug: venue.slug } }));
   await seen("deleteVenue", sdk.deleteVenue({ client: admin, path: { id: venue.id }, query: { force: true } }));
   await seen("deleteOrganizerBySlug", sdk.deleteOrganizerBySlug({ client: admin, path: { slug: organizer.slug } }));
-  await seen("deleteOrganizer", sdk.deleteOrganizer({ client: admin, path: { id: organizer.id }, query: { force: true } }));
+  await seen(
+    "deleteOrganizer",
+    sdk.deleteOrganizer({ client: admin, path: { id: organizer.id }, query: { force: true } }),
+  );
   await seen("deleteCategory", sdk.deleteCategory({ client: admin, path: { id: category.id } }));
   await seen("deleteTag", sdk.deleteTag({ client: admin, path: { id: tag.id } }));
   return statuses;

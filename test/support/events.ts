@@ -20,9 +20,16 @@ export function utcWall(hoursFromNow: number): string {
 }
 
 /** Creates an event through the typed client, as the administrator; fails the test if refused. */
-export async function createEventVia(server: TestServer, input: EventCreateBody, headers: Record<string, string> = {}): Promise<EventJson> {
-  const { data, error, response } = await server.as(`Bearer ${server.config.adminToken}`).POST("/events", { body: input, headers });
-  if (response.status !== 201 || !data) throw new Error(`creating event ${JSON.stringify(input)} gave ${response.status}: ${JSON.stringify(error)}`);
+export async function createEventVia(
+  server: TestServer,
+  input: EventCreateBody,
+  headers: Record<string, string> = {},
+): Promise<EventJson> {
+  const { data, error, response } = await server
+    .as(`Bearer ${server.config.adminToken}`)
+    .POST("/events", { body: input, headers });
+  if (response.status !== 201 || !data)
+    throw new Error(`creating event ${JSON.stringify(input)} gave ${response.status}: ${JSON.stringify(error)}`);
   return data;
 }
 
@@ -33,13 +40,32 @@ export async function createEventVia(server: TestServer, input: EventCreateBody,
 export async function createEvents(
   server: TestServer,
   count: number,
-  options: { firstHour?: number; spacingHours?: number; durationHours?: number; fields?: Partial<EventCreateBody>; title?: (i: number) => string } = {},
+  options: {
+    firstHour?: number;
+    spacingHours?: number;
+    durationHours?: number;
+    fields?: Partial<EventCreateBody>;
+    title?: (i: number) => string;
+  } = {},
 ): Promise<EventJson[]> {
-  const { firstHour = 24, spacingHours = 1, durationHours = 2, fields = {}, title = (i) => `Event ${String(i + 1).padStart(2, "0")}` } = options;
+  const {
+    firstHour = 24,
+    spacingHours = 1,
+    durationHours = 2,
+    fields = {},
+    title = (i) => `Event ${String(i + 1).padStart(2, "0")}`,
+  } = options;
   const events: EventJson[] = [];
   for (let i = 0; i < count; i += 1) {
     const start = firstHour + i * spacingHours;
-    events.push(await createEventVia(server, { title: title(i), start_date: utcWall(start), end_date: utcWall(start + durationHours), ...fields }));
+    events.push(
+      await createEventVia(server, {
+        title: title(i),
+        start_date: utcWall(start),
+        end_date: utcWall(start + durationHours),
+        ...fields,
+      }),
+    );
   }
   return events;
 }
@@ -52,7 +78,12 @@ export const ids = (events: Array<{ id: number }>) => events.map((event) => even
  * one an hour from tomorrow, in Lisbon, each with `description`. Their changes are logged and
  * positioned as a write's are.
  */
-export async function seedPublicEvents(db: Database, count: number, description: string, titlePrefix = "Seeded"): Promise<void> {
+export async function seedPublicEvents(
+  db: Database,
+  count: number,
+  description: string,
+  titlePrefix = "Seeded",
+): Promise<void> {
   const author = await db.write.user.findFirstOrThrow({ select: { id: true } });
   for (let first = 0; first < count; first += 200) {
     const batch = Array.from({ length: Math.min(200, count - first) }, (_, i) => first + i);
@@ -79,7 +110,13 @@ export async function seedPublicEvents(db: Database, count: number, description:
     const order = { defaultLanguage: "en" as const, sourceLanguage: "en" };
     await db.write.eventText.createMany({
       data: made.flatMap(({ id }) =>
-        localizedRows(EVENT_TEXT, [], "en", { title: `${titlePrefix} ${id}`, description, slug: `${slugify(titlePrefix)}-${id}` }, order).map((row) => ({
+        localizedRows(
+          EVENT_TEXT,
+          [],
+          "en",
+          { title: `${titlePrefix} ${id}`, description, slug: `${slugify(titlePrefix)}-${id}` },
+          order,
+        ).map((row) => ({
           eventId: id,
           language: row.language,
           ...row.own,

@@ -13,8 +13,14 @@ export interface TermInput {
 
 /** Creates a category or tag through the typed client, as the administrator; fails the test if refused. */
 export async function createTermVia(server: TestServer, collection: Collection, input: TermInput): Promise<TermJson> {
-  const { data, error, response } = collection === "categories" ? await server.admin.POST("/categories", { body: input }) : await server.admin.POST("/tags", { body: input });
-  if (response.status !== 201 || !data) throw new Error(`creating ${collection} ${JSON.stringify(input)} gave ${response.status}: ${JSON.stringify(error)}`);
+  const { data, error, response } =
+    collection === "categories"
+      ? await server.admin.POST("/categories", { body: input })
+      : await server.admin.POST("/tags", { body: input });
+  if (response.status !== 201 || !data)
+    throw new Error(
+      `creating ${collection} ${JSON.stringify(input)} gave ${response.status}: ${JSON.stringify(error)}`,
+    );
   return data;
 }
 
@@ -29,12 +35,17 @@ export type VenueJson = components["schemas"]["Venue"];
 export type OrganizerJson = components["schemas"]["Organizer"];
 
 /** Creates a venue or organizer through the API, as the administrator; fails the test if refused. */
-export async function createLinkedVia(server: TestServer, collection: LinkedCollection, input: Record<string, unknown>): Promise<VenueJson & OrganizerJson> {
+export async function createLinkedVia(
+  server: TestServer,
+  collection: LinkedCollection,
+  input: Record<string, unknown>,
+): Promise<VenueJson & OrganizerJson> {
   const response = await server.raw("POST", `/calendar/events/v1/${collection}`, {
     body: input,
     headers: { Authorization: `Bearer ${server.config.adminToken}` },
   });
-  if (response.status !== 201) throw new Error(`creating ${collection} ${JSON.stringify(input)} gave ${response.status}: ${response.text}`);
+  if (response.status !== 201)
+    throw new Error(`creating ${collection} ${JSON.stringify(input)} gave ${response.status}: ${response.text}`);
   return response.body;
 }
 
@@ -43,9 +54,15 @@ export function nameField(collection: LinkedCollection): "venue" | "organizer" {
   return collection === "venues" ? "venue" : "organizer";
 }
 
-export async function createNamedVia(server: TestServer, collection: LinkedCollection, names: string[], extra: Record<string, unknown> = {}) {
+export async function createNamedVia(
+  server: TestServer,
+  collection: LinkedCollection,
+  names: string[],
+  extra: Record<string, unknown> = {},
+) {
   const created = [];
-  for (const name of names) created.push(await createLinkedVia(server, collection, { [nameField(collection)]: name, ...extra }));
+  for (const name of names)
+    created.push(await createLinkedVia(server, collection, { [nameField(collection)]: name, ...extra }));
   return created;
 }
 

@@ -13,7 +13,11 @@ export interface ServiceProcess {
   /** Every JSON log line so far. */
   logs: Array<Record<string, unknown>>;
   /** Waits until `count` log lines match. */
-  waitForLog(predicate: (line: Record<string, unknown>) => boolean, count?: number, timeoutMs?: number): Promise<Array<Record<string, unknown>>>;
+  waitForLog(
+    predicate: (line: Record<string, unknown>) => boolean,
+    count?: number,
+    timeoutMs?: number,
+  ): Promise<Array<Record<string, unknown>>>;
   /** Sends a signal to the process and waits for it to exit; resolves with its exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -30,12 +34,23 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startServiceProcess(env: Record<string, string>, options: { workers?: number } = {}): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  env: Record<string, string>,
+  options: { workers?: number } = {},
+): Promise<ServiceProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, ["--import", "tsx", resolve(__dirname, "../../src/server.ts")], {
     cwd: resolve(__dirname, "../.."),
     // Load tests send far more than a client would from one address: no rate limit unless asked.
-    env: { ...process.env, LOG_LEVEL: "info", HOST: "127.0.0.1", PORT: String(port), WORKERS: String(options.workers ?? 1), RATE_LIMIT_PER_MINUTE: "0", ...env },
+    env: {
+      ...process.env,
+      LOG_LEVEL: "info",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      WORKERS: String(options.workers ?? 1),
+      RATE_LIMIT_PER_MINUTE: "0",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const logs: Array<Record<string, unknown>> = [];
@@ -62,7 +77,9 @@ export async function startServiceProcess(env: Record<string, string>, options: 
       const matches = logs.filter(predicate);
       if (matches.length >= count) return matches;
       if (child.exitCode !== null || Date.now() > deadline) {
-        throw new Error(`service did not log what was expected (exit ${child.exitCode}); stderr: ${stderr}; logs: ${JSON.stringify(logs).slice(0, 2000)}`);
+        throw new Error(
+          `service did not log what was expected (exit ${child.exitCode}); stderr: ${stderr}; logs: ${JSON.stringify(logs).slice(0, 2000)}`,
+        );
       }
       await new Promise((wait) => setTimeout(wait, 25));
     }

@@ -57,8 +57,12 @@ export function specOperations(document: Json): SpecOperation[] {
     for (const method of METHODS) {
       const operation = item[method];
       if (!operation) continue;
-      const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((parameter: Json) => resolveRef(document, parameter));
-      const bodySchema = operation.requestBody ? resolveRef(document, operation.requestBody).content?.["application/json"]?.schema ?? null : null;
+      const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((parameter: Json) =>
+        resolveRef(document, parameter),
+      );
+      const bodySchema = operation.requestBody
+        ? (resolveRef(document, operation.requestBody).content?.["application/json"]?.schema ?? null)
+        : null;
       operations.push({ method, path, operationId: operation.operationId, parameters, bodySchema });
     }
   }
@@ -67,11 +71,11 @@ export function specOperations(document: Json): SpecOperation[] {
 
 const HOSTILE_STRINGS = [
   "' OR '1'='1",
-  "1; DROP TABLE \"Event\"; --",
-  "\" OR \"\"=\"",
-  "%' AND 1=0 UNION SELECT * FROM \"User\" --",
+  '1; DROP TABLE "Event"; --',
+  '" OR ""="',
+  '%\' AND 1=0 UNION SELECT * FROM "User" --',
   "<script>alert(1)</script>",
-  "\"><img src=x onerror=alert(1)>",
+  '"><img src=x onerror=alert(1)>',
   "../../etc/passwd",
   "${7*7}{{7*7}}",
   "\u0000\u0001\u0002\u001b[31m",
@@ -125,9 +129,16 @@ export function schemaValue(document: Json, raw: Json | undefined, depth = 0): f
   if (schema.const !== undefined) return fc.constant(schema.const);
   if (Array.isArray(schema.enum)) return fc.constantFrom(...schema.enum);
   const variants = schema.oneOf ?? schema.anyOf;
-  if (Array.isArray(variants)) return fc.oneof(...variants.map((variant: Json) => schemaValue(document, variant, depth + 1)));
+  if (Array.isArray(variants))
+    return fc.oneof(...variants.map((variant: Json) => schemaValue(document, variant, depth + 1)));
   if (Array.isArray(schema.allOf)) return schemaValue(document, flattenAllOf(document, schema), depth + 1);
-  const types: string[] = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : schema.properties ? ["object"] : ["string"];
+  const types: string[] = Array.isArray(schema.type)
+    ? schema.type
+    : schema.type
+      ? [schema.type]
+      : schema.properties
+        ? ["object"]
+        : ["string"];
   return fc.oneof(...types.map((type) => valueOfType(document, schema, type, depth)));
 }
 
@@ -136,7 +147,12 @@ function valueOfType(document: Json, schema: Json, type: string, depth: number):
     case "integer":
       return fc.integer({ min: schema.minimum ?? -5, max: schema.maximum ?? 60 });
     case "number":
-      return fc.double({ min: schema.minimum ?? -200, max: schema.maximum ?? 200, noNaN: true, noDefaultInfinity: true });
+      return fc.double({
+        min: schema.minimum ?? -200,
+        max: schema.maximum ?? 200,
+        noNaN: true,
+        noDefaultInfinity: true,
+      });
     case "boolean":
       return fc.boolean();
     case "null":
@@ -146,9 +162,14 @@ function valueOfType(document: Json, schema: Json, type: string, depth: number):
     case "object": {
       const properties = Object.entries((schema.properties ?? {}) as Json);
       if (properties.length === 0) return fc.constant({});
-      return fc.record(Object.fromEntries(properties.map(([name, property]) => [name, schemaValue(document, property as Json, depth + 1)])), {
-        requiredKeys: (schema.required ?? []).filter((name: string) => name in schema.properties),
-      });
+      return fc.record(
+        Object.fromEntries(
+          properties.map(([name, property]) => [name, schemaValue(document, property as Json, depth + 1)]),
+        ),
+        {
+          requiredKeys: (schema.required ?? []).filter((name: string) => name in schema.properties),
+        },
+      );
     }
     default:
       return stringValue(schema);
@@ -159,7 +180,9 @@ function stringValue(schema: Json): fc.Arbitrary<unknown> {
   const max = Math.min(schema.maxLength ?? 30, 30);
   switch (schema.format) {
     case "date-time":
-      return fc.date({ min: new Date("2000-01-01"), max: new Date("2040-01-01"), noInvalidDate: true }).map((date) => date.toISOString());
+      return fc
+        .date({ min: new Date("2000-01-01"), max: new Date("2040-01-01"), noInvalidDate: true })
+        .map((date) => date.toISOString());
     case "uri":
       return fc.webUrl();
     case "email":
@@ -167,7 +190,18 @@ function stringValue(schema: Json): fc.Arbitrary<unknown> {
     default:
       return fc.oneof(
         fc.string({ minLength: schema.minLength ?? 0, maxLength: max }),
-        fc.constantFrom("2026-12-01 19:00:00", "tomorrow", "+2 days", "now", "1", "foo", "publish", "draft", "UTC", "Europe/Lisbon"),
+        fc.constantFrom(
+          "2026-12-01 19:00:00",
+          "tomorrow",
+          "+2 days",
+          "now",
+          "1",
+          "foo",
+          "publish",
+          "draft",
+          "UTC",
+          "Europe/Lisbon",
+        ),
       );
   }
 }
@@ -180,12 +214,15 @@ export function percentEncode(text: string): string {
   let out = "";
   for (let i = 0; i < text.length; i += 1) {
     const code = text.charCodeAt(i);
-    const pair = code >= 0xd800 && code <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+    const pair =
+      code >= 0xd800 && code <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
     if (pair) {
       out += encodeURIComponent(text.slice(i, i + 2));
       i += 1;
     } else if (code >= 0xd800 && code <= 0xdfff) {
-      out += [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)].map((byte) => `%${byte.toString(16).toUpperCase()}`).join("");
+      out += [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)]
+        .map((byte) => `%${byte.toString(16).toUpperCase()}`)
+        .join("");
     } else {
       out += encodeURIComponent(text[i]);
     }
@@ -194,11 +231,14 @@ export function percentEncode(text: string): string {
 }
 
 function encodeQuery(name: string, value: unknown, asArray: boolean): string[] {
-  const encode = (item: unknown) => percentEncode(typeof item === "string" ? item : JSON.stringify(item) ?? "");
+  const encode = (item: unknown) => percentEncode(typeof item === "string" ? item : (JSON.stringify(item) ?? ""));
   if (Array.isArray(value)) {
-    return asArray ? value.map((item) => `${percentEncode(name)}[]=${encode(item)}`) : [`${percentEncode(name)}=${value.map(encode).join(",")}`];
+    return asArray
+      ? value.map((item) => `${percentEncode(name)}[]=${encode(item)}`)
+      : [`${percentEncode(name)}=${value.map(encode).join(",")}`];
   }
-  if (value !== null && typeof value === "object") return Object.entries(value).map(([key, item]) => `${percentEncode(name)}[${percentEncode(key)}]=${encode(item)}`);
+  if (value !== null && typeof value === "object")
+    return Object.entries(value).map(([key, item]) => `${percentEncode(name)}[${percentEncode(key)}]=${encode(item)}`);
   return [`${percentEncode(name)}=${encode(value)}`];
 }
 
@@ -207,14 +247,46 @@ function mostlyValid(document: Json, schema: Json | undefined): fc.Arbitrary<unk
   return fc.oneof({ weight: 2, arbitrary: schemaValue(document, schema) }, { weight: 1, arbitrary: hostileValue() });
 }
 
-const PATH_SEGMENTS = ["1", "2", "3", "0", "-1", "1.5", "99999999999999999999", "2147483648", "1e309", "Infinity", "abc", "%00", "%2F", "..", "%E2%98%83", "%ED%A0%80", "1%20OR%201=1"];
+const PATH_SEGMENTS = [
+  "1",
+  "2",
+  "3",
+  "0",
+  "-1",
+  "1.5",
+  "99999999999999999999",
+  "2147483648",
+  "1e309",
+  "Infinity",
+  "abc",
+  "%00",
+  "%2F",
+  "..",
+  "%E2%98%83",
+  "%ED%A0%80",
+  "1%20OR%201=1",
+];
 
 /** JSON nested far deeper than any field (a hundred thousand lists), and numbers JSON.parse makes infinite. */
 const DEEP = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
-const RAW_BODIES = ['{"title": "x"', "{'title': 'x'}", "[1,2", "nul", '{"a":1}}', "\u0000", `{"title":${DEEP}}`, `{"description":${DEEP},"title":"x"}`, '{"start_date":1e309,"end_date":-1e309,"title":"x"}'];
+const RAW_BODIES = [
+  '{"title": "x"',
+  "{'title': 'x'}",
+  "[1,2",
+  "nul",
+  '{"a":1}}',
+  "\u0000",
+  `{"title":${DEEP}}`,
+  `{"description":${DEEP},"title":"x"}`,
+  '{"start_date":1e309,"end_date":-1e309,"title":"x"}',
+];
 
 /** Requests for one operation, with the credential `authorization` (or anonymous). */
-export function requestsFor(document: Json, operation: SpecOperation, authorization: string): fc.Arbitrary<GeneratedRequest> {
+export function requestsFor(
+  document: Json,
+  operation: SpecOperation,
+  authorization: string,
+): fc.Arbitrary<GeneratedRequest> {
   const pathParameters = operation.parameters.filter((parameter) => parameter.in === "path");
   const queryParameters = operation.parameters.filter((parameter) => parameter.in === "query");
   const pathValues = fc.record(
@@ -224,30 +296,70 @@ export function requestsFor(document: Json, operation: SpecOperation, authorizat
         fc.oneof(
           { weight: 3, arbitrary: fc.constantFrom(...PATH_SEGMENTS) },
           { weight: 1, arbitrary: fc.string({ unit: "binary", minLength: 1, maxLength: 20 }).map(percentEncode) },
-          { weight: 1, arbitrary: mostlyValid(document, parameter.schema).map((value) => percentEncode(String(value))) },
+          {
+            weight: 1,
+            arbitrary: mostlyValid(document, parameter.schema).map((value) => percentEncode(String(value))),
+          },
         ),
       ]),
     ),
   );
   const queryValues = fc.record(
-    Object.fromEntries(queryParameters.map((parameter) => [parameter.name, fc.tuple(mostlyValid(document, parameter.schema), fc.boolean())])),
+    Object.fromEntries(
+      queryParameters.map((parameter) => [
+        parameter.name,
+        fc.tuple(mostlyValid(document, parameter.schema), fc.boolean()),
+      ]),
+    ),
     { requiredKeys: [] },
   );
-  const unknownParameter = fc.option(fc.tuple(fc.constantFrom("foo", "perpage", "__proto__", "constructor", "search[]", "page[x]"), hostileValue()), { freq: 5 });
+  const unknownParameter = fc.option(
+    fc.tuple(fc.constantFrom("foo", "perpage", "__proto__", "constructor", "search[]", "page[x]"), hostileValue()),
+    { freq: 5 },
+  );
   const body = operation.bodySchema
     ? fc.oneof(
-        { weight: 6, arbitrary: mostlyValidBody(document, operation.bodySchema).map((value) => ({ text: JSON.stringify(value), type: "application/json" })) },
+        {
+          weight: 6,
+          arbitrary: mostlyValidBody(document, operation.bodySchema).map((value) => ({
+            text: JSON.stringify(value),
+            type: "application/json",
+          })),
+        },
         { weight: 1, arbitrary: fc.constantFrom(...RAW_BODIES).map((text) => ({ text, type: "application/json" })) },
-        { weight: 1, arbitrary: hostileValue().map((value) => ({ text: JSON.stringify(value) ?? "null", type: "application/json" })) },
-        { weight: 1, arbitrary: fc.constantFrom("text/plain", "application/x-www-form-urlencoded", "application/xml", "multipart/form-data; boundary=x").map((type) => ({ text: "title=x", type })) },
+        {
+          weight: 1,
+          arbitrary: hostileValue().map((value) => ({
+            text: JSON.stringify(value) ?? "null",
+            type: "application/json",
+          })),
+        },
+        {
+          weight: 1,
+          arbitrary: fc
+            .constantFrom(
+              "text/plain",
+              "application/x-www-form-urlencoded",
+              "application/xml",
+              "multipart/form-data; boundary=x",
+            )
+            .map((type) => ({ text: "title=x", type })),
+        },
       )
     : operation.method === "delete"
       ? fc.option(fc.constantFrom({ text: '{"ignored": true}', type: "application/json" }), { freq: 8 })
       : fc.constant(null); // fetch cannot send a body with GET
 
-  const toRequest = ([path, query, unknown, payload]: [unknown, unknown, [string, unknown] | null, { text: string; type: string } | null]): GeneratedRequest => {
+  const toRequest = ([path, query, unknown, payload]: [
+    unknown,
+    unknown,
+    [string, unknown] | null,
+    { text: string; type: string } | null,
+  ]): GeneratedRequest => {
     let url = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => (path as Record<string, string>)[name]);
-    const parts = Object.entries(query as Record<string, [unknown, boolean]>).flatMap(([name, [value, asArray]]) => encodeQuery(name, value, asArray));
+    const parts = Object.entries(query as Record<string, [unknown, boolean]>).flatMap(([name, [value, asArray]]) =>
+      encodeQuery(name, value, asArray),
+    );
     if (unknown) parts.push(...encodeQuery(unknown[0], unknown[1], false));
     if (parts.length > 0) url += `?${parts.join("&")}`;
     const headers: Record<string, string> = authorization ? { Authorization: authorization } : {};
@@ -257,11 +369,26 @@ export function requestsFor(document: Json, operation: SpecOperation, authorizat
   // With a dozen parameters each sometimes hostile, a request is almost never valid as a whole:
   // a quarter of them are, so that the handlers behind validation are fuzzed too (existing ids,
   // one valid query parameter at most, the body of the schema's example).
-  const example = operation.bodySchema ? (resolveRef(document, operation.bodySchema).example as Json | undefined) : undefined;
+  const example = operation.bodySchema
+    ? (resolveRef(document, operation.bodySchema).example as Json | undefined)
+    : undefined;
   const validRequest = fc.tuple(
-    fc.record(Object.fromEntries(pathParameters.map((parameter) => [parameter.name, fc.constantFrom("1", "2", "3", "4", "5", "6", "7")]))),
+    fc.record(
+      Object.fromEntries(
+        pathParameters.map((parameter) => [parameter.name, fc.constantFrom("1", "2", "3", "4", "5", "6", "7")]),
+      ),
+    ),
     queryParameters.length > 0
-      ? fc.option(fc.oneof(...queryParameters.map((parameter) => schemaValue(document, parameter.schema).map((value) => ({ [parameter.name]: [value, false] })))), { freq: 2 }).map((one) => one ?? {})
+      ? fc
+          .option(
+            fc.oneof(
+              ...queryParameters.map((parameter) =>
+                schemaValue(document, parameter.schema).map((value) => ({ [parameter.name]: [value, false] })),
+              ),
+            ),
+            { freq: 2 },
+          )
+          .map((one) => one ?? {})
       : fc.constant({}),
     fc.constant(null),
     fc.constant(example ? { text: JSON.stringify(example), type: "application/json" } : null),
@@ -278,12 +405,18 @@ function mostlyValidBody(document: Json, schema: Json): fc.Arbitrary<unknown> {
   const resolved = Array.isArray(referenced.allOf) ? flattenAllOf(document, referenced) : referenced;
   const properties = Object.entries((resolved.properties ?? {}) as Json);
   if (properties.length === 0) return schemaValue(document, schema);
-  const fields = Object.fromEntries(properties.map(([name, property]) => [name, mostlyValid(document, property as Json)]));
+  const fields = Object.fromEntries(
+    properties.map(([name, property]) => [name, mostlyValid(document, property as Json)]),
+  );
   const required = ((resolved.required ?? []) as string[]).filter((name) => name in fields);
   // Random values for every field rarely make a body the service accepts (a date must parse, a
   // linked id must exist): a third of the bodies are the schema's example, valid as it stands,
   // with at most one field changed, so that writes also get through to the handlers.
-  const oneField = fc.oneof(...properties.map(([name, property]) => mostlyValid(document, property as Json).map((value) => ({ [name]: value }))));
+  const oneField = fc.oneof(
+    ...properties.map(([name, property]) =>
+      mostlyValid(document, property as Json).map((value) => ({ [name]: value })),
+    ),
+  );
   const example = resolved.example as Json | undefined;
   const nearExample = example ? [fc.option(oneField, { freq: 2 }).map((changed) => ({ ...example, ...changed }))] : [];
   return fc

@@ -71,15 +71,29 @@ export interface TestServerOptions {
   deliverWebhooks?: boolean;
 }
 
-export async function startTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: TestServerOptions = {},
+): Promise<TestServer> {
   const database: TestDatabase = await createTestDatabase();
   // Suites send hundreds of requests a second from one address: the rate limit has tests of its own.
   const databaseUrl = options.connectThrough ? options.connectThrough(database.url) : database.url;
-  const config = loadConfig({ CALENDAR_ADMIN_TOKEN: ADMIN_TOKEN, VALIDATE_RESPONSES: "true", RATE_LIMIT_PER_MINUTE: "0", DATABASE_URL: databaseUrl, ...env });
+  const config = loadConfig({
+    CALENDAR_ADMIN_TOKEN: ADMIN_TOKEN,
+    VALIDATE_RESPONSES: "true",
+    RATE_LIMIT_PER_MINUTE: "0",
+    DATABASE_URL: databaseUrl,
+    ...env,
+  });
   const db = await openDatabase(config);
   const logLines = options.logLines;
   const logger = logLines
-    ? createLogger("info", new Writable({ write: (chunk, _encoding, done) => (logLines.push(...String(chunk).trim().split("\n")), done()) }))
+    ? createLogger(
+        "info",
+        new Writable({
+          write: (chunk, _encoding, done) => (logLines.push(...String(chunk).trim().split("\n")), done()),
+        }),
+      )
     : createLogger(process.env.TEST_LOG_LEVEL ?? "silent");
   const app = createApp({ config, db, logger, clock: options.clock });
   const webhooks = new WebhookWorker(db, config, logger, itemSnapshot);

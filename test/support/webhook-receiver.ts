@@ -71,7 +71,10 @@ export async function startReceiver(port = 0): Promise<Receiver> {
   receiver.waitFor = async (predicate, timeoutMs = 15_000) => {
     const deadline = Date.now() + timeoutMs;
     while (!predicate(receiver.received)) {
-      if (Date.now() > deadline) throw new Error(`the receiver did not get what was expected; it got: ${JSON.stringify(receiver.received.map((r) => [r.id, r.json.type, r.json.data.id]))}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `the receiver did not get what was expected; it got: ${JSON.stringify(receiver.received.map((r) => [r.id, r.json.type, r.json.data.id]))}`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     return receiver.received;

@@ -50,7 +50,10 @@ function amountOf(text: string): number {
 function symbolAround(text: string): { symbol: string; position: "prefix" | "postfix" | "" } {
   const first = text.search(/\d/);
   if (first < 0) return { symbol: "", position: "" };
-  const before = text.slice(0, first).replace(/[\s\-–—~]+$/, "").trim();
+  const before = text
+    .slice(0, first)
+    .replace(/[\s\-–—~]+$/, "")
+    .trim();
   const beforeSymbol = /([^\s\d\-–—~]+)$/.exec(before)?.[1];
   if (beforeSymbol && !FREE.test(beforeSymbol)) return { symbol: beforeSymbol, position: "prefix" };
   const lastDigit = text.search(/\d[^\d]*$/);
@@ -81,11 +84,15 @@ export function describeCost(stored: string | null): EventCost {
   }
   values.sort((a, b) => a - b);
   const strings = [...new Set(values.map(formatAmount))];
-  const withSymbol = (value: string) => (value === "0" ? "Free" : position === "prefix" ? `${symbol}${value}` : `${value}${symbol}`);
+  const withSymbol = (value: string) =>
+    value === "0" ? "Free" : position === "prefix" ? `${symbol}${value}` : `${value}${symbol}`;
   let cost: string;
   if (texts.length === 1) cost = strings.length === 1 && strings[0] === "0" && !FREE.test(texts[0]) ? "Free" : texts[0];
   else if (strings.length === 1) cost = withSymbol(strings[0]);
   else if (strings.length > 1) cost = `${withSymbol(strings[0])} – ${withSymbol(strings[strings.length - 1])}`;
   else cost = texts.join(", ");
-  return { cost, cost_details: { currency_symbol: symbol, currency_code: "", currency_position: position, values: strings } };
+  return {
+    cost,
+    cost_details: { currency_symbol: symbol, currency_code: "", currency_position: position, values: strings },
+  };
 }

@@ -1,5 +1,11 @@
 import { DateTime } from "luxon";
-import { formatWallClock, instantOfWallClock, isValidZone, parseDateInput, zoneAbbreviation } from "../../dates/date-input";
+import {
+  formatWallClock,
+  instantOfWallClock,
+  isValidZone,
+  parseDateInput,
+  zoneAbbreviation,
+} from "../../dates/date-input";
 import type { ParamProblems } from "../../http/errors";
 import type { Schemas } from "../../http/operation-types";
 import { flagOf } from "../post-kernel/write-flags";
@@ -27,12 +33,17 @@ function dayOf(wall: string): string {
  * moves the instants, not the times people read. An all-day event takes whole days: from
  * 00:00:00 of its start day to 23:59:59 of its end day.
  */
-export function resolveEventTimes(input: EventTimesInput, current: Omit<EventTimes, "startsAt" | "endsAt" | "timezoneAbbr"> | null, siteTimezone: string, now: Date, problems: ParamProblems): EventTimes | null {
+export function resolveEventTimes(
+  input: EventTimesInput,
+  current: Omit<EventTimes, "startsAt" | "endsAt" | "timezoneAbbr"> | null,
+  siteTimezone: string,
+  now: Date,
+  problems: ParamProblems,
+): EventTimes | null {
   let timezone = current?.timezone ?? siteTimezone;
   if (input.timezone !== undefined) {
     if (isValidZone(input.timezone)) timezone = input.timezone;
-    else
-      problems.add("timezone", "rest_invalid_timezone");
+    else problems.add("timezone", "rest_invalid_timezone");
   }
   const wallClock = (param: "start_date" | "end_date", currentWall: string | undefined): string | null => {
     const value = input[param];
@@ -48,7 +59,8 @@ export function resolveEventTimes(input: EventTimesInput, current: Omit<EventTim
   let endLocal = wallClock("end_date", current?.endLocal);
   if (startLocal === null || endLocal === null) return null;
   // `null` is given as "not all day" (see the spec); absent keeps what the event has.
-  const allDay = input.all_day === undefined ? (current?.allDay ?? false) : input.all_day !== null && flagOf(input.all_day);
+  const allDay =
+    input.all_day === undefined ? (current?.allDay ?? false) : input.all_day !== null && flagOf(input.all_day);
   if (allDay) {
     startLocal = `${dayOf(startLocal)} 00:00:00`;
     endLocal = `${dayOf(endLocal)} 23:59:59`;
@@ -105,10 +117,20 @@ const RELATIVE = ["starts_before", "starts_after", "ends_before", "ends_after"] 
  * when any `starts_*`/`ends_*` parameter is given (so relative queries can reach the past) and
  * when `include` is.
  */
-export function eventWindow(query: WindowQuery, siteTimezone: string, now: Date, useDefaults: boolean, problems: ParamProblems): EventWindow {
+export function eventWindow(
+  query: WindowQuery,
+  siteTimezone: string,
+  now: Date,
+  useDefaults: boolean,
+  problems: ParamProblems,
+): EventWindow {
   const strict = query.strict_dates === true;
   const nowUtc = DateTime.fromJSDate(now, { zone: "UTC" });
-  const bound = (param: keyof WindowQuery & string, value: string | undefined, endOfDay: boolean): DateTime | undefined => {
+  const bound = (
+    param: keyof WindowQuery & string,
+    value: string | undefined,
+    endOfDay: boolean,
+  ): DateTime | undefined => {
     if (value === undefined) return undefined;
     const parsed = parseDateInput(value, siteTimezone, now);
     if (!parsed) {
@@ -119,8 +141,14 @@ export function eventWindow(query: WindowQuery, siteTimezone: string, now: Date,
     return endOfDay ? parsed.endOf("day").set({ millisecond: 0 }) : parsed.startOf("day");
   };
   const defaults = useDefaults && RELATIVE.every((param) => query[param] === undefined);
-  const startDefault = defaults && query.start_date === undefined ? nowUtc.minus({ days: 1 }).set({ hour: 23, minute: 59, second: 0, millisecond: 0 }).setZone(siteTimezone) : undefined;
-  const endDefault = defaults && query.end_date === undefined ? nowUtc.plus({ months: 24 }).set({ millisecond: 0 }).setZone(siteTimezone) : undefined;
+  const startDefault =
+    defaults && query.start_date === undefined
+      ? nowUtc.minus({ days: 1 }).set({ hour: 23, minute: 59, second: 0, millisecond: 0 }).setZone(siteTimezone)
+      : undefined;
+  const endDefault =
+    defaults && query.end_date === undefined
+      ? nowUtc.plus({ months: 24 }).set({ millisecond: 0 }).setZone(siteTimezone)
+      : undefined;
   const inclusive = (dt: DateTime | undefined, endOfDay: boolean) =>
     dt === undefined || strict ? dt : endOfDay ? dt.endOf("day").set({ millisecond: 0 }) : dt.startOf("day");
 
@@ -132,7 +160,14 @@ export function eventWindow(query: WindowQuery, siteTimezone: string, now: Date,
   const endsAfter = bound("ends_after", query.ends_after, true);
 
   const echo: Record<string, string> = {};
-  const bounds = { start_date: startsFrom, end_date: endsUntil, starts_before: startsBefore, starts_after: startsAfter, ends_before: endsBefore, ends_after: endsAfter };
+  const bounds = {
+    start_date: startsFrom,
+    end_date: endsUntil,
+    starts_before: startsBefore,
+    starts_after: startsAfter,
+    ends_before: endsBefore,
+    ends_after: endsAfter,
+  };
   for (const [param, dt] of Object.entries(bounds)) if (dt) echo[param] = formatWallClock(dt, siteTimezone);
   return {
     startsFrom: startsFrom?.toJSDate(),

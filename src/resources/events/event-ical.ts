@@ -32,7 +32,11 @@ import { yieldToEventLoop } from "../../event-loop";
 export function wantsCalendar(req: Request, icalParam: boolean | undefined): boolean {
   if (icalParam === true) return true;
   const accept = req.headers.accept;
-  return accept !== undefined && /text\/calendar/i.test(accept) && req.accepts(["application/json", "text/calendar"]) === "text/calendar";
+  return (
+    accept !== undefined &&
+    /text\/calendar/i.test(accept) &&
+    req.accepts(["application/json", "text/calendar"]) === "text/calendar"
+  );
 }
 
 export interface FeedEvent {
@@ -47,10 +51,19 @@ export interface FeedEvent {
  * its occurrences fall in the window: `seriesOf` reads it), its occurrences edited on their own as
  * overrides, the others left to the rule; occurrences deleted one by one are EXDATEs already.
  */
-export async function withSeries(events: FeedEvent[], seriesOf: (ids: number[]) => Promise<FeedEvent[]>): Promise<FeedEvent[]> {
+export async function withSeries(
+  events: FeedEvent[],
+  seriesOf: (ids: number[]) => Promise<FeedEvent[]>,
+): Promise<FeedEvent[]> {
   const present = new Set(events.filter((event) => event.record.recurrence !== null).map((event) => event.record.id));
   const isOccurrence = (event: FeedEvent) => event.record.recurrenceId !== null && event.record.parentId !== null;
-  const missing = [...new Set(events.filter((event) => isOccurrence(event) && !present.has(event.record.parentId!)).map((event) => event.record.parentId!))];
+  const missing = [
+    ...new Set(
+      events
+        .filter((event) => isOccurrence(event) && !present.has(event.record.parentId!))
+        .map((event) => event.record.parentId!),
+    ),
+  ];
   const series = missing.length > 0 ? await seriesOf(missing) : [];
   const shown = new Set([...present, ...series.map((event) => event.record.id)]);
   const kept = events.flatMap((event): FeedEvent[] => {
@@ -67,9 +80,20 @@ function hostOf(ctx: RequestContext): string {
 
 function locationOf(venue: Schemas["Venue"] | undefined): Pick<ICalEventData, "location"> {
   if (!venue) return {};
-  const address = [venue.address, venue.city, venue.state ?? venue.province ?? venue.stateprovince, venue.zip, venue.country].filter((part) => part).join(", ");
+  const address = [
+    venue.address,
+    venue.city,
+    venue.state ?? venue.province ?? venue.stateprovince,
+    venue.zip,
+    venue.country,
+  ]
+    .filter((part) => part)
+    .join(", ");
   const title = [venue.venue, address].filter((part) => part).join(", ");
-  const geo = venue.geo_lat !== null && venue.geo_lat !== undefined && venue.geo_lng !== null && venue.geo_lng !== undefined ? { lat: venue.geo_lat, lon: venue.geo_lng } : undefined;
+  const geo =
+    venue.geo_lat !== null && venue.geo_lat !== undefined && venue.geo_lng !== null && venue.geo_lng !== undefined
+      ? { lat: venue.geo_lat, lon: venue.geo_lng }
+      : undefined;
   return { location: { title, ...(geo ? { geo } : {}) } };
 }
 
@@ -87,17 +111,22 @@ function icalWall(wall: string, dateOnly: boolean): string {
 function recurrenceLines(record: EventRecord): string | undefined {
   const recurrence = parseStoredRecurrence(record.recurrence);
   if (recurrence === null) return undefined;
-  const rule = recurrence.rrule.replace(/UNTIL=(\d{8})(?:T(\d{6})(Z)?)?/, (whole, day: string, time: string | undefined, utc: string | undefined) => {
-    if (record.allDay) return `UNTIL=${day}`;
-    if (utc) return whole;
-    const wall = `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6, 8)} ${time ? `${time.slice(0, 2)}:${time.slice(2, 4)}:${time.slice(4, 6)}` : "23:59:59"}`;
-    return `UNTIL=${instantOfWallClock(wall, record.timezone).toUTC().toFormat("yyyyMMdd'T'HHmmss'Z'")}`;
-  });
+  const rule = recurrence.rrule.replace(
+    /UNTIL=(\d{8})(?:T(\d{6})(Z)?)?/,
+    (whole, day: string, time: string | undefined, utc: string | undefined) => {
+      if (record.allDay) return `UNTIL=${day}`;
+      if (utc) return whole;
+      const wall = `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6, 8)} ${time ? `${time.slice(0, 2)}:${time.slice(2, 4)}:${time.slice(4, 6)}` : "23:59:59"}`;
+      return `UNTIL=${instantOfWallClock(wall, record.timezone).toUTC().toFormat("yyyyMMdd'T'HHmmss'Z'")}`;
+    },
+  );
   const dated = (name: string, walls: string[]) =>
     walls.map((wall) =>
-      record.allDay ? `${name};VALUE=DATE:${icalWall(wall, true)}`
-      : record.timezone === "UTC" ? `${name}:${icalWall(wall, false)}Z`
-      : `${name};TZID=${record.timezone}:${icalWall(wall, false)}`,
+      record.allDay
+        ? `${name};VALUE=DATE:${icalWall(wall, true)}`
+        : record.timezone === "UTC"
+          ? `${name}:${icalWall(wall, false)}Z`
+          : `${name};TZID=${record.timezone}:${icalWall(wall, false)}`,
     );
   return [`RRULE:${rule}`, ...dated("EXDATE", recurrence.exdate), ...dated("RDATE", recurrence.rdate)].join("\n");
 }
@@ -110,7 +139,10 @@ function recurrenceLines(record: EventRecord): string | undefined {
 function startAsGiven(vevent: string, record: EventRecord): string {
   const given = record.allDay ? undefined : parseStoredRecurrence(record.recurrence)?.start;
   if (given === undefined) return vevent;
-  return vevent.replace(/^DTSTART;TZID=[^:\r\n]+:\d{8}T\d{6}\r$/m, `DTSTART;TZID=${record.timezone}:${icalWall(given, false)}\r`);
+  return vevent.replace(
+    /^DTSTART;TZID=[^:\r\n]+:\d{8}T\d{6}\r$/m,
+    `DTSTART;TZID=${record.timezone}:${icalWall(given, false)}\r`,
+  );
 }
 
 function eventData(event: FeedEvent, json: Schemas["Event"], ctx: RequestContext): ICalEventData {
@@ -146,7 +178,9 @@ function eventData(event: FeedEvent, json: Schemas["Event"], ctx: RequestContext
     url: json.url,
     ...locationOf(event.cancelled ? undefined : venue),
     // ORGANIZER is a calendar address: an organizer without an e-mail address has none to give.
-    ...(organizer?.email && !event.cancelled ? { organizer: { name: organizer.organizer || organizer.email, email: organizer.email } } : {}),
+    ...(organizer?.email && !event.cancelled
+      ? { organizer: { name: organizer.organizer || organizer.email, email: organizer.email } }
+      : {}),
     categories: [...(json.categories ?? []), ...(json.tags ?? [])].map((term) => ({ name: term.name })),
     status: event.cancelled ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
   };
@@ -181,7 +215,12 @@ function isShared(event: FeedEvent): boolean {
  * a slice of them at a time, the event loop free between slices. The calendar's head and its
  * VTIMEZONEs (one for each zone its events use) are ical-generator's too.
  */
-export async function eventCalendar(events: FeedEvent[], ctx: RequestContext, name: string, sources: CalendarSources): Promise<{ parts: string[]; truncated: boolean }> {
+export async function eventCalendar(
+  events: FeedEvent[],
+  ctx: RequestContext,
+  name: string,
+  sources: CalendarSources,
+): Promise<{ parts: string[]; truncated: boolean }> {
   const calendar = new ICalCalendar({
     name,
     method: ICalCalendarMethod.PUBLISH,
@@ -202,7 +241,10 @@ export async function eventCalendar(events: FeedEvent[], ctx: RequestContext, na
     let vevent = shared ? sources.kept!.get(key) : undefined;
     if (vevent === undefined) {
       if (++made % EVENTS_PER_SLICE === 0) await yieldToEventLoop();
-      vevent = startAsGiven(foldLines(calendar.createEvent(eventData(event, sources.present(event.record), ctx)).toString()) + "\r\n", event.record);
+      vevent = startAsGiven(
+        foldLines(calendar.createEvent(eventData(event, sources.present(event.record), ctx)).toString()) + "\r\n",
+        event.record,
+      );
       calendar.clear();
       if (shared) sources.kept!.keep(key, vevent, event.record);
     }
@@ -226,7 +268,12 @@ function timezoneBlock(zone: string): string {
  * Sends a calendar with its strong ETag (a digest of its bytes); a GET whose If-None-Match names
  * it gets 304. `truncated`: the feed was cut at its size bound.
  */
-export async function sendCalendar(res: Response, calendar: { parts: string[]; truncated: boolean }, filename: string, truncated = false): Promise<void> {
+export async function sendCalendar(
+  res: Response,
+  calendar: { parts: string[]; truncated: boolean },
+  filename: string,
+  truncated = false,
+): Promise<void> {
   const etag = await entityTagOfParts(calendar.parts);
   res.setHeader("ETag", etag);
   if (truncated || calendar.truncated) res.setHeader("X-Feed-Truncated", "true");

@@ -40,7 +40,8 @@ function venueRefs(value: Schemas["WriteVenueRef"]): LinkedRef<Schemas["CreateVe
 /** A list of any of the forms, or ids comma-separated in one string (`"1,2"`). */
 function organizerRefs(value: Schemas["WriteOrganizerRefs"]): LinkedRef<Schemas["CreateOrganizerRequest"]>[] {
   if (Array.isArray(value)) return value.flatMap((item) => linkedRef(item));
-  if (typeof value === "string") return value.split(",").flatMap((part) => linkedRef<Schemas["CreateOrganizerRequest"]>(part.trim()));
+  if (typeof value === "string")
+    return value.split(",").flatMap((part) => linkedRef<Schemas["CreateOrganizerRequest"]>(part.trim()));
   return linkedRef(value);
 }
 
@@ -61,7 +62,10 @@ async function linkedIds<D>(
 ): Promise<number[]> {
   const ids: number[] = [];
   for (const [position, ref] of refs.entries()) {
-    const id = "id" in ref ? ref.id : await reuseOrCreate(ref.data, refs.length > 1 ? problems.within(String(position)) : problems);
+    const id =
+      "id" in ref
+        ? ref.id
+        : await reuseOrCreate(ref.data, refs.length > 1 ? problems.within(String(position)) : problems);
     if (id !== null) ids.push(id);
   }
   return [...new Set(ids)];
@@ -73,16 +77,34 @@ async function linkedIds<D>(
  * name found or created. Before the event is locked: creating terms takes their taxonomy's turn,
  * which term writes take before they lock events.
  */
-export async function linkIdsOf(db: Database, tx: Tx, ctx: PostWriteContext, input: EventLinksInput, problems: ParamProblems, linked: LinkedItemWriters): Promise<LinkIds> {
+export async function linkIdsOf(
+  db: Database,
+  tx: Tx,
+  ctx: PostWriteContext,
+  input: EventLinksInput,
+  problems: ParamProblems,
+  linked: LinkedItemWriters,
+): Promise<LinkIds> {
   const ids: LinkIds = {};
   const as = (type: PostType): PostWriteContext => ({ ...ctx, type });
   if (input.venue !== undefined) {
-    ids.venue = await linkedIds(venueRefs(input.venue), (data, at) => linked.venue(db, tx, as("venues"), data, at), problems.within("venue"));
+    ids.venue = await linkedIds(
+      venueRefs(input.venue),
+      (data, at) => linked.venue(db, tx, as("venues"), data, at),
+      problems.within("venue"),
+    );
   }
   if (input.organizer !== undefined) {
-    ids.organizer = await linkedIds(organizerRefs(input.organizer), (data, at) => linked.organizer(db, tx, as("organizers"), data, at), problems.within("organizer"));
+    ids.organizer = await linkedIds(
+      organizerRefs(input.organizer),
+      (data, at) => linked.organizer(db, tx, as("organizers"), data, at),
+      problems.within("organizer"),
+    );
   }
-  for (const [param, taxonomy] of [["categories", "category"], ["tags", "tag"]] as const) {
+  for (const [param, taxonomy] of [
+    ["categories", "category"],
+    ["tags", "tag"],
+  ] as const) {
     const value = input[param];
     if (value !== undefined) ids[param] = await linked.terms(db, tx, ctx, taxonomy, param, termRefs(value), problems);
   }
@@ -102,7 +124,8 @@ function currentLinks(event: EventRecord | null): Record<LinkKind, number[]> {
   };
 }
 
-const sameList = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((id, i) => id === b[i]);
+const sameList = (a: readonly number[], b: readonly number[]) =>
+  a.length === b.length && a.every((id, i) => id === b[i]);
 
 /** The link lists a write replaces: those it gives that differ from the current ones. */
 export function linkChanges(wanted: LinkIds, event: EventRecord | null): LinkIds {
@@ -115,7 +138,8 @@ export function linkChanges(wanted: LinkIds, event: EventRecord | null): LinkIds
   return changes;
 }
 
-const PROBLEM_OF_PARAM = (problems: ParamProblems, param: string) => problems.add(param, "rest_linked_item_not_found", "notFound");
+const PROBLEM_OF_PARAM = (problems: ParamProblems, param: string) =>
+  problems.add(param, "rest_linked_item_not_found", "notFound");
 
 /**
  * Checks that the venues, organizers and parent a write links to exist and that the writer may see
@@ -125,14 +149,32 @@ const PROBLEM_OF_PARAM = (problems: ParamProblems, param: string) => problems.ad
  * not a broken link or a foreign-key failure. Done before the event's row is written, which
  * references the parent.
  */
-export async function checkItemLinks(db: Database, tx: Tx, ctx: PostWriteContext, changes: LinkIds, event: EventRecord | null, parent: number | null | undefined, problems: ParamProblems): Promise<void> {
-  const readable = (type: PostType, rows: OwnedRow[]) => new Set(rows.filter((row) => canReadItem(ctx.principal, type, row)).map((row) => row.id));
-  for (const [param, table, type] of [["venue", "Venue", "venues"], ["organizer", "Organizer", "organizers"]] as const) {
+export async function checkItemLinks(
+  db: Database,
+  tx: Tx,
+  ctx: PostWriteContext,
+  changes: LinkIds,
+  event: EventRecord | null,
+  parent: number | null | undefined,
+  problems: ParamProblems,
+): Promise<void> {
+  const readable = (type: PostType, rows: OwnedRow[]) =>
+    new Set(rows.filter((row) => canReadItem(ctx.principal, type, row)).map((row) => row.id));
+  for (const [param, table, type] of [
+    ["venue", "Venue", "venues"],
+    ["organizer", "Organizer", "organizers"],
+  ] as const) {
     const wanted = changes[param];
-    if (wanted && readable(type, await lockRows(db, tx, table, wanted, "share", { outsideTrash: true })).size !== new Set(wanted).size) PROBLEM_OF_PARAM(problems, param);
+    if (
+      wanted &&
+      readable(type, await lockRows(db, tx, table, wanted, "share", { outsideTrash: true })).size !==
+        new Set(wanted).size
+    )
+      PROBLEM_OF_PARAM(problems, param);
   }
   if (parent && parent !== event?.parentId) {
-    const found = parent === event?.id ? new Set() : readable("events", await lockRows(db, tx, "Event", [parent], "key share"));
+    const found =
+      parent === event?.id ? new Set() : readable("events", await lockRows(db, tx, "Event", [parent], "key share"));
     if (found.size === 0) PROBLEM_OF_PARAM(problems, "post_parent");
   }
 }
@@ -144,12 +186,26 @@ export async function checkItemLinks(db: Database, tx: Tx, ctx: PostWriteContext
  * after the event's row is written: its triggers take the day counts first, then the terms, and
  * every write must take them in that order.
  */
-export async function checkTermLinks(db: Database, tx: Tx, changes: LinkIds, event: EventRecord | null, problems: ParamProblems): Promise<void> {
+export async function checkTermLinks(
+  db: Database,
+  tx: Tx,
+  changes: LinkIds,
+  event: EventRecord | null,
+  problems: ParamProblems,
+): Promise<void> {
   const current = currentLinks(event);
-  const touched = [...(changes.categories ?? []), ...(changes.tags ?? []), ...(changes.categories ? current.categories : []), ...(changes.tags ? current.tags : [])];
+  const touched = [
+    ...(changes.categories ?? []),
+    ...(changes.tags ?? []),
+    ...(changes.categories ? current.categories : []),
+    ...(changes.tags ? current.tags : []),
+  ];
   if (touched.length === 0) return;
   const taxonomies = await lockTermsToLink(db, tx, [...new Set(touched)]);
-  for (const [param, taxonomy] of [["categories", "category"], ["tags", "tag"]] as const) {
+  for (const [param, taxonomy] of [
+    ["categories", "category"],
+    ["tags", "tag"],
+  ] as const) {
     const wanted = changes[param];
     if (wanted && wanted.some((id) => taxonomies.get(id) !== taxonomy)) PROBLEM_OF_PARAM(problems, param);
   }

@@ -4,18 +4,49 @@ import type { Principal } from "../../auth/principal";
 import { canEditItem } from "../../auth/post-permissions";
 import { canReadItem } from "../../auth/visibility";
 import { writeTargetOf } from "../../auth/write-targets";
-import { collectionLinks, echoedQuery, offsetOf, pageRequest, setCollectionHeaders, totalPagesOf } from "../../http/collection";
+import {
+  collectionLinks,
+  echoedQuery,
+  offsetOf,
+  pageRequest,
+  setCollectionHeaders,
+  totalPagesOf,
+} from "../../http/collection";
 import { sendPrepared, sendRepresentation, sendRepresentationText } from "../../http/conditional";
 import { ApiError } from "../../http/errors";
-import { bindOperations, bodyOf, itemRefOf, queryOf, type ItemRef, type Operation, type OperationHandler, type QueryOf } from "../../http/operation-types";
+import {
+  bindOperations,
+  bodyOf,
+  itemRefOf,
+  queryOf,
+  type ItemRef,
+  type Operation,
+  type OperationHandler,
+  type QueryOf,
+} from "../../http/operation-types";
 import { context, type RequestContext } from "../../http/request-context";
 import type { Language } from "../../i18n/languages";
 import type { Services } from "../../services";
-import { destroysOf, postTargetRules, postWriteContext, readTagOf, refText, sendWritten, type ItemForms } from "../post-kernel/item-operations";
+import {
+  destroysOf,
+  postTargetRules,
+  postWriteContext,
+  readTagOf,
+  refText,
+  sendWritten,
+  type ItemForms,
+} from "../post-kernel/item-operations";
 import { eventFiltersOf } from "./event-query";
 import type { EventOrderBy } from "./event-list-sql";
 import { itemsShownBy, type EventRecord } from "./event-record";
-import { eventsAmong, feedEvents, listEvents, readCommittedEvent, resolveEvent, resolveEventId } from "./event-repository";
+import {
+  eventsAmong,
+  feedEvents,
+  listEvents,
+  readCommittedEvent,
+  resolveEvent,
+  resolveEventId,
+} from "./event-repository";
 import { serializeEvent } from "./event-serializer";
 import { createEvent, removeEvent, updateEvent } from "./event-store";
 import { eventCalendar, sendCalendar, wantsCalendar, withSeries, type KeptEvents } from "./event-ical";
@@ -45,9 +76,15 @@ function editable(event: EventRecord, principal: Principal | null): boolean {
 export function eventOperations(services: Services) {
   const { db, eventPasswords, representations } = services;
   /** The stored form of a write's `password`: undefined, unchanged; null (or ""), removed. */
-  const passwordWrite = async (req: Request, password: string | null | undefined) => (password ? eventPasswords.hash(password, clientOf(req)) : password === undefined ? undefined : null);
+  const passwordWrite = async (req: Request, password: string | null | undefined) =>
+    password ? eventPasswords.hash(password, clientOf(req)) : password === undefined ? undefined : null;
   const seriesHorizon = { horizonDays: services.config.recurrenceHorizonDays };
-  const rules = postTargetRules<EventRecord>("events", (ref, order) => resolveEvent(db, ref, order), "rest-event-not-found", services);
+  const rules = postTargetRules<EventRecord>(
+    "events",
+    (ref, order) => resolveEvent(db, ref, order),
+    "rest-event-not-found",
+    services,
+  );
 
   /** The VEVENTs of public events, kept for anonymous readers' feeds as their JSON is for lists. */
   const keptEvents = (freshness: Freshness): KeptEvents => ({
@@ -63,12 +100,20 @@ export function eventOperations(services: Services) {
     // The request's password, derived once: it opens (and lets search find) the events it protects.
     const key = await eventPasswords.keyOf(query.password, clientOf(req));
     const filters = await eventFiltersOf(db, query, ctx, services.clock(), key.hash);
-    const present = (event: EventRecord) => serializeEvent(event, ctx, { jsonLd: false, redacted: !key.opens(event.passwordHash) && !editable(event, ctx.principal) });
+    const present = (event: EventRecord) =>
+      serializeEvent(event, ctx, {
+        jsonLd: false,
+        redacted: !key.opens(event.passwordHash) && !editable(event, ctx.principal),
+      });
     res.vary("Accept");
     if (wantsCalendar(req, query.ical)) {
       const { events, truncated } = await feedEvents(db, ctx, filters, services.config.feedMaxEvents);
       // The series of occurrences in the window, as the list would show them (same caller, same filters but the dates).
-      const seriesOf = async (ids: number[]) => (await eventsAmong(db, ctx, { ...filters, window: { echo: {} } }, ids)).map((record) => ({ record, cancelled: false }));
+      const seriesOf = async (ids: number[]) =>
+        (await eventsAmong(db, ctx, { ...filters, window: { echo: {} } }, ids)).map((record) => ({
+          record,
+          cancelled: false,
+        }));
       const feed = await eventCalendar(await withSeries(events, seriesOf), ctx, FEED_NAME[ctx.language], {
         present,
         kept: ctx.principal === null ? keptEvents(await representations.freshen()) : null,
@@ -77,16 +122,23 @@ export function eventOperations(services: Services) {
       return sendCalendar(res, feed, "events.ics", truncated);
     }
     if (sync) {
-      return sendSyncPage(req, res, ctx, sync, {
-        resource: "events",
-        path: "/events",
-        collectionKey: "events",
-        perPage: page.perPage,
-        readShown: (ids) => eventsAmong(db, ctx, filters, ids),
-        idOf: (event) => event.id,
-        serialize: present,
-        tombstoneShown: postTombstoneShown(ctx.principal, "events"),
-      }, services);
+      return sendSyncPage(
+        req,
+        res,
+        ctx,
+        sync,
+        {
+          resource: "events",
+          path: "/events",
+          collectionKey: "events",
+          perPage: page.perPage,
+          readShown: (ids) => eventsAmong(db, ctx, filters, ids),
+          idOf: (event) => event.id,
+          serialize: present,
+          tombstoneShown: postTombstoneShown(ctx.principal, "events"),
+        },
+        services,
+      );
     }
     // An anonymous reader's list shows each public event as every anonymous reader sees it: kept.
     const freshness = await representations.freshen();
@@ -99,14 +151,18 @@ export function eventOperations(services: Services) {
       return !representation;
     };
     const syncToken = await listingToken(req, res, "events", services, freshness.position);
-    const { ids, items, total } = await listEvents(db, {
-      shownIn: ctx,
-      filters,
-      orderBy: (query.orderby ?? "start_date") as EventOrderBy,
-      order: (query.order ?? "asc").toLowerCase() as "asc" | "desc",
-      offset: offsetOf(page),
-      limit: page.perPage,
-    }, needed);
+    const { ids, items, total } = await listEvents(
+      db,
+      {
+        shownIn: ctx,
+        filters,
+        orderBy: (query.orderby ?? "start_date") as EventOrderBy,
+        order: (query.order ?? "asc").toLowerCase() as "asc" | "desc",
+        offset: offsetOf(page),
+        limit: page.perPage,
+      },
+      needed,
+    );
     if (ids.length === 0 && page.page > 1) throw new ApiError("event-archive-page-not-found");
     for (const event of items) {
       const json = JSON.stringify(present(event));
@@ -119,7 +175,10 @@ export function eventOperations(services: Services) {
     setCollectionHeaders(res, total, totalPages, links);
     const next_sync_token = await syncToken();
     const events = ids.flatMap((id) => shown.get(id) ?? []);
-    sendRepresentationText(res, `{"events":[${events.join(",")}],${JSON.stringify({ ...links, total, total_pages: totalPages, next_sync_token }).slice(1)}`);
+    sendRepresentationText(
+      res,
+      `{"events":[${events.join(",")}],${JSON.stringify({ ...links, total, total_pages: totalPages, next_sync_token }).slice(1)}`,
+    );
   };
 
   const get: OperationHandler = async (req, res) => {
@@ -130,17 +189,27 @@ export function eventOperations(services: Services) {
     // Every anonymous reader gets the same JSON for a published event without a password: kept.
     const shared = ctx.principal === null && !calendar ? await sharedRepresentation(ref, ctx) : null;
     if (shared?.kept) return sendPrepared(res, shared.kept);
-    const event = shared ? shared.named && (await readCommittedEvent(db, shared.named.id)) : await resolveEvent(db, ref, ctx);
+    const event = shared
+      ? shared.named && (await readCommittedEvent(db, shared.named.id))
+      : await resolveEvent(db, ref, ctx);
     if (!event) throw new ApiError("rest-event-not-found", { ref: refText(ref) });
     if (event.status === "trash") throw new ApiError("event-no-longer-available");
     if (!canReadItem(ctx.principal, "events", event)) throw new ApiError("event-not-accessible");
     const password = queryOf(req, "getEvent").password;
-    if (event.passwordHash !== null && !editable(event, ctx.principal) && !(await eventPasswords.opensOne(event.passwordHash, password, clientOf(req)))) {
+    if (
+      event.passwordHash !== null &&
+      !editable(event, ctx.principal) &&
+      !(await eventPasswords.opensOne(event.passwordHash, password, clientOf(req)))
+    ) {
       throw new ApiError("event-password-protected");
     }
     if (calendar) {
       const present = (record: EventRecord) => serializeEvent(record, ctx, { jsonLd: false });
-      const single = await eventCalendar([{ record: event, cancelled: false }], ctx, FEED_NAME[ctx.language], { present, kept: null, maxBytes: Infinity });
+      const single = await eventCalendar([{ record: event, cancelled: false }], ctx, FEED_NAME[ctx.language], {
+        present,
+        kept: null,
+        maxBytes: Infinity,
+      });
       return sendCalendar(res, single, `event-${event.id}.ics`);
     }
     const body = FORMS.read(event, ctx);
@@ -164,13 +233,26 @@ export function eventOperations(services: Services) {
     const keptBySlug = slugKey === null ? undefined : representations.get(slugKey);
     if (keptBySlug) return { freshness, idKey, slugKey, kept: keptBySlug, named: null };
     const named = await resolveEventId(db, ref, ctx);
-    return { freshness, idKey, slugKey, named, kept: named === null ? undefined : representations.get(idKey(named.id)) };
+    return {
+      freshness,
+      idKey,
+      slugKey,
+      named,
+      kept: named === null ? undefined : representations.get(idKey(named.id)),
+    };
   };
 
   const create: OperationHandler = async (req, res) => {
     const ctx = context(req);
     const body = bodyOf(req, "createEvent");
-    const event = await createEvent(db, postWriteContext(req, "events", services.clock()), body, await passwordWrite(req, body.password), seriesHorizon, services.bridges.linkedItems);
+    const event = await createEvent(
+      db,
+      postWriteContext(req, "events", services.clock()),
+      body,
+      await passwordWrite(req, body.password),
+      seriesHorizon,
+      services.bridges.linkedItems,
+    );
     res.setHeader("Location", `${ctx.apiBase}/events/${event.id}`);
     sendWritten(req, res, event, FORMS, { status: 201 });
   };
@@ -181,7 +263,15 @@ export function eventOperations(services: Services) {
     target: rules.edit,
     run: async (req, res) => {
       const body = bodyOf(req, "updateEvent");
-      const event = await updateEvent(db, postWriteContext(req, "events", services.clock()), targetOf(req, rules.edit), body, await passwordWrite(req, body.password), seriesHorizon, services.bridges.linkedItems);
+      const event = await updateEvent(
+        db,
+        postWriteContext(req, "events", services.clock()),
+        targetOf(req, rules.edit),
+        body,
+        await passwordWrite(req, body.password),
+        seriesHorizon,
+        services.bridges.linkedItems,
+      );
       sendWritten(req, res, event, FORMS);
     },
   };
@@ -194,9 +284,21 @@ export function eventOperations(services: Services) {
     },
   };
 
-  return bindOperations({ list: { run: list }, create: { run: create }, get: { run: get }, update, remove }, {
-    listEvents: "list", createEvent: "create", getEvent: "get", getEventBySlug: "get",
-    updateEvent: "update", putEvent: "update", patchEvent: "update", updateEventBySlug: "update", putEventBySlug: "update", patchEventBySlug: "update",
-    deleteEvent: "remove", deleteEventBySlug: "remove",
-  });
+  return bindOperations(
+    { list: { run: list }, create: { run: create }, get: { run: get }, update, remove },
+    {
+      listEvents: "list",
+      createEvent: "create",
+      getEvent: "get",
+      getEventBySlug: "get",
+      updateEvent: "update",
+      putEvent: "update",
+      patchEvent: "update",
+      updateEventBySlug: "update",
+      putEventBySlug: "update",
+      patchEventBySlug: "update",
+      deleteEvent: "remove",
+      deleteEventBySlug: "remove",
+    },
+  );
 }

@@ -29,7 +29,13 @@ function allReadable(ids: number[], rows: OwnedItem[], type: PostType, principal
  * private parent), are `400 rest_invalid_param` alike, all reported at once: a filter does not
  * tell whether a hidden item exists.
  */
-export async function eventFiltersOf(db: Database, query: QueryOf<"listEvents">, ctx: RequestContext, now: Date, passwordHash: string | null): Promise<EventFilters> {
+export async function eventFiltersOf(
+  db: Database,
+  query: QueryOf<"listEvents">,
+  ctx: RequestContext,
+  now: Date,
+  passwordHash: string | null,
+): Promise<EventFilters> {
   const problems = new ParamProblems();
   const { principal } = ctx;
   const filters: EventFilters = {
@@ -43,7 +49,10 @@ export async function eventFiltersOf(db: Database, query: QueryOf<"listEvents">,
     modified: modifiedWindowOf(query, ctx.siteTimezone, now, problems),
     protectedOpen: { passwordHash, editable: editableCondition(principal, "events") },
   };
-  for (const [param, taxonomy] of [["categories", "category"], ["tags", "tag"]] as const) {
+  for (const [param, taxonomy] of [
+    ["categories", "category"],
+    ["tags", "tag"],
+  ] as const) {
     const refs = query[param];
     if (refs === undefined) continue;
     const { ids, unknown } = await resolveTermRefs(db, taxonomy, refs, ctx.language, ctx.defaultLanguage);
@@ -54,7 +63,10 @@ export async function eventFiltersOf(db: Database, query: QueryOf<"listEvents">,
     problems.add("venue", "rest_venue_not_found", "notFound");
   }
   filters.venueIds = query.venue;
-  if (query.organizer && !allReadable(query.organizer, await organizerRepository.owners(db, query.organizer), "organizers", principal)) {
+  if (
+    query.organizer &&
+    !allReadable(query.organizer, await organizerRepository.owners(db, query.organizer), "organizers", principal)
+  ) {
     problems.add("organizer", "rest_organizer_not_found", "notFound");
   }
   filters.organizerIds = query.organizer;
@@ -62,8 +74,13 @@ export async function eventFiltersOf(db: Database, query: QueryOf<"listEvents">,
     const parents = await eventOwners(db, [query.post_parent]);
     // A series in the trash may be named by those who may list it there: its occurrences are there too.
     const trashListable = listableConditions(principal, "events", ["trash"]);
-    const nameable = parents.filter((row) => row.status === "trash" && trashListable.some((condition) => condition.authorId === undefined || condition.authorId === row.authorId));
-    if (nameable.length === 0 && !allReadable([query.post_parent], parents, "events", principal)) problems.add("post_parent", "rest_event_not_found", "notFound");
+    const nameable = parents.filter(
+      (row) =>
+        row.status === "trash" &&
+        trashListable.some((condition) => condition.authorId === undefined || condition.authorId === row.authorId),
+    );
+    if (nameable.length === 0 && !allReadable([query.post_parent], parents, "events", principal))
+      problems.add("post_parent", "rest_event_not_found", "notFound");
     filters.parentId = query.post_parent;
   }
   // As in the original, an unknown id in `include` is an error, not an empty list.
@@ -74,7 +91,12 @@ export async function eventFiltersOf(db: Database, query: QueryOf<"listEvents">,
     if (query.geoloc_lat === undefined) problems.add("geoloc_lat", "rest_missing_callback_param");
     if (query.geoloc_lng === undefined) problems.add("geoloc_lng", "rest_missing_callback_param");
     if (query.geoloc_lat !== undefined && query.geoloc_lng !== undefined) {
-      filters.nearVenueIds = await venueIdsWithin(db, query.geoloc_lat, query.geoloc_lng, query.geoloc_radius ?? DEFAULT_GEOLOC_RADIUS_KM);
+      filters.nearVenueIds = await venueIdsWithin(
+        db,
+        query.geoloc_lat,
+        query.geoloc_lng,
+        query.geoloc_radius ?? DEFAULT_GEOLOC_RADIUS_KM,
+      );
     }
   }
   problems.throwIfAny();

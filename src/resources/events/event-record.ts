@@ -41,7 +41,13 @@ export const EVENT_COLUMNS = {
   detached: true,
 } as const satisfies Prisma.EventSelect;
 
-export const EVENT_TEXT_COLUMNS = { language: true, title: true, description: true, excerpt: true, slug: true } as const satisfies Prisma.EventTextSelect;
+export const EVENT_TEXT_COLUMNS = {
+  language: true,
+  title: true,
+  description: true,
+  excerpt: true,
+  slug: true,
+} as const satisfies Prisma.EventTextSelect;
 
 export const eventSelect = {
   ...EVENT_COLUMNS,
@@ -96,4 +102,3 @@ export const EVENT_TEXT: RowsSpec<EventTextField> = {
   // As WordPress searches posts: title, excerpt and content.
   searchFields: ["title", "excerpt", "description"],
 };
-

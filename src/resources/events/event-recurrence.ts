@@ -50,15 +50,29 @@ function validParts(parts: Map<string, string>): boolean {
   for (const [name, value] of parts) {
     if (!PARTS.has(name)) return false;
     const valid =
-      name === "FREQ" ? FREQUENCIES.has(value)
-      : name === "INTERVAL" ? integerIn(value, 1, 1000)
-      : name === "COUNT" ? integerIn(value, 1, 100_000)
-      : name === "BYDAY" ? listOf(value, (day) => { const match = WEEKDAY.exec(day); return match !== null && (match[1] === undefined || (integerIn(match[1], -53, 53) && Number(match[1]) !== 0)); })
-      : name === "BYMONTHDAY" ? listOf(value, (day) => integerIn(day, -31, 31) && Number(day) !== 0)
-      : name === "BYMONTH" ? listOf(value, (month) => integerIn(month, 1, 12))
-      : name === "BYSETPOS" ? listOf(value, (position) => integerIn(position, -366, 366) && Number(position) !== 0)
-      : name === "WKST" ? WEEKDAY.test(value) && !/\d/.test(value)
-      : UNTIL.test(value);
+      name === "FREQ"
+        ? FREQUENCIES.has(value)
+        : name === "INTERVAL"
+          ? integerIn(value, 1, 1000)
+          : name === "COUNT"
+            ? integerIn(value, 1, 100_000)
+            : name === "BYDAY"
+              ? listOf(value, (day) => {
+                  const match = WEEKDAY.exec(day);
+                  return (
+                    match !== null &&
+                    (match[1] === undefined || (integerIn(match[1], -53, 53) && Number(match[1]) !== 0))
+                  );
+                })
+              : name === "BYMONTHDAY"
+                ? listOf(value, (day) => integerIn(day, -31, 31) && Number(day) !== 0)
+                : name === "BYMONTH"
+                  ? listOf(value, (month) => integerIn(month, 1, 12))
+                  : name === "BYSETPOS"
+                    ? listOf(value, (position) => integerIn(position, -366, 366) && Number(position) !== 0)
+                    : name === "WKST"
+                      ? WEEKDAY.test(value) && !/\d/.test(value)
+                      : UNTIL.test(value);
     if (!valid) return false;
   }
   return parts.has("FREQ") && !(parts.has("COUNT") && parts.has("UNTIL")) && canMatch(parts);
@@ -78,17 +92,36 @@ function canMatch(parts: Map<string, string>): boolean {
   const maxOrdinal = freq === "MONTHLY" ? 5 : freq === "YEARLY" ? 53 : 0;
   if (ordinals.some((ordinal) => ordinal > maxOrdinal)) return false;
   const months = parts.get("BYMONTH")?.split(",").map(Number) ?? [1, 3];
-  const monthDays = parts.get("BYMONTHDAY")?.split(",").map((day) => Math.abs(Number(day))) ?? [];
-  if (monthDays.length > 0 && !months.some((month) => monthDays.some((day) => day <= DAYS_IN_MONTH[month - 1]))) return false;
-  const positions = parts.get("BYSETPOS")?.split(",").map((position) => Math.abs(Number(position))) ?? [];
+  const monthDays =
+    parts
+      .get("BYMONTHDAY")
+      ?.split(",")
+      .map((day) => Math.abs(Number(day))) ?? [];
+  if (monthDays.length > 0 && !months.some((month) => monthDays.some((day) => day <= DAYS_IN_MONTH[month - 1])))
+    return false;
+  const positions =
+    parts
+      .get("BYSETPOS")
+      ?.split(",")
+      .map((position) => Math.abs(Number(position))) ?? [];
   if (positions.length === 0) return true;
   // A position picks among the dates of one period: there must be that many.
-  const setSize = freq === "WEEKLY" ? days.length : freq === "MONTHLY" ? Math.min(31, 5 * days.length || 31) : freq === "YEARLY" ? Math.min(366, 53 * days.length || 366) : 1;
+  const setSize =
+    freq === "WEEKLY"
+      ? days.length
+      : freq === "MONTHLY"
+        ? Math.min(31, 5 * days.length || 31)
+        : freq === "YEARLY"
+          ? Math.min(366, 53 * days.length || 366)
+          : 1;
   return freq !== "DAILY" && positions.every((position) => position <= setSize);
 }
 
 function partsOf(rrule: string): Map<string, string> | null {
-  const text = rrule.trim().replace(/^RRULE:/i, "").toUpperCase();
+  const text = rrule
+    .trim()
+    .replace(/^RRULE:/i, "")
+    .toUpperCase();
   const parts = new Map<string, string>();
   for (const part of text.split(";").filter((item) => item !== "")) {
     const [name, value, ...rest] = part.split("=");
@@ -136,9 +169,16 @@ export function recurrenceOf(input: unknown, start: SeriesStart, problems: Param
  * The stored rule with the wall clock the series was given (`given`, a plain input), kept when it
  * is not the series' start as stored (`startLocal`: a time a DST change skips, moved forward).
  */
-export function withGivenStart(stored: string, given: string | null, series: { startLocal: string; timezone: string }): string {
+export function withGivenStart(
+  stored: string,
+  given: string | null,
+  series: { startLocal: string; timezone: string },
+): string {
   const { start: _before, ...recurrence } = JSON.parse(stored) as Recurrence;
-  const skipped = given !== null && given !== series.startLocal && formatWallClock(instantOfWallClock(given, series.timezone).toJSDate(), series.timezone) === series.startLocal;
+  const skipped =
+    given !== null &&
+    given !== series.startLocal &&
+    formatWallClock(instantOfWallClock(given, series.timezone).toJSDate(), series.timezone) === series.startLocal;
   return JSON.stringify(skipped ? { ...recurrence, start: given } : recurrence);
 }
 
@@ -165,7 +205,11 @@ function untilOf(value: string, zone: string): Date {
   if (hour === undefined) return floating(`${year}-${month}-${day} 23:59:59`);
   const wall = `${year}-${month}-${day} ${hour}:${minute}:${second}`;
   if (!utc) return floating(wall);
-  return floating(DateTime.fromISO(`${wall.replace(" ", "T")}Z`).setZone(zone).toFormat("yyyy-MM-dd HH:mm:ss"));
+  return floating(
+    DateTime.fromISO(`${wall.replace(" ", "T")}Z`)
+      .setZone(zone)
+      .toFormat("yyyy-MM-dd HH:mm:ss"),
+  );
 }
 
 /** An occurrence the rule gives: when it starts and ends (wall clocks and instants), and its RECURRENCE-ID. */
@@ -189,7 +233,11 @@ export interface SeriesTimes {
  * Each lasts as long as the series' first one does on the wall clock. `tooMany` when more than
  * MAX_OCCURRENCES would come before `until`.
  */
-export async function occurrencesOf(recurrence: Recurrence, series: SeriesTimes, until: Date): Promise<{ occurrences: Occurrence[]; tooMany: boolean }> {
+export async function occurrencesOf(
+  recurrence: Recurrence,
+  series: SeriesTimes,
+  until: Date,
+): Promise<{ occurrences: Occurrence[]; tooMany: boolean }> {
   const parts = partsOf(recurrence.rrule)!;
   const startLocal = recurrence.start ?? series.startLocal;
   const start = floating(startLocal);
@@ -222,15 +270,31 @@ export async function occurrencesOf(recurrence: Recurrence, series: SeriesTimes,
     if (occurrences.length % 100 === 99) await yieldToEventLoop();
     const endLocal = wallOf(new Date(floating(startLocal).getTime() + duration));
     const startsAt = instantOfWallClock(startLocal, series.timezone).toJSDate();
-    occurrences.push({ startLocal, endLocal, startsAt, endsAt: instantOfWallClock(endLocal, series.timezone).toJSDate(), recurrenceId: startsAt });
+    occurrences.push({
+      startLocal,
+      endLocal,
+      startsAt,
+      endsAt: instantOfWallClock(endLocal, series.timezone).toJSDate(),
+      recurrenceId: startsAt,
+    });
   }
   return { occurrences, tooMany: starts.length > MAX_OCCURRENCES };
 }
 
 /** The recurrence as the API shows it on a series. */
-export function recurrenceJson(stored: string | null, until: Date | null, timezone: string): Schemas["EventRecurrence"] | null {
+export function recurrenceJson(
+  stored: string | null,
+  until: Date | null,
+  timezone: string,
+): Schemas["EventRecurrence"] | null {
   const recurrence = parseStoredRecurrence(stored);
   if (recurrence === null) return null;
-  const materializedUntil = until === null ? null : DateTime.fromJSDate(until).setZone(timezone).toFormat("yyyy-MM-dd HH:mm:ss");
-  return { rrule: recurrence.rrule, rdate: recurrence.rdate, exdate: recurrence.exdate, occurrences_until: materializedUntil };
+  const materializedUntil =
+    until === null ? null : DateTime.fromJSDate(until).setZone(timezone).toFormat("yyyy-MM-dd HH:mm:ss");
+  return {
+    rrule: recurrence.rrule,
+    rdate: recurrence.rdate,
+    exdate: recurrence.exdate,
+    occurrences_until: materializedUntil,
+  };
 }

@@ -10,8 +10,23 @@ import { ORGANIZER_COLUMNS, ORGANIZER_VALUE_TYPES, organizerSelect } from "../or
 import { itemBySlugSql, slugMatchSql } from "../post-kernel/slug-sql";
 import { TERM_COLUMNS, TERM_VALUE_TYPES, termSelect } from "../terms/term-record";
 import { VENUE_COLUMNS, VENUE_VALUE_TYPES, venueSelect } from "../venues/venue-record";
-import { countSql, dayCountSql, eventListSql, eventOrderSql, type EventFilters, type EventOrderBy, type EventPageSql } from "./event-list-sql";
-import { EVENT_COLUMNS, EVENT_TEXT_COLUMNS, EVENT_VALUE_TYPES, type EventRecord, type FallbackLanguages, type LinkIds } from "./event-record";
+import {
+  countSql,
+  dayCountSql,
+  eventListSql,
+  eventOrderSql,
+  type EventFilters,
+  type EventOrderBy,
+  type EventPageSql,
+} from "./event-list-sql";
+import {
+  EVENT_COLUMNS,
+  EVENT_TEXT_COLUMNS,
+  EVENT_VALUE_TYPES,
+  type EventRecord,
+  type FallbackLanguages,
+  type LinkIds,
+} from "./event-record";
 import { searchDocumentsParams, searchDocumentsSql } from "./event-search-sql";
 
 /**
@@ -28,7 +43,12 @@ import { searchDocumentsParams, searchDocumentsSql } from "./event-search-sql";
  */
 
 // An event's record holds its venues', organizers' and terms' records: one map for the tree.
-const RECORD_VALUE_TYPES = mergedValueTypes(EVENT_VALUE_TYPES, VENUE_VALUE_TYPES, ORGANIZER_VALUE_TYPES, TERM_VALUE_TYPES);
+const RECORD_VALUE_TYPES = mergedValueTypes(
+  EVENT_VALUE_TYPES,
+  VENUE_VALUE_TYPES,
+  ORGANIZER_VALUE_TYPES,
+  TERM_VALUE_TYPES,
+);
 
 const names = (select: object) => Object.keys(select);
 
@@ -46,25 +66,65 @@ function eventRecordSql(provider: Provider, shownIn?: FallbackLanguages): string
   if (sql) return sql;
   const json = jsonSql(provider);
   // The languages are the closed set of LANGUAGES (never request text), quoted as SQL literals.
-  const languages = shownIn ? [...new Set([shownIn.language, shownIn.defaultLanguage])].map((language) => `'${language}'`).join(", ") : "";
+  const languages = shownIn
+    ? [...new Set([shownIn.language, shownIn.defaultLanguage])].map((language) => `'${language}'`).join(", ")
+    : "";
   const texts = (table: string, key: string, alias: string, fields: string[]) =>
     json.array(
       json.object(columns("t", fields)),
       `"${table}" "t" WHERE "t"."${key}" = "${alias}"."id"${shownIn ? ` AND ("t"."language" IN (${languages}) OR "t"."language" = "${alias}"."sourceLanguage")` : ""}`,
       `"t"."language"`,
     );
-  const linked = (link: string, key: string, table: string, name: string, cols: string[], textTable: string, textKey: string, textFields: string[]) =>
+  const linked = (
+    link: string,
+    key: string,
+    table: string,
+    name: string,
+    cols: string[],
+    textTable: string,
+    textKey: string,
+    textFields: string[],
+  ) =>
     json.array(
-      json.object({ [name]: json.object({ ...columns("i", cols), texts: texts(textTable, textKey, "i", textFields) }) }),
+      json.object({
+        [name]: json.object({ ...columns("i", cols), texts: texts(textTable, textKey, "i", textFields) }),
+      }),
       `"${link}" "l" JOIN "${table}" "i" ON "i"."id" = "l"."${key}" WHERE "l"."eventId" = "e"."id"`,
       `"l"."position"`,
     );
   sql = json.object({
     ...columns("e", names(EVENT_COLUMNS)),
     texts: texts("EventText", "eventId", "e", names(EVENT_TEXT_COLUMNS)),
-    venues: linked("EventVenue", "venueId", "Venue", "venue", names(VENUE_COLUMNS), "VenueText", "venueId", names(venueSelect.texts.select)),
-    organizers: linked("EventOrganizer", "organizerId", "Organizer", "organizer", names(ORGANIZER_COLUMNS), "OrganizerText", "organizerId", names(organizerSelect.texts.select)),
-    terms: linked("EventTerm", "termId", "Term", "term", names(TERM_COLUMNS), "TermText", "termId", names(termSelect.texts.select)),
+    venues: linked(
+      "EventVenue",
+      "venueId",
+      "Venue",
+      "venue",
+      names(VENUE_COLUMNS),
+      "VenueText",
+      "venueId",
+      names(venueSelect.texts.select),
+    ),
+    organizers: linked(
+      "EventOrganizer",
+      "organizerId",
+      "Organizer",
+      "organizer",
+      names(ORGANIZER_COLUMNS),
+      "OrganizerText",
+      "organizerId",
+      names(organizerSelect.texts.select),
+    ),
+    terms: linked(
+      "EventTerm",
+      "termId",
+      "Term",
+      "term",
+      names(TERM_COLUMNS),
+      "TermText",
+      "termId",
+      names(termSelect.texts.select),
+    ),
   });
   recordSql.set(cacheKey, sql);
   return sql;
@@ -115,7 +175,9 @@ export async function readEventNamed(db: Database, named: Prisma.Sql): Promise<E
  * compiled statement kept, not one per length (each holds a compiled copy of the record's JSON).
  */
 function idList(provider: Provider, ids: number[]): Prisma.Sql {
-  return provider === "postgresql" ? Prisma.sql`SELECT unnest(${ids}::integer[])` : Prisma.sql`SELECT "value" FROM json_each(${JSON.stringify(ids)})`;
+  return provider === "postgresql"
+    ? Prisma.sql`SELECT unnest(${ids}::integer[])`
+    : Prisma.sql`SELECT "value" FROM json_each(${JSON.stringify(ids)})`;
 }
 
 /**
@@ -137,7 +199,10 @@ export async function readEventPage(
 ): Promise<{ ids: number[]; records: EventRecord[]; total: number | null }> {
   const { key, direction, join } = parts.order;
   const total = page.countAll ? Prisma.sql`, COUNT(*) OVER () AS "total"` : Prisma.empty;
-  const rows = await db.direct.rows<{ id: number | string; total?: number | bigint | string }>(Prisma.sql`SELECT "e"."id" AS "id"${total} FROM ${parts.from} ${join} ${parts.where}
+  const rows = await db.direct.rows<{
+    id: number | string;
+    total?: number | bigint | string;
+  }>(Prisma.sql`SELECT "e"."id" AS "id"${total} FROM ${parts.from} ${join} ${parts.where}
     ORDER BY ${Prisma.raw(`${key} ${direction}, "e"."id" ${direction}`)} LIMIT ${page.limit} OFFSET ${page.offset}`);
   const ids = rows.map((row) => Number(row.id));
   const needed = page.needed ? ids.filter(page.needed) : ids;
@@ -173,13 +238,17 @@ export async function countEvents(db: Database, query: Prisma.Sql): Promise<numb
   return Number(row.total ?? 0);
 }
 
-
 /**
  * The event a request names: by id, or by slug (the one rule of slugs: the request language's,
  * then the default language's, then any). The only place an event is looked up by reference.
  */
-export async function resolveEvent(db: Database, ref: ItemRef, order: { language: Language; defaultLanguage: Language }): Promise<EventRecord | null> {
-  if ("slug" in ref) return readEventNamed(db, itemBySlugSql("EventText", ref.slug, order.language, order.defaultLanguage));
+export async function resolveEvent(
+  db: Database,
+  ref: ItemRef,
+  order: { language: Language; defaultLanguage: Language },
+): Promise<EventRecord | null> {
+  if ("slug" in ref)
+    return readEventNamed(db, itemBySlugSql("EventText", ref.slug, order.language, order.defaultLanguage));
   return isItemId(ref.id) ? readCommittedEvent(db, ref.id) : null;
 }
 
@@ -187,9 +256,15 @@ export async function resolveEvent(db: Database, ref: ItemRef, order: { language
  * The id of the event a request names (the same rule), without reading the event; for a slug,
  * with whether it is the event's slug in the request language itself (see slugMatchSql).
  */
-export async function resolveEventId(db: Database, ref: ItemRef, order: { language: Language; defaultLanguage: Language }): Promise<{ id: number; ownSlug: boolean } | null> {
+export async function resolveEventId(
+  db: Database,
+  ref: ItemRef,
+  order: { language: Language; defaultLanguage: Language },
+): Promise<{ id: number; ownSlug: boolean } | null> {
   if (!("slug" in ref)) return isItemId(ref.id) ? { id: ref.id, ownSlug: false } : null;
-  const [row] = await db.direct.rows<{ eventId: number | string; language: string }>(slugMatchSql("EventText", ref.slug, order.language, order.defaultLanguage));
+  const [row] = await db.direct.rows<{ eventId: number | string; language: string }>(
+    slugMatchSql("EventText", ref.slug, order.language, order.defaultLanguage),
+  );
   return row === undefined ? null : { id: Number(row.eventId), ownSlug: row.language === order.language };
 }
 
@@ -208,13 +283,24 @@ export interface EventPage {
  * of those `needed` (all, unless told), and one that counts from the day counts; or, when those
  * cannot answer, the count in the page's statement. `items` are the records read, in page order.
  */
-export async function listEvents(db: Database, page: EventPage, needed?: (id: number) => boolean): Promise<{ ids: number[]; items: EventRecord[]; total: number }> {
+export async function listEvents(
+  db: Database,
+  page: EventPage,
+  needed?: (id: number) => boolean,
+): Promise<{ ids: number[]; items: EventRecord[]; total: number }> {
   const list = eventListSql(page.filters, db.provider);
-  const parts = { ...list, shownIn: page.shownIn, order: eventOrderSql(page.orderBy, page.order, page.filters.language) };
+  const parts = {
+    ...list,
+    shownIn: page.shownIn,
+    order: eventOrderSql(page.orderBy, page.order, page.filters.language),
+  };
   const fromDays = dayCountSql(db.provider, page.filters);
   const request = { limit: page.limit, offset: page.offset, needed };
   if (fromDays) {
-    const [{ ids, records }, total] = await Promise.all([readEventPage(db, parts, { ...request, countAll: false }), countEvents(db, fromDays)]);
+    const [{ ids, records }, total] = await Promise.all([
+      readEventPage(db, parts, { ...request, countAll: false }),
+      countEvents(db, fromDays),
+    ]);
     return { ids, items: records, total };
   }
   const { ids, records, total } = await readEventPage(db, parts, { ...request, countAll: true });
@@ -223,9 +309,18 @@ export async function listEvents(db: Database, page: EventPage, needed?: (id: nu
 }
 
 /** Of `ids`, the events a list with these filters shows (in no particular order): a sync's changed items. */
-export async function eventsAmong(db: Database, shownIn: EventPage["shownIn"], filters: EventFilters, ids: number[]): Promise<EventRecord[]> {
+export async function eventsAmong(
+  db: Database,
+  shownIn: EventPage["shownIn"],
+  filters: EventFilters,
+  ids: number[],
+): Promise<EventRecord[]> {
   const list = eventListSql({ ...filters, onlyIds: ids }, db.provider);
-  const { records } = await readEventPage(db, { ...list, shownIn, order: eventOrderSql("id", "asc", filters.language) }, { limit: ids.length, offset: 0, countAll: false });
+  const { records } = await readEventPage(
+    db,
+    { ...list, shownIn, order: eventOrderSql("id", "asc", filters.language) },
+    { limit: ids.length, offset: 0, countAll: false },
+  );
   return records;
 }
 
@@ -234,14 +329,30 @@ export async function eventsAmong(db: Database, shownIn: EventPage["shownIn"], f
  * most `limit` (`truncated` when there were more); then, as cancellations, the events in its
  * window that are in the trash now and were published once (subscribed apps remove them).
  */
-export async function feedEvents(db: Database, shownIn: EventPage["shownIn"], filters: EventFilters, limit: number): Promise<{ events: Array<{ record: EventRecord; cancelled: boolean }>; truncated: boolean }> {
+export async function feedEvents(
+  db: Database,
+  shownIn: EventPage["shownIn"],
+  filters: EventFilters,
+  limit: number,
+): Promise<{ events: Array<{ record: EventRecord; cancelled: boolean }>; truncated: boolean }> {
   const page: EventPage = { shownIn, filters, orderBy: "start_date", order: "asc", offset: 0, limit: limit + 1 };
   const { items } = await listEvents(db, page);
-  const trashed = filters.visible.length > 0 ? (await listEvents(db, { ...page, filters: { ...filters, visible: [{ status: "trash" }], oncePublished: true }, limit })).items : [];
+  const trashed =
+    filters.visible.length > 0
+      ? (
+          await listEvents(db, {
+            ...page,
+            filters: { ...filters, visible: [{ status: "trash" }], oncePublished: true },
+            limit,
+          })
+        ).items
+      : [];
   const events = items.slice(0, limit).map((record) => ({ record, cancelled: false }));
-  return { events: [...events, ...trashed.map((record) => ({ record, cancelled: true }))], truncated: items.length > limit };
+  return {
+    events: [...events, ...trashed.map((record) => ({ record, cancelled: true }))],
+    truncated: items.length > limit,
+  };
 }
-
 
 /** Of `ids`, the events that exist, with what says who may see them (the list filters' check). */
 export function eventOwners(db: Database, ids: number[]): Promise<Array<{ status: string; authorId: number }>> {
@@ -256,7 +367,12 @@ function inParts<T>(items: T[], size = IDS_PER_STATEMENT): T[][] {
 }
 
 /** Of `candidates`, the slugs events other than `exceptEventId` have in `language`. */
-export async function takenEventSlugs(tx: Tx, language: string, candidates: string[], exceptEventId: number | null = null): Promise<string[]> {
+export async function takenEventSlugs(
+  tx: Tx,
+  language: string,
+  candidates: string[],
+  exceptEventId: number | null = null,
+): Promise<string[]> {
   const taken: string[] = [];
   for (const part of inParts(candidates)) {
     const rows = await tx.eventText.findMany({
@@ -279,7 +395,11 @@ export async function saveEvent(tx: Tx, id: number, data: Prisma.EventUncheckedU
 }
 
 /** Writes an event's columns that no reader keeps a version of (the series' own bookkeeping). */
-export async function saveSeriesColumns(tx: Tx, id: number, data: Pick<Prisma.EventUncheckedUpdateInput, "recurrence" | "recurrenceUntil" | "recurrenceId">): Promise<void> {
+export async function saveSeriesColumns(
+  tx: Tx,
+  id: number,
+  data: Pick<Prisma.EventUncheckedUpdateInput, "recurrence" | "recurrenceUntil" | "recurrenceId">,
+): Promise<void> {
   await tx.event.update({ where: { id }, data });
 }
 
@@ -307,7 +427,11 @@ export async function saveEventText(tx: Tx, eventId: number, language: string, r
 }
 
 /** Writes (or replaces) the search documents of these events, from their search texts (every language's). */
-export async function writeSearchDocuments(provider: Provider, tx: Tx, documents: Array<{ eventId: number; searchTexts: Iterable<string> }>): Promise<void> {
+export async function writeSearchDocuments(
+  provider: Provider,
+  tx: Tx,
+  documents: Array<{ eventId: number; searchTexts: Iterable<string> }>,
+): Promise<void> {
   for (const part of inParts(documents)) {
     await tx.$executeRawUnsafe(searchDocumentsSql(provider, part.length), ...searchDocumentsParams(part));
   }
@@ -322,7 +446,15 @@ export async function deleteEvents(tx: Tx, ids: number[]): Promise<void> {
 export function occurrencesOfSeries(tx: Tx, seriesId: number) {
   return tx.event.findMany({
     where: { parentId: seriesId, recurrenceId: { not: null } },
-    select: { id: true, recurrenceId: true, detached: true, status: true, startsAt: true, startLocal: true, endLocal: true },
+    select: {
+      id: true,
+      recurrenceId: true,
+      detached: true,
+      status: true,
+      startsAt: true,
+      startLocal: true,
+      endLocal: true,
+    },
   });
 }
 
@@ -341,7 +473,11 @@ export async function seriesShortOf(db: Database, before: Date, limit: number): 
 export async function removeOccurrencesOf(tx: Tx, seriesId: number, destroy: boolean, now: Date): Promise<void> {
   const occurrences = { parentId: seriesId, recurrenceId: { not: null } };
   if (destroy) await tx.event.deleteMany({ where: occurrences });
-  else await tx.event.updateMany({ where: { ...occurrences, status: { not: "trash" } }, data: { status: "trash", modifiedAt: now, version: { increment: 1 } } });
+  else
+    await tx.event.updateMany({
+      where: { ...occurrences, status: { not: "trash" } },
+      data: { status: "trash", modifiedAt: now, version: { increment: 1 } },
+    });
 }
 
 /** The series' text rows, whole (search text and sort key included). */
@@ -350,20 +486,38 @@ export function eventTextRows(tx: Tx, eventId: number) {
 }
 
 /** Occurrences `ids`, but those detached, take `columns` of their series. */
-export async function followSeriesColumns(tx: Tx, ids: number[], data: Prisma.EventUncheckedUpdateManyInput): Promise<void> {
-  await tx.event.updateMany({ where: { id: { in: ids }, detached: false }, data: { ...data, version: { increment: 1 } } });
+export async function followSeriesColumns(
+  tx: Tx,
+  ids: number[],
+  data: Prisma.EventUncheckedUpdateManyInput,
+): Promise<void> {
+  await tx.event.updateMany({
+    where: { id: { in: ids }, detached: false },
+    data: { ...data, version: { increment: 1 } },
+  });
 }
 
 /** Occurrences `ids` lose their text rows of other languages than `languages`; answers the rows they keep (event, language). */
-export async function keepTextLanguages(tx: Tx, ids: number[], languages: string[]): Promise<Array<{ eventId: number; language: string }>> {
+export async function keepTextLanguages(
+  tx: Tx,
+  ids: number[],
+  languages: string[],
+): Promise<Array<{ eventId: number; language: string }>> {
   await tx.eventText.deleteMany({ where: { eventId: { in: ids }, language: { notIn: languages } } });
   return tx.eventText.findMany({ where: { eventId: { in: ids } }, select: { eventId: true, language: true } });
 }
 
 /** Occurrences `ids` take a text row of their series (their own slugs stay). */
-export async function copyTextToEvents(tx: Tx, ids: number[], text: EventTextRow & { language: string }): Promise<void> {
+export async function copyTextToEvents(
+  tx: Tx,
+  ids: number[],
+  text: EventTextRow & { language: string },
+): Promise<void> {
   const { title, description, excerpt, searchText, sortKey } = text;
-  await tx.eventText.updateMany({ where: { eventId: { in: ids }, language: text.language }, data: { title, description, excerpt, searchText, sortKey } });
+  await tx.eventText.updateMany({
+    where: { eventId: { in: ids }, language: text.language },
+    data: { title, description, excerpt, searchText, sortKey },
+  });
 }
 
 /** The wall-clock starts of events `ids`. */
@@ -372,8 +526,14 @@ export function startsOf(tx: Tx, ids: number[]): Promise<Array<{ id: number; sta
 }
 
 /** Makes occurrence rows (fifty at a time is the caller's rule); their ids with their starts. */
-export async function insertOccurrences(tx: Tx, rows: Array<Record<string, ColumnValue>>): Promise<Array<{ id: number; startLocal: string }>> {
-  const made = await insertRowsReturning<{ id: number | bigint; startLocal: string }>(tx, "Event", rows, ["id", "startLocal"]);
+export async function insertOccurrences(
+  tx: Tx,
+  rows: Array<Record<string, ColumnValue>>,
+): Promise<Array<{ id: number; startLocal: string }>> {
+  const made = await insertRowsReturning<{ id: number | bigint; startLocal: string }>(tx, "Event", rows, [
+    "id",
+    "startLocal",
+  ]);
   return made.map((row) => ({ id: Number(row.id), startLocal: row.startLocal }));
 }
 
@@ -383,8 +543,14 @@ export async function insertEventTexts(tx: Tx, rows: Array<Record<string, Column
 }
 
 /** An occurrence's RECURRENCE-ID and whether it was edited on its own. */
-export function detachedOccurrencesOf(tx: Tx, seriesId: number): Promise<Array<{ id: number; recurrenceId: Date | null }>> {
-  return tx.event.findMany({ where: { parentId: seriesId, recurrenceId: { not: null }, detached: true }, select: { id: true, recurrenceId: true } });
+export function detachedOccurrencesOf(
+  tx: Tx,
+  seriesId: number,
+): Promise<Array<{ id: number; recurrenceId: Date | null }>> {
+  return tx.event.findMany({
+    where: { parentId: seriesId, recurrenceId: { not: null }, detached: true },
+    select: { id: true, recurrenceId: true },
+  });
 }
 
 /** The link rows of events, per kind, each list in its position order. */
@@ -412,13 +578,20 @@ export async function deleteLinksOf(tx: Tx, ids: number[]): Promise<void> {
 export async function replaceLinks(tx: Tx, eventId: number, changes: LinkIds): Promise<void> {
   if (changes.venue) {
     await tx.eventVenue.deleteMany({ where: { eventId } });
-    await tx.eventVenue.createMany({ data: changes.venue.map((venueId, position) => ({ eventId, venueId, position })) });
+    await tx.eventVenue.createMany({
+      data: changes.venue.map((venueId, position) => ({ eventId, venueId, position })),
+    });
   }
   if (changes.organizer) {
     await tx.eventOrganizer.deleteMany({ where: { eventId } });
-    await tx.eventOrganizer.createMany({ data: changes.organizer.map((organizerId, position) => ({ eventId, organizerId, position })) });
+    await tx.eventOrganizer.createMany({
+      data: changes.organizer.map((organizerId, position) => ({ eventId, organizerId, position })),
+    });
   }
-  for (const [taxonomy, termIds] of [["category", changes.categories], ["tag", changes.tags]] as const) {
+  for (const [taxonomy, termIds] of [
+    ["category", changes.categories],
+    ["tag", changes.tags],
+  ] as const) {
     if (!termIds) continue;
     await tx.eventTerm.deleteMany({ where: { eventId, term: { taxonomy } } });
     // In term order, the order lockTermsToLink locked them in (the count triggers update each term).

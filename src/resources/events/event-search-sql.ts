@@ -13,14 +13,19 @@ import { searchTokens } from "../../text/search-tokens";
  */
 export function searchDocumentsSql(provider: Provider, count: number): string {
   if (provider === "postgresql") {
-    const rows = Array.from({ length: count }, (_, i) => `($${2 * i + 1}::integer, array_to_tsvector(string_to_array($${2 * i + 2}, ' ')))`);
+    const rows = Array.from(
+      { length: count },
+      (_, i) => `($${2 * i + 1}::integer, array_to_tsvector(string_to_array($${2 * i + 2}, ' ')))`,
+    );
     return `INSERT INTO "EventSearch" ("eventId", "tokens") VALUES ${rows.join(", ")} ON CONFLICT ("eventId") DO UPDATE SET "tokens" = EXCLUDED."tokens"`;
   }
   return `INSERT OR REPLACE INTO "EventSearch" ("rowid", "tokens") VALUES ${Array.from({ length: count }, () => "(?, ?)").join(", ")}`;
 }
 
 /** The parameters of `searchDocumentsSql` for these events' search texts (all languages). */
-export function searchDocumentsParams(events: Array<{ eventId: number; searchTexts: Iterable<string> }>): Array<number | string> {
+export function searchDocumentsParams(
+  events: Array<{ eventId: number; searchTexts: Iterable<string> }>,
+): Array<number | string> {
   return events.flatMap(({ eventId, searchTexts }) => [eventId, searchTokens(searchTexts).join(" ")]);
 }
 
@@ -41,9 +46,14 @@ export async function rebuildEventSearch(sql: SqlRunner, progress: Progress = si
   let written = 0;
   progress("search documents", 0, Number(total));
   for (;;) {
-    const ids = (await sql.all(`SELECT "id" FROM "Event" WHERE "id" > ${after} ORDER BY "id" LIMIT ${REBUILD_BATCH}`, [last])).map((row) => Number(row.id));
+    const ids = (
+      await sql.all(`SELECT "id" FROM "Event" WHERE "id" > ${after} ORDER BY "id" LIMIT ${REBUILD_BATCH}`, [last])
+    ).map((row) => Number(row.id));
     if (ids.length === 0) return written;
-    const texts = await sql.all(`SELECT "eventId", "searchText" FROM "EventText" WHERE "eventId" IN (${ids.join(", ")})`, []);
+    const texts = await sql.all(
+      `SELECT "eventId", "searchText" FROM "EventText" WHERE "eventId" IN (${ids.join(", ")})`,
+      [],
+    );
     const byEvent = new Map<number, string[]>(ids.map((id) => [id, []]));
     for (const row of texts) byEvent.get(Number(row.eventId))!.push(String(row.searchText));
     const documents = [...byEvent].map(([eventId, searchTexts]) => ({ eventId, searchTexts }));

@@ -17,7 +17,11 @@ import { EVENT_TEXT, type EventRecord } from "./event-record";
 /** A category or tag as embedded in an event (tec-rest-v1.md §3.4.1). */
 function embeddedTerm(term: TermRecord, ctx: RequestContext): Schemas["EmbeddedTerm"] {
   const config = term.taxonomy === "category" ? CATEGORIES : TAGS;
-  const text = effectiveText(term.texts, TERM_TEXT_FIELDS, { language: ctx.language, defaultLanguage: ctx.defaultLanguage, sourceLanguage: term.sourceLanguage });
+  const text = effectiveText(term.texts, TERM_TEXT_FIELDS, {
+    language: ctx.language,
+    defaultLanguage: ctx.defaultLanguage,
+    sourceLanguage: term.sourceLanguage,
+  });
   const collection = `${ctx.apiBase}${config.collectionPath}`;
   const urls: Schemas["TermUrls"] = { self: `${collection}/${term.id}`, collection };
   if (term.parentId !== null) urls.up = `${collection}/${term.parentId}`;
@@ -48,7 +52,12 @@ function isoOf(wall: string, instant: Date, zone: string): string {
   return `${local}${offset < 0 ? "-" : "+"}${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
 }
 
-function eventJsonLd(event: EventRecord, json: Schemas["Event"], venues: Schemas["Venue"][], organizers: Schemas["Organizer"][]): Schemas["JsonLd"] {
+function eventJsonLd(
+  event: EventRecord,
+  json: Schemas["Event"],
+  venues: Schemas["Venue"][],
+  organizers: Schemas["Organizer"][],
+): Schemas["JsonLd"] {
   const values = json.cost_details.values;
   return {
     "@context": "http://schema.org",
@@ -86,15 +95,26 @@ function eventJsonLd(event: EventRecord, json: Schemas["Event"], venues: Schemas
  * venues and organizers the caller may not read are left out. With `jsonLd` (single-event
  * responses), the event and its venues and organizers carry their schema.org description.
  */
-export function serializeEvent(event: EventRecord, ctx: RequestContext, options: { jsonLd: boolean; translations?: boolean; redacted?: boolean }): Schemas["Event"] {
+export function serializeEvent(
+  event: EventRecord,
+  ctx: RequestContext,
+  options: { jsonLd: boolean; translations?: boolean; redacted?: boolean },
+): Schemas["Event"] {
   if (options.redacted) return redacted(serializeEvent(event, ctx, { jsonLd: false }));
-  const text = effectiveText(event.texts, EVENT_TEXT.fields, { language: ctx.language, defaultLanguage: ctx.defaultLanguage, sourceLanguage: event.sourceLanguage });
+  const text = effectiveText(event.texts, EVENT_TEXT.fields, {
+    language: ctx.language,
+    defaultLanguage: ctx.defaultLanguage,
+    sourceLanguage: event.sourceLanguage,
+  });
   const slug = text.slug ?? "";
   const url = permalinkOf(ctx, "event", slug);
   const description = text.description === null ? "" : autop(text.description);
   const excerpt = text.excerpt !== null ? autop(text.excerpt) : (excerptOf(description || null) ?? "");
   const embedded = { jsonLd: options.jsonLd };
-  const venues = event.venues.map((link) => link.venue).filter((venue) => canReadItem(ctx.principal, "venues", venue)).map((venue) => serializeVenue(venue, ctx, embedded));
+  const venues = event.venues
+    .map((link) => link.venue)
+    .filter((venue) => canReadItem(ctx.principal, "venues", venue))
+    .map((venue) => serializeVenue(venue, ctx, embedded));
   const organizers = event.organizers
     .map((link) => link.organizer)
     .filter((organizer) => canReadItem(ctx.principal, "organizers", organizer))
@@ -143,7 +163,14 @@ export function serializeEvent(event: EventRecord, ctx: RequestContext, options:
     organizer: organizers,
   };
   if (options.jsonLd) json.json_ld = eventJsonLd(event, json, venues, organizers);
-  if (options.translations) json.translations = translationsOf(event.texts, EVENT_TEXT.fields, event.sourceLanguage, ctx, `/events/${event.id}`);
+  if (options.translations)
+    json.translations = translationsOf(
+      event.texts,
+      EVENT_TEXT.fields,
+      event.sourceLanguage,
+      ctx,
+      `/events/${event.id}`,
+    );
   return json;
 }
 

@@ -23,7 +23,14 @@ import {
   takenEventSlugs,
   writeSearchDocuments,
 } from "./event-repository";
-import { floating, occurrencesOf, parseStoredRecurrence, wallOf, type Occurrence, type Recurrence } from "./event-recurrence";
+import {
+  floating,
+  occurrencesOf,
+  parseStoredRecurrence,
+  wallOf,
+  type Occurrence,
+  type Recurrence,
+} from "./event-recurrence";
 import { ExpansionTooCostly } from "./rule-expansion";
 import { yieldToEventLoop } from "../../event-loop";
 
@@ -56,7 +63,11 @@ const EXTEND_BATCH = 50;
  * instance (safe at once: each series under its lock). Answers the series extended, and those
  * whose rule gives too many occurrences over the longer stretch (left as they are).
  */
-export async function extendSeries(db: Database, now: Date, horizonDays: number): Promise<{ extended: number; refused: number[] }> {
+export async function extendSeries(
+  db: Database,
+  now: Date,
+  horizonDays: number,
+): Promise<{ extended: number; refused: number[] }> {
   const until = horizonOf(now, horizonDays);
   const due = await seriesShortOf(db, new Date(until.getTime() - DAY_MS), EXTEND_BATCH);
   const refused: number[] = [];
@@ -103,11 +114,20 @@ function copiedColumns(series: EventRecord) {
  * Brings the occurrences of the series `seriesId` in step with it, up to `until`, as `mode` says;
  * `now` is where "to come" starts. A rule giving too many occurrences is a `400`.
  */
-export async function syncSeries(db: Database, tx: Tx, seriesId: number, mode: SeriesSync, now: Date, until: Date): Promise<void> {
+export async function syncSeries(
+  db: Database,
+  tx: Tx,
+  seriesId: number,
+  mode: SeriesSync,
+  now: Date,
+  until: Date,
+): Promise<void> {
   const series = (await readEvent(db.provider, tx, seriesId))!;
   const existing = await occurrencesOfSeries(tx, seriesId);
   // Occurrences deleted one by one stay EXDATEs, whatever rule a write of the series gives.
-  const deleted = existing.filter((row) => row.detached && row.status === "trash").map((row) => formatWallClock(row.recurrenceId!, series.timezone));
+  const deleted = existing
+    .filter((row) => row.detached && row.status === "trash")
+    .map((row) => formatWallClock(row.recurrenceId!, series.timezone));
   let recurrence = parseStoredRecurrence(series.recurrence);
   if (recurrence !== null && deleted.some((wall) => !recurrence!.exdate.includes(wall))) {
     recurrence = deleted.reduce(withExdate, recurrence);
@@ -132,24 +152,37 @@ export async function syncSeries(db: Database, tx: Tx, seriesId: number, mode: S
     return occurrence === undefined || occurrence.startLocal !== row.startLocal || occurrence.endLocal !== row.endLocal;
   });
   if (mode !== "extend" && outOfStep.length > 0) {
-    await deleteEvents(tx, outOfStep.map((row) => row.id));
+    await deleteEvents(
+      tx,
+      outOfStep.map((row) => row.id),
+    );
     for (const row of outOfStep) existingIds.delete(row.recurrenceId!.getTime());
   }
   const outOfStepIds = new Set(outOfStep.map((row) => row.id));
-  const kept = existing.filter((row) => !row.detached && row.startsAt >= from && !outOfStepIds.has(row.id)).map((row) => row.id);
+  const kept = existing
+    .filter((row) => !row.detached && row.startsAt >= from && !outOfStepIds.has(row.id))
+    .map((row) => row.id);
   // Fifty occurrences at a time, the event loop free in between: a daily series is hundreds.
   if (mode === "update") {
-    for (const part of parts(kept, OCCURRENCES_PER_WRITE)) await followSeries(db, tx, series, part, now).then(yieldToEventLoop);
+    for (const part of parts(kept, OCCURRENCES_PER_WRITE))
+      await followSeries(db, tx, series, part, now).then(yieldToEventLoop);
   }
   const missing = wanted.filter((occurrence) => !existingIds.has(occurrence.recurrenceId.getTime()));
-  for (const part of parts(missing, OCCURRENCES_PER_WRITE)) await makeOccurrences(db, tx, series, part, now).then(yieldToEventLoop);
+  for (const part of parts(missing, OCCURRENCES_PER_WRITE))
+    await makeOccurrences(db, tx, series, part, now).then(yieldToEventLoop);
   await saveSeriesColumns(tx, seriesId, { recurrenceUntil: recurrence === null ? null : until });
 }
 
 async function copyLinks(tx: Tx, series: EventRecord, ids: number[]): Promise<void> {
-  const venues = ids.flatMap((eventId) => series.venues.map(({ venue }, position) => ({ eventId, venueId: venue.id, position })));
-  const organizers = ids.flatMap((eventId) => series.organizers.map(({ organizer }, position) => ({ eventId, organizerId: organizer.id, position })));
-  const terms = ids.flatMap((eventId) => series.terms.map(({ term }, position) => ({ eventId, termId: term.id, position })));
+  const venues = ids.flatMap((eventId) =>
+    series.venues.map(({ venue }, position) => ({ eventId, venueId: venue.id, position })),
+  );
+  const organizers = ids.flatMap((eventId) =>
+    series.organizers.map(({ organizer }, position) => ({ eventId, organizerId: organizer.id, position })),
+  );
+  const terms = ids.flatMap((eventId) =>
+    series.terms.map(({ term }, position) => ({ eventId, termId: term.id, position })),
+  );
   await insertLinkRows(tx, { venues, organizers, terms });
 }
 
@@ -163,19 +196,35 @@ function parts<T>(items: T[], size: number): T[][] {
 async function followSeries(db: Database, tx: Tx, series: EventRecord, ids: number[], now: Date): Promise<void> {
   await followSeriesColumns(tx, ids, { ...copiedColumns(series), modifiedAt: now });
   const texts = await eventTextRows(tx, series.id);
-  const present = await keepTextLanguages(tx, ids, texts.map((text) => text.language));
+  const present = await keepTextLanguages(
+    tx,
+    ids,
+    texts.map((text) => text.language),
+  );
   const has = new Set(present.map((row) => `${row.eventId}:${row.language}`));
   for (const text of texts) await copyTextToEvents(tx, ids, text);
   const occurrences = await startsOf(tx, ids);
-  const lacking = occurrences.filter((occurrence) => texts.some((text) => !has.has(`${occurrence.id}:${text.language}`)));
+  const lacking = occurrences.filter((occurrence) =>
+    texts.some((text) => !has.has(`${occurrence.id}:${text.language}`)),
+  );
   if (lacking.length > 0) await writeOccurrenceTexts(tx, texts, lacking, has);
   await deleteLinksOf(tx, ids);
   await copyLinks(tx, series, ids);
-  await writeSearchDocuments(db.provider, tx, ids.map((eventId) => ({ eventId, searchTexts: texts.map((text) => text.searchText) })));
+  await writeSearchDocuments(
+    db.provider,
+    tx,
+    ids.map((eventId) => ({ eventId, searchTexts: texts.map((text) => text.searchText) })),
+  );
 }
 
 /** Makes the `missing` occurrences of the series, with its texts (each its own slug), links and search document. */
-async function makeOccurrences(db: Database, tx: Tx, series: EventRecord, missing: Occurrence[], now: Date): Promise<void> {
+async function makeOccurrences(
+  db: Database,
+  tx: Tx,
+  series: EventRecord,
+  missing: Occurrence[],
+  now: Date,
+): Promise<void> {
   const columns = copiedColumns(series);
   const made = await insertOccurrences(
     tx,
@@ -195,8 +244,16 @@ async function makeOccurrences(db: Database, tx: Tx, series: EventRecord, missin
   );
   const texts = await eventTextRows(tx, series.id);
   await writeOccurrenceTexts(tx, texts, made, new Set());
-  await copyLinks(tx, series, made.map((row) => row.id));
-  await writeSearchDocuments(db.provider, tx, made.map((row) => ({ eventId: row.id, searchTexts: texts.map((text) => text.searchText) })));
+  await copyLinks(
+    tx,
+    series,
+    made.map((row) => row.id),
+  );
+  await writeSearchDocuments(
+    db.provider,
+    tx,
+    made.map((row) => ({ eventId: row.id, searchTexts: texts.map((text) => text.searchText) })),
+  );
 }
 
 /**
@@ -204,9 +261,15 @@ async function makeOccurrences(db: Database, tx: Tx, series: EventRecord, missin
  * text, and a slug of their own where the series has one: the series' with the occurrence's date
  * (and time, when the series has two that day), numbered when another event has it already.
  */
-async function writeOccurrenceTexts(tx: Tx, texts: Awaited<ReturnType<typeof eventTextRows>>, occurrences: Array<{ id: number; startLocal: string }>, has: Set<string>): Promise<void> {
+async function writeOccurrenceTexts(
+  tx: Tx,
+  texts: Awaited<ReturnType<typeof eventTextRows>>,
+  occurrences: Array<{ id: number; startLocal: string }>,
+  has: Set<string>,
+): Promise<void> {
   const days = new Map<string, number>();
-  for (const occurrence of occurrences) days.set(occurrence.startLocal.slice(0, 10), (days.get(occurrence.startLocal.slice(0, 10)) ?? 0) + 1);
+  for (const occurrence of occurrences)
+    days.set(occurrence.startLocal.slice(0, 10), (days.get(occurrence.startLocal.slice(0, 10)) ?? 0) + 1);
   const rows = [];
   for (const text of texts) {
     const wanted = occurrences
@@ -217,7 +280,14 @@ async function writeOccurrenceTexts(tx: Tx, texts: Awaited<ReturnType<typeof eve
         return { occurrence, base: `${text.slug}-${when}` };
       });
     // A language whose row has no slug of its own (the series' slug is another language's) has none either.
-    const slugs = text.slug === null ? wanted.map(() => null) : await freeSlugs(tx, text.language, wanted.map((item) => item.base));
+    const slugs =
+      text.slug === null
+        ? wanted.map(() => null)
+        : await freeSlugs(
+            tx,
+            text.language,
+            wanted.map((item) => item.base),
+          );
     rows.push(
       ...wanted.map(({ occurrence }, index) => ({
         eventId: occurrence.id,
@@ -261,10 +331,19 @@ function shiftedWall(wall: string, shift: number): string {
  * so do its exceptions: each detached occurrence's RECURRENCE-ID, and the EXDATEs (`exdate`,
  * unless the write gives its own). Answers the rule with its EXDATEs moved.
  */
-export async function moveExceptions(tx: Tx, series: Pick<EventRecord, "id" | "timezone">, shift: number, recurrence: Recurrence | null, givenExdates: boolean): Promise<Recurrence | null> {
+export async function moveExceptions(
+  tx: Tx,
+  series: Pick<EventRecord, "id" | "timezone">,
+  shift: number,
+  recurrence: Recurrence | null,
+  givenExdates: boolean,
+): Promise<Recurrence | null> {
   const detached = await detachedOccurrencesOf(tx, series.id);
   for (const row of detached) {
-    const moved = instantOfWallClock(shiftedWall(formatWallClock(row.recurrenceId!, series.timezone), shift), series.timezone).toJSDate();
+    const moved = instantOfWallClock(
+      shiftedWall(formatWallClock(row.recurrenceId!, series.timezone), shift),
+      series.timezone,
+    ).toJSDate();
     await saveSeriesColumns(tx, row.id, { recurrenceId: moved });
   }
   if (recurrence === null || givenExdates) return recurrence;

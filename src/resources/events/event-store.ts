@@ -49,7 +49,10 @@ export type EventWrite = Schemas["EventFields"];
  */
 export async function eventFilterOf(db: Database, id: number, param: string, ctx: RequestContext): Promise<number> {
   const event = await resolveEvent(db, { id }, ctx);
-  const shown = event !== null && canReadItem(ctx.principal, "events", event) && (event.passwordHash === null || (ctx.principal !== null && canEditItem(ctx.principal, "events", event)));
+  const shown =
+    event !== null &&
+    canReadItem(ctx.principal, "events", event) &&
+    (event.passwordHash === null || (ctx.principal !== null && canEditItem(ctx.principal, "events", event)));
   if (!shown) throw invalidParam(param, "rest_event_not_found", "notFound");
   return id;
 }
@@ -61,7 +64,14 @@ function eventColumns(input: EventWrite, passwordHash: PasswordWrite): Prisma.Ev
   if (input.image !== undefined) data.image = noneIfEmpty(input.image);
   if (input.website !== undefined) data.website = noneIfEmpty(input.website);
   if (input.cost !== undefined) data.cost = storedCost(input.cost);
-  const flags = { showMap: input.show_map, showMapLink: input.show_map_link, hideFromListings: input.hide_from_listings, sticky: input.sticky, featured: input.featured, ticketed: input.ticketed };
+  const flags = {
+    showMap: input.show_map,
+    showMapLink: input.show_map_link,
+    hideFromListings: input.hide_from_listings,
+    sticky: input.sticky,
+    featured: input.featured,
+    ticketed: input.ticketed,
+  };
   for (const [column, flag] of Object.entries(flags)) {
     if (flag !== undefined) data[column as keyof typeof flags] = flagOf(flag);
   }
@@ -73,7 +83,8 @@ function eventColumns(input: EventWrite, passwordHash: PasswordWrite): Prisma.Ev
 function textChange(input: EventWrite, markup: MarkupFilter): Partial<Record<EventTextField, string | null>> {
   const change: Partial<Record<EventTextField, string | null>> = {};
   if (input.title !== undefined) change.title = markup.title(input.title).trim();
-  if (input.description !== undefined) change.description = noneIfEmpty(input.description && markup.html(input.description));
+  if (input.description !== undefined)
+    change.description = noneIfEmpty(input.description && markup.html(input.description));
   if (input.excerpt !== undefined) change.excerpt = noneIfEmpty(input.excerpt && markup.html(input.excerpt));
   return change;
 }
@@ -82,22 +93,43 @@ function textChange(input: EventWrite, markup: MarkupFilter): Partial<Record<Eve
  * The text change of a write in the context's language, with its slug: the one given (made
  * unique), or, for a language that has no slug of its own yet, one made from the title.
  */
-async function textChangeWithSlug(db: Database, tx: Tx, ctx: PostWriteContext, input: EventWrite, event: EventRecord | null, id: number) {
+async function textChangeWithSlug(
+  db: Database,
+  tx: Tx,
+  ctx: PostWriteContext,
+  input: EventWrite,
+  event: EventRecord | null,
+  id: number,
+) {
   const change = textChange(input, markupFilterOf(ctx.principal));
   const wanted = input.slug ?? nameForNewSlug(EVENT_TEXT, event?.texts ?? [], ctx.language, change, id);
   if (wanted !== undefined) {
-    change.slug = await freeSlug(db, tx, `event:${ctx.language}`, slugBase(wanted, "event"), (candidates) => takenEventSlugs(tx, ctx.language, candidates, event?.id ?? null));
+    change.slug = await freeSlug(db, tx, `event:${ctx.language}`, slugBase(wanted, "event"), (candidates) =>
+      takenEventSlugs(tx, ctx.language, candidates, event?.id ?? null),
+    );
   }
   return change;
 }
 
 /** Writes the text rows that change, and the search document when what search finds changes. */
-async function writeTexts(db: Database, tx: Tx, eventId: number, sourceLanguage: string, current: EventRecord["texts"], ctx: PostWriteContext, change: Partial<Record<EventTextField, string | null>>): Promise<void> {
-  const { rows, all, searchChanged } = textRowsToWrite(EVENT_TEXT, current, ctx.language, change, { defaultLanguage: ctx.defaultLanguage, sourceLanguage });
+async function writeTexts(
+  db: Database,
+  tx: Tx,
+  eventId: number,
+  sourceLanguage: string,
+  current: EventRecord["texts"],
+  ctx: PostWriteContext,
+  change: Partial<Record<EventTextField, string | null>>,
+): Promise<void> {
+  const { rows, all, searchChanged } = textRowsToWrite(EVENT_TEXT, current, ctx.language, change, {
+    defaultLanguage: ctx.defaultLanguage,
+    sourceLanguage,
+  });
   for (const row of rows) {
     await saveEventText(tx, eventId, row.language, { ...row.own, searchText: row.searchText, sortKey: row.sortKey });
   }
-  if (searchChanged) await writeSearchDocuments(db.provider, tx, [{ eventId, searchTexts: all.map((row) => row.searchText) }]);
+  if (searchChanged)
+    await writeSearchDocuments(db.provider, tx, [{ eventId, searchTexts: all.map((row) => row.searchText) }]);
 }
 
 /**
@@ -112,7 +144,12 @@ export interface SeriesHorizon {
 }
 
 /** The stored rule of a write's `recurrence`: undefined, unchanged; null, none; refused on an occurrence. */
-function recurrenceWrite(input: EventWrite, current: EventRecord | null, times: SeriesStart | null, problems: ParamProblems): string | null | undefined {
+function recurrenceWrite(
+  input: EventWrite,
+  current: EventRecord | null,
+  times: SeriesStart | null,
+  problems: ParamProblems,
+): string | null | undefined {
   if (input.recurrence === undefined) return undefined;
   if (current !== null && current.recurrenceId !== null) {
     problems.add("recurrence", "rest_invalid_recurrence");
@@ -124,7 +161,14 @@ function recurrenceWrite(input: EventWrite, current: EventRecord | null, times: 
   return recurrence === "none" ? null : recurrence === null ? undefined : JSON.stringify(recurrence);
 }
 
-export async function createEvent(db: Database, ctx: PostWriteContext, input: Schemas["CreateEventRequest"], passwordHash: PasswordWrite, series: SeriesHorizon, linked: LinkedItemWriters): Promise<EventRecord> {
+export async function createEvent(
+  db: Database,
+  ctx: PostWriteContext,
+  input: Schemas["CreateEventRequest"],
+  passwordHash: PasswordWrite,
+  series: SeriesHorizon,
+  linked: LinkedItemWriters,
+): Promise<EventRecord> {
   return retryOnSlugClash(() =>
     inTransaction(db, async (tx) => {
       const problems = new ParamProblems();
@@ -136,7 +180,14 @@ export async function createEvent(db: Database, ctx: PostWriteContext, input: Sc
       checkSlugHasLetters(input.slug, problems);
       await checkItemLinks(db, tx, ctx, links, null, input.post_parent, problems);
       problems.throwIfAny();
-      const id = await insertEvent(tx, { ...(eventColumns(input, passwordHash) as Prisma.EventUncheckedCreateInput), ...fields, ...times!, recurrence, sourceLanguage: ctx.language, modifiedAt: ctx.now });
+      const id = await insertEvent(tx, {
+        ...(eventColumns(input, passwordHash) as Prisma.EventUncheckedCreateInput),
+        ...fields,
+        ...times!,
+        recurrence,
+        sourceLanguage: ctx.language,
+        modifiedAt: ctx.now,
+      });
       await checkTermLinks(db, tx, links, null, problems);
       problems.throwIfAny();
       const change = await textChangeWithSlug(db, tx, ctx, input, null, id);
@@ -188,25 +239,44 @@ export async function updateEvent(
       // A series whose start moves on the wall clock takes its exceptions along.
       const shift = current.recurrence !== null ? wallShift(current.startLocal, times!.startLocal) : 0;
       if (shift !== 0) {
-        const rule = recurrence === undefined ? parseStoredRecurrence(current.recurrence) : parseStoredRecurrence(recurrence);
+        const rule =
+          recurrence === undefined ? parseStoredRecurrence(current.recurrence) : parseStoredRecurrence(recurrence);
         const moved = await moveExceptions(tx, current, shift, rule, givesExdates(input.recurrence));
         recurrence = moved === null ? recurrence : JSON.stringify(moved);
       }
       // A series' rule keeps the start it was given when a DST change skips it.
       const rule = recurrence === undefined ? current.recurrence : recurrence;
       if (rule !== null && (input.start_date !== undefined || recurrence !== undefined)) {
-        const given = input.start_date !== undefined ? plainWallClock(input.start_date) : (parseStoredRecurrence(current.recurrence)?.start ?? null);
+        const given =
+          input.start_date !== undefined
+            ? plainWallClock(input.start_date)
+            : (parseStoredRecurrence(current.recurrence)?.start ?? null);
         recurrence = withGivenStart(rule, given, times!);
       }
       // An occurrence edited on its own leaves its series' edits behind.
       const detached = current.recurrenceId !== null ? { detached: true } : {};
-      const columns = changedColumns(current, { ...eventColumns(input, passwordHash), ...fields, ...times!, ...(recurrence !== undefined ? { recurrence } : {}), ...detached });
+      const columns = changedColumns(current, {
+        ...eventColumns(input, passwordHash),
+        ...fields,
+        ...times!,
+        ...(recurrence !== undefined ? { recurrence } : {}),
+        ...detached,
+      });
       await saveEvent(tx, id, { ...columns, modifiedAt: ctx.now });
       await checkTermLinks(db, tx, links, current, problems);
       problems.throwIfAny();
-      await writeTexts(db, tx, id, current.sourceLanguage, current.texts, ctx, await textChangeWithSlug(db, tx, ctx, input, current, id));
+      await writeTexts(
+        db,
+        tx,
+        id,
+        current.sourceLanguage,
+        current.texts,
+        ctx,
+        await textChangeWithSlug(db, tx, ctx, input, current, id),
+      );
       await replaceLinks(tx, id, links);
-      if (current.recurrence !== null || recurrence) await syncSeries(db, tx, id, "update", ctx.now, horizonOf(ctx.now, series.horizonDays));
+      if (current.recurrence !== null || recurrence)
+        await syncSeries(db, tx, id, "update", ctx.now, horizonOf(ctx.now, series.horizonDays));
       return (await readEvent(db.provider, tx, id))!;
     }),
   );
@@ -216,7 +286,12 @@ export async function updateEvent(
  * Moves the event to the trash; one already there is `410`, or, when `destroys`, is deleted for
  * good. Answers with the event as it is now, or as it was when deleted (`deleted`).
  */
-export function removeEvent(db: Database, now: Date, target: WriteTarget<EventRecord>, destroys: boolean): Promise<{ event: EventRecord; deleted: boolean }> {
+export function removeEvent(
+  db: Database,
+  now: Date,
+  target: WriteTarget<EventRecord>,
+  destroys: boolean,
+): Promise<{ event: EventRecord; deleted: boolean }> {
   const id = target.record.id;
   return inTransaction(db, async (tx) => {
     await lockSeriesOf(db, tx, target.record);
@@ -229,8 +304,13 @@ export function removeEvent(db: Database, now: Date, target: WriteTarget<EventRe
       return { event: current, deleted: true };
     }
     if (current.recurrence !== null) await removeOccurrencesOf(tx, id, false, now);
-    if (current.recurrenceId !== null && current.parentId !== null) await excludeFromSeries(tx, current, current.parentId);
-    await saveEvent(tx, id, { status: "trash", modifiedAt: now, ...(current.recurrenceId !== null ? { detached: true } : {}) });
+    if (current.recurrenceId !== null && current.parentId !== null)
+      await excludeFromSeries(tx, current, current.parentId);
+    await saveEvent(tx, id, {
+      status: "trash",
+      modifiedAt: now,
+      ...(current.recurrenceId !== null ? { detached: true } : {}),
+    });
     return { event: (await readEvent(db.provider, tx, id))!, deleted: false };
   });
 }

@@ -33,19 +33,38 @@ const NONE: RecurrenceReading = { none: true };
 const UNREADABLE: RecurrenceReading = { unreadable: true };
 
 export function readRecurrence(value: unknown, start: SeriesStart): RecurrenceReading {
-  if (value === null || value === false || value === "" || value === "0" || (Array.isArray(value) && value.length === 0)) return NONE;
-  if (typeof value === "string") return fromLines(value.split(/\r?\n/).filter((line) => line.trim() !== ""), start);
-  if (Array.isArray(value)) return value.every((line) => typeof line === "string") ? fromLines(value as string[], start) : UNREADABLE;
+  if (
+    value === null ||
+    value === false ||
+    value === "" ||
+    value === "0" ||
+    (Array.isArray(value) && value.length === 0)
+  )
+    return NONE;
+  if (typeof value === "string")
+    return fromLines(
+      value.split(/\r?\n/).filter((line) => line.trim() !== ""),
+      start,
+    );
+  if (Array.isArray(value))
+    return value.every((line) => typeof line === "string") ? fromLines(value as string[], start) : UNREADABLE;
   if (typeof value !== "object") return UNREADABLE;
   const object = value as Record<string, unknown>;
-  if (typeof object.rrule === "string") return { rule: { rrule: object.rrule, rdate: datesOf(object.rdate, start), exdate: datesOf(object.exdate, start) } };
+  if (typeof object.rrule === "string")
+    return {
+      rule: { rrule: object.rrule, rdate: datesOf(object.rdate, start), exdate: datesOf(object.exdate, start) },
+    };
   return fromAddOn(object, start);
 }
 
 /** Days alone (`YYYY-MM-DD`) take the series' time of day; other values are left for the rule's checks. */
 function datesOf(value: unknown, start: SeriesStart): string[] | undefined {
   if (!Array.isArray(value)) return undefined;
-  return value.map((item) => (typeof item === "string" && /^\d{4}-\d{2}-\d{2}$/.test(item.trim()) ? `${item.trim()} ${start.startLocal.slice(11)}` : String(item)));
+  return value.map((item) =>
+    typeof item === "string" && /^\d{4}-\d{2}-\d{2}$/.test(item.trim())
+      ? `${item.trim()} ${start.startLocal.slice(11)}`
+      : String(item),
+  );
 }
 
 // --- RFC 5545 lines ------------------------------------------------------------------------------
@@ -87,7 +106,9 @@ function fromLines(lines: string[], start: SeriesStart): RecurrenceReading {
       continue;
     }
     if (upper !== "RDATE" && upper !== "EXDATE") return UNREADABLE;
-    const tzid = parameters.map((parameter) => /^TZID=(.+)$/i.exec(parameter.trim())?.[1]).find((zone) => zone !== undefined);
+    const tzid = parameters
+      .map((parameter) => /^TZID=(.+)$/i.exec(parameter.trim())?.[1])
+      .find((zone) => zone !== undefined);
     for (const item of value.split(",")) {
       const wall = wallOfIcal(item, tzid, start);
       if (wall === null) return UNREADABLE;
@@ -99,10 +120,30 @@ function fromLines(lines: string[], start: SeriesStart): RecurrenceReading {
 
 // --- The recurrence add-on's rules ---------------------------------------------------------------
 
-const WEEKDAYS: Record<string, string> = { monday: "MO", tuesday: "TU", wednesday: "WE", thursday: "TH", friday: "FR", saturday: "SA", sunday: "SU" };
+const WEEKDAYS: Record<string, string> = {
+  monday: "MO",
+  tuesday: "TU",
+  wednesday: "WE",
+  thursday: "TH",
+  friday: "FR",
+  saturday: "SA",
+  sunday: "SU",
+};
 // The add-on numbers weekdays as ISO 8601 does: 1 is Monday.
 const ISO_WEEKDAYS = ["", "MO", "TU", "WE", "TH", "FR", "SA", "SU"];
-const ORDINALS: Record<string, number> = { first: 1, "1st": 1, second: 2, "2nd": 2, third: 3, "3rd": 3, fourth: 4, "4th": 4, fifth: 5, "5th": 5, last: -1 };
+const ORDINALS: Record<string, number> = {
+  first: 1,
+  "1st": 1,
+  second: 2,
+  "2nd": 2,
+  third: 3,
+  "3rd": 3,
+  fourth: 4,
+  "4th": 4,
+  fifth: 5,
+  "5th": 5,
+  last: -1,
+};
 
 /** A field by any of the names clients give it (`end_type`, `end-type`, `endType`). */
 function field(rule: Record<string, unknown>, ...names: string[]): unknown {
@@ -130,7 +171,8 @@ function frequencyOf(type: string): "DAILY" | "WEEKLY" | "MONTHLY" | "YEARLY" | 
 function onParts(on: string, frequency: string): string[] | null {
   if (on === "" || /^(the )?same day$/.test(on)) return [];
   const dayOfMonth = /^(?:day |the )?(\d{1,2})(?:st|nd|rd|th)?$/.exec(on);
-  if (dayOfMonth) return Number(dayOfMonth[1]) >= 1 && Number(dayOfMonth[1]) <= 31 ? [`BYMONTHDAY=${Number(dayOfMonth[1])}`] : null;
+  if (dayOfMonth)
+    return Number(dayOfMonth[1]) >= 1 && Number(dayOfMonth[1]) <= 31 ? [`BYMONTHDAY=${Number(dayOfMonth[1])}`] : null;
   const days: string[] = [];
   for (const item of on.split(/\s*(?:,|\band\b|&)\s*/).filter((part) => part !== "")) {
     const words = item.replace(/^(every|on|the)\s+/, "").split(/\s+/);
@@ -138,7 +180,9 @@ function onParts(on: string, frequency: string): string[] | null {
     if (!weekday) return null;
     const ordinal = words.length > 1 ? ORDINALS[words[0]] : undefined;
     if (words.length > 2 || (words.length === 2 && ordinal === undefined)) return null;
-    days.push(ordinal !== undefined && frequency !== "WEEKLY" && frequency !== "DAILY" ? `${ordinal}${weekday}` : weekday);
+    days.push(
+      ordinal !== undefined && frequency !== "WEEKLY" && frequency !== "DAILY" ? `${ordinal}${weekday}` : weekday,
+    );
   }
   return [`BYDAY=${days.join(",")}`];
 }
@@ -148,7 +192,9 @@ function customParts(custom: Record<string, unknown>, frequency: string): string
   const parts: string[] = [];
   const week = custom.week as Record<string, unknown> | undefined;
   if (week && week.day !== undefined) {
-    const days = (Array.isArray(week.day) ? week.day : [week.day]).map((day) => ISO_WEEKDAYS[Number(day)] ?? WEEKDAYS[textOf(day)]);
+    const days = (Array.isArray(week.day) ? week.day : [week.day]).map(
+      (day) => ISO_WEEKDAYS[Number(day)] ?? WEEKDAYS[textOf(day)],
+    );
     if (days.some((day) => !day)) return null;
     parts.push(`BYDAY=${days.join(",")}`);
   }
@@ -210,7 +256,12 @@ function ruleParts(rule: Record<string, unknown>): { frequency: string; parts: s
   const fromCustom = customParts(custom, frequency);
   const end = endParts(rule);
   if (on === null || fromCustom === null || end === null) return null;
-  const parts = [`FREQ=${frequency}`, ...(interval > 1 ? [`INTERVAL=${interval}`] : []), ...(on.length > 0 ? on : fromCustom), ...end];
+  const parts = [
+    `FREQ=${frequency}`,
+    ...(interval > 1 ? [`INTERVAL=${interval}`] : []),
+    ...(on.length > 0 ? on : fromCustom),
+    ...end,
+  ];
   return { frequency, parts };
 }
 
@@ -232,14 +283,23 @@ function fromAddOn(object: Record<string, unknown>, start: SeriesStart): Recurre
     // One repeating rule: a second one is more than an RRULE says.
     if (rrule !== null) return UNREADABLE;
     // A yearly rule by weekday ("first monday") is of the series' month.
-    const yearlyByWeekday = read.frequency === "YEARLY" && read.parts.some((part) => /^BYDAY=[+-]?\d/.test(part)) && !read.parts.some((part) => part.startsWith("BYMONTH="));
+    const yearlyByWeekday =
+      read.frequency === "YEARLY" &&
+      read.parts.some((part) => /^BYDAY=[+-]?\d/.test(part)) &&
+      !read.parts.some((part) => part.startsWith("BYMONTH="));
     rrule = [...read.parts, ...(yearlyByWeekday ? [`BYMONTH=${Number(start.startLocal.slice(5, 7))}`] : [])].join(";");
   }
   const exdate: string[] = [];
-  const exclusions = object.exclusions === undefined || object.exclusions === null || object.exclusions === "" ? [] : object.exclusions;
+  const exclusions =
+    object.exclusions === undefined || object.exclusions === null || object.exclusions === "" ? [] : object.exclusions;
   if (!Array.isArray(exclusions)) return UNREADABLE;
   for (const exclusion of exclusions) {
-    const wall = typeof exclusion === "string" ? ruleDate({ date: exclusion }, start) : exclusion !== null && typeof exclusion === "object" ? ruleDate(exclusion as Record<string, unknown>, start) : null;
+    const wall =
+      typeof exclusion === "string"
+        ? ruleDate({ date: exclusion }, start)
+        : exclusion !== null && typeof exclusion === "object"
+          ? ruleDate(exclusion as Record<string, unknown>, start)
+          : null;
     if (wall === null) return UNREADABLE;
     exdate.push(wall);
   }

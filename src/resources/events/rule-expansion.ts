@@ -85,7 +85,9 @@ class RuleExpander {
     worker.on("message", (answer: { dates?: number[]; error?: string }) => {
       if (this.worker !== worker) return;
       this.finish((pending) =>
-        answer.dates ? pending.resolve(answer.dates.map((time) => new Date(time))) : pending.reject(new Error(answer.error)),
+        answer.dates
+          ? pending.resolve(answer.dates.map((time) => new Date(time)))
+          : pending.reject(new Error(answer.error)),
       );
     });
     worker.on("error", (error) => {

@@ -9,7 +9,11 @@ import { NAMESPACE } from "../../openapi/spec";
 import type { Services } from "../../services";
 
 /** The namespace index and the documentation, both derived from the spec. */
-export function namespaceOperations(services: Services, routes: (language: Language) => Map<string, IndexRoute>, documentation: Documentation): Operations<"getNamespaceIndex" | "getApiDocumentation"> {
+export function namespaceOperations(
+  services: Services,
+  routes: (language: Language) => Map<string, IndexRoute>,
+  documentation: Documentation,
+): Operations<"getNamespaceIndex" | "getApiDocumentation"> {
   // The REST root the client used (language prefix included), where WordPress points `up`.
   const restRootUrl = (apiBase: string) => `${apiBase.slice(0, apiBase.length - NAMESPACE.length - 1)}/`;
 

@@ -8,8 +8,16 @@ import type { SerializeOptions } from "../venues/venue-serializer";
 import { ORGANIZER_TEXT, type OrganizerRecord } from "./organizer-record";
 
 /** An organizer as the API represents it (tec-rest-v1.md §3.3 with the contract's departures). */
-export function serializeOrganizer(organizer: OrganizerRecord, ctx: RequestContext, options: SerializeOptions): Schemas["Organizer"] {
-  const text = effectiveText(organizer.texts, ORGANIZER_TEXT.fields, { language: ctx.language, defaultLanguage: ctx.defaultLanguage, sourceLanguage: organizer.sourceLanguage });
+export function serializeOrganizer(
+  organizer: OrganizerRecord,
+  ctx: RequestContext,
+  options: SerializeOptions,
+): Schemas["Organizer"] {
+  const text = effectiveText(organizer.texts, ORGANIZER_TEXT.fields, {
+    language: ctx.language,
+    defaultLanguage: ctx.defaultLanguage,
+    sourceLanguage: organizer.sourceLanguage,
+  });
   const name = text.name ?? "";
   const description = text.description === null ? null : autop(text.description);
   const slug = text.slug ?? "";
@@ -44,7 +52,13 @@ export function serializeOrganizer(organizer: OrganizerRecord, ctx: RequestConte
     };
   }
   if (options.translations) {
-    json.translations = translationsOf(organizer.texts, ORGANIZER_TEXT.fields, organizer.sourceLanguage, ctx, `/organizers/${organizer.id}`);
+    json.translations = translationsOf(
+      organizer.texts,
+      ORGANIZER_TEXT.fields,
+      organizer.sourceLanguage,
+      ctx,
+      `/organizers/${organizer.id}`,
+    );
   }
   return json;
 }

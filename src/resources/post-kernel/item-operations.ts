@@ -36,7 +36,14 @@ export function refText(ref: ItemRef): string {
 /** What a write handler of a post gives its store: who writes, in which language, when. */
 export function postWriteContext(req: Request, type: PostType, now: Date): PostWriteContext {
   const ctx = context(req);
-  return { principal: ctx.principal!, type, siteTimezone: ctx.siteTimezone, now, language: ctx.language, defaultLanguage: ctx.defaultLanguage };
+  return {
+    principal: ctx.principal!,
+    type,
+    siteTimezone: ctx.siteTimezone,
+    now,
+    language: ctx.language,
+    defaultLanguage: ctx.defaultLanguage,
+  };
 }
 
 /**
@@ -84,7 +91,16 @@ export function readTagOf<R>(forms: ItemForms<R>, ctx: RequestContext): (record:
  * would give now, which the client can send back in If-Match. An item deleted for good is
  * answered as it was, without a tag.
  */
-export function sendWritten<R>(req: Request, res: Response, record: R, forms: ItemForms<R>, options: { status?: number; deleted?: boolean } = {}): void {
+export function sendWritten<R>(
+  req: Request,
+  res: Response,
+  record: R,
+  forms: ItemForms<R>,
+  options: { status?: number; deleted?: boolean } = {},
+): void {
   const ctx = context(req);
-  sendRepresentation(res, forms.written(record, ctx), { status: options.status, etag: options.deleted ? null : readTagOf(forms, ctx)(record) });
+  sendRepresentation(res, forms.written(record, ctx), {
+    status: options.status,
+    etag: options.deleted ? null : readTagOf(forms, ctx)(record),
+  });
 }

@@ -19,7 +19,11 @@ export interface SharedText {
 }
 
 function sameRow<F extends string>(spec: RowsSpec<F>, a: LocalizedRow<F>, b: LocalizedRow<F>): boolean {
-  return a.searchText === b.searchText && a.sortKey === b.sortKey && spec.fields.every((field) => a.own[field] === b.own[field]);
+  return (
+    a.searchText === b.searchText &&
+    a.sortKey === b.sortKey &&
+    spec.fields.every((field) => a.own[field] === b.own[field])
+  );
 }
 
 export interface TextWrite<F extends string> {
@@ -45,7 +49,9 @@ export function textRowsToWrite<F extends string>(
   order: TextOrder,
   shared: SharedText = { before: [], after: [] },
 ): TextWrite<F> {
-  const before = new Map(localizedRows(spec, current, language, {}, order, shared.before).map((row) => [row.language, row]));
+  const before = new Map(
+    localizedRows(spec, current, language, {}, order, shared.before).map((row) => [row.language, row]),
+  );
   const stored = new Set(current.map((row) => row.language));
   const all = localizedRows(spec, current, language, change, order, shared.after);
   const rows = all.filter((row) => !stored.has(row.language) || !sameRow(spec, before.get(row.language)!, row));
@@ -58,7 +64,13 @@ export function textRowsToWrite<F extends string>(
  * as a translated post gets in WordPress. A post whose name is blank (its markup filtered away)
  * gets its `id` instead, as WordPress gives it. Undefined when no slug is to be made.
  */
-export function nameForNewSlug<F extends string>(spec: RowsSpec<F>, current: ReadonlyArray<OwnText<F>>, language: Language, change: Partial<Record<F, string | null>>, id?: number): string | undefined {
+export function nameForNewSlug<F extends string>(
+  spec: RowsSpec<F>,
+  current: ReadonlyArray<OwnText<F>>,
+  language: Language,
+  change: Partial<Record<F, string | null>>,
+  id?: number,
+): string | undefined {
   const slugField = "slug" as F;
   if (change[slugField] !== undefined) return undefined;
   const given = change[spec.nameField];

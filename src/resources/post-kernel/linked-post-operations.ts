@@ -3,14 +3,29 @@ import { listableConditions, statusesToList } from "../../auth/post-permissions"
 import type { PostType } from "../../auth/roles";
 import { canReadItem } from "../../auth/visibility";
 import { writeTargetOf } from "../../auth/write-targets";
-import { collectionLinks, echoedQuery, offsetOf, pageRequest, setCollectionHeaders, totalPagesOf } from "../../http/collection";
+import {
+  collectionLinks,
+  echoedQuery,
+  offsetOf,
+  pageRequest,
+  setCollectionHeaders,
+  totalPagesOf,
+} from "../../http/collection";
 import { sendRepresentation } from "../../http/conditional";
 import { ApiError, ParamProblems, type ErrorCode } from "../../http/errors";
 import { itemRefOf, type ItemOperationSet, type QueryOf, type TargetRule } from "../../http/operation-types";
 import { context, type RequestContext } from "../../http/request-context";
 import type { Services } from "../../services";
 import { searchWords } from "../../text/search-text";
-import { destroysOf, postTargetRules, postWriteContext, readTagOf, refText, sendWritten, type ItemForms } from "./item-operations";
+import {
+  destroysOf,
+  postTargetRules,
+  postWriteContext,
+  readTagOf,
+  refText,
+  sendWritten,
+  type ItemForms,
+} from "./item-operations";
 import { linkedPostOrder, type LinkedPostFilters } from "./linked-post-query";
 import { modifiedWindowOf } from "../../sync/modified-window";
 import { listingToken, postTombstoneShown, sendSyncPage, syncRequestOf } from "../../sync/sync-listing";
@@ -26,7 +41,11 @@ import type { LinkedPostRecord, LinkedPostStore } from "./linked-post-store";
 export type LinkedPostKind = "venue" | "organizer";
 
 /** The item as its serializer gives it; single-item responses (`translations`) also list its languages, GETs carry `json_ld`. */
-export type LinkedPostSerializer<R> = (record: R, ctx: RequestContext, options: { jsonLd: boolean; translations?: boolean }) => unknown;
+export type LinkedPostSerializer<R> = (
+  record: R,
+  ctx: RequestContext,
+  options: { jsonLd: boolean; translations?: boolean },
+) => unknown;
 
 /** How a resource reads its own operations' inputs, typed from the spec. */
 export interface LinkedPostInputs<I> {
@@ -69,7 +88,11 @@ export function linkedPostOperations<R extends LinkedPostRecord, I>(
       const query = (sync?.query ?? inputs.query(req)) as LinkedPostListQuery;
       const page = pageRequest(query, services.config);
       // The events the caller may read: linked events outside them count for no filter.
-      const readableEvents = listableConditions(ctx.principal, "events", statusesToList(ctx.principal, "events", undefined));
+      const readableEvents = listableConditions(
+        ctx.principal,
+        "events",
+        statusesToList(ctx.principal, "events", undefined),
+      );
       const problems = new ParamProblems();
       const filters: LinkedPostFilters = {
         language: ctx.language,
@@ -79,21 +102,30 @@ export function linkedPostOperations<R extends LinkedPostRecord, I>(
         modified: modifiedWindowOf(query, ctx.siteTimezone, services.clock(), problems),
       };
       problems.throwIfAny();
-      if (query.event !== undefined) filters.eventId = await services.bridges.eventFilterOf(db, query.event, "event", ctx);
+      if (query.event !== undefined)
+        filters.eventId = await services.bridges.eventFilterOf(db, query.event, "event", ctx);
       if (query.only_with_upcoming) filters.upcoming = { since: services.clock(), visible: readableEvents };
       const orderBy = linkedPostOrder(query.orderby, query.order);
       const present = (item: R) => serialize(item, ctx, { jsonLd: false });
       if (sync) {
-        return sendSyncPage(req, res, ctx, sync, {
-          resource: type,
-          path: collectionPath,
-          collectionKey: type,
-          perPage: page.perPage,
-          readShown: async (ids) => (await store.list(db, { ...filters, onlyIds: ids }, orderBy, 0, ids.length)).items,
-          idOf: (item) => item.id,
-          serialize: present,
-          tombstoneShown: postTombstoneShown(ctx.principal, type),
-        }, services);
+        return sendSyncPage(
+          req,
+          res,
+          ctx,
+          sync,
+          {
+            resource: type,
+            path: collectionPath,
+            collectionKey: type,
+            perPage: page.perPage,
+            readShown: async (ids) =>
+              (await store.list(db, { ...filters, onlyIds: ids }, orderBy, 0, ids.length)).items,
+            idOf: (item) => item.id,
+            serialize: present,
+            tombstoneShown: postTombstoneShown(ctx.principal, type),
+          },
+          services,
+        );
       }
       const syncToken = await listingToken(req, res, type, services);
       const { items, total } = await store.list(db, filters, orderBy, offsetOf(page), page.perPage);
@@ -102,7 +134,13 @@ export function linkedPostOperations<R extends LinkedPostRecord, I>(
       const links = collectionLinks(ctx, collectionPath, echoedQuery(req, page), page, totalPages);
       setCollectionHeaders(res, total, totalPages, links);
       const next_sync_token = await syncToken();
-      sendRepresentation(res, { [type]: items.map(present), ...links, total, total_pages: totalPages, next_sync_token });
+      sendRepresentation(res, {
+        [type]: items.map(present),
+        ...links,
+        total,
+        total_pages: totalPages,
+        next_sync_token,
+      });
     },
 
     async get(req: Request, res: Response): Promise<void> {
@@ -122,12 +160,23 @@ export function linkedPostOperations<R extends LinkedPostRecord, I>(
     },
 
     async update(req: Request, res: Response): Promise<void> {
-      const record = await store.update(db, postWriteContext(req, type, services.clock()), targetOf(req, rules.edit), inputs.updateBody(req));
+      const record = await store.update(
+        db,
+        postWriteContext(req, type, services.clock()),
+        targetOf(req, rules.edit),
+        inputs.updateBody(req),
+      );
       sendWritten(req, res, record, forms);
     },
 
     async remove(req: Request, res: Response): Promise<void> {
-      const { record, deleted } = await store.remove(db, services.clock(), targetOf(req, rules.remove), codes.inTrash, destroysOf(req));
+      const { record, deleted } = await store.remove(
+        db,
+        services.clock(),
+        targetOf(req, rules.remove),
+        codes.inTrash,
+        destroysOf(req),
+      );
       sendWritten(req, res, record, forms, { deleted });
     },
   };

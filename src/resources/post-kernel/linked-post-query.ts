@@ -35,7 +35,14 @@ export type LinkedPostWhere = Prisma.VenueWhereInput & Prisma.OrganizerWhereInpu
 export function linkedPostWhere(filters: LinkedPostFilters): LinkedPostWhere {
   const conditions: LinkedPostWhere[] = [{ OR: filters.visible }];
   if (filters.searchWords.length > 0) {
-    conditions.push({ texts: { some: { language: filters.language, AND: filters.searchWords.map((word) => ({ searchText: { contains: word } })) } } });
+    conditions.push({
+      texts: {
+        some: {
+          language: filters.language,
+          AND: filters.searchWords.map((word) => ({ searchText: { contains: word } })),
+        },
+      },
+    });
   }
   if (filters.eventId !== undefined) conditions.push({ events: { some: { eventId: filters.eventId } } });
   if (filters.hasEvents) {
@@ -43,9 +50,12 @@ export function linkedPostWhere(filters: LinkedPostFilters): LinkedPostWhere {
     conditions.push({ events: filters.hasEvents.value ? { some: counted } : { none: counted } });
   }
   if (filters.upcoming) {
-    conditions.push({ events: { some: { event: { startsAt: { gte: filters.upcoming.since }, OR: filters.upcoming.visible } } } });
+    conditions.push({
+      events: { some: { event: { startsAt: { gte: filters.upcoming.since }, OR: filters.upcoming.visible } } },
+    });
   }
-  if (filters.modified.after || filters.modified.before) conditions.push({ modifiedAt: { gt: filters.modified.after, lt: filters.modified.before } });
+  if (filters.modified.after || filters.modified.before)
+    conditions.push({ modifiedAt: { gt: filters.modified.after, lt: filters.modified.before } });
   if (filters.onlyIds) conditions.push({ id: { in: filters.onlyIds } });
   return { AND: conditions };
 }

@@ -41,7 +41,13 @@ export interface LinkedPostRepository<R, C> {
    * Slugs among `candidates` taken in `language` by another item than `excludeId`, and, when
    * `asKept`, as the kept source-language slug of another item (Venue.slug must stay unique).
    */
-  takenSlugs(tx: Tx, language: string, candidates: string[], excludeId: number | null, asKept: boolean): Promise<string[]>;
+  takenSlugs(
+    tx: Tx,
+    language: string,
+    candidates: string[],
+    excludeId: number | null,
+    asKept: boolean,
+  ): Promise<string[]>;
   /** Stores one language's text row of an item. */
   saveText(tx: Tx, id: number, row: LocalizedRow<LinkedPostTextField>): Promise<void>;
   /** Sets the kept (source language) slug of an item. */
@@ -59,7 +65,9 @@ export interface LinkedPostRepository<R, C> {
 }
 
 /** The statements of LinkedPostRepository that are the same for venues and organizers. */
-export function linkedPostStatements<R, C>(tables: LinkedPostTables): Omit<LinkedPostRepository<R, C>, "find" | "findMany" | "count" | "insert" | "save"> {
+export function linkedPostStatements<R, C>(
+  tables: LinkedPostTables,
+): Omit<LinkedPostRepository<R, C>, "find" | "findMany" | "count" | "insert" | "save"> {
   const table = Prisma.raw(`"${tables.table}"`);
   const textTable = Prisma.raw(`"${tables.textTable}"`);
   const links = Prisma.raw(`"${tables.linkTable}"`);
@@ -68,10 +76,16 @@ export function linkedPostStatements<R, C>(tables: LinkedPostTables): Omit<Linke
     tables,
     async takenSlugs(tx, language, candidates, excludeId, asKept) {
       const other = excludeId === null ? Prisma.empty : Prisma.sql` AND ${key} <> ${excludeId}`;
-      const rows = await tx.$queryRaw<Array<{ slug: string }>>(Prisma.sql`SELECT "slug" FROM ${textTable} WHERE "language" = ${language} AND "slug" IN (${Prisma.join(candidates)})${other}`);
+      const rows = await tx.$queryRaw<Array<{ slug: string }>>(
+        Prisma.sql`SELECT "slug" FROM ${textTable} WHERE "language" = ${language} AND "slug" IN (${Prisma.join(candidates)})${other}`,
+      );
       if (asKept) {
         const otherItem = excludeId === null ? Prisma.empty : Prisma.sql` AND "id" <> ${excludeId}`;
-        rows.push(...(await tx.$queryRaw<Array<{ slug: string }>>(Prisma.sql`SELECT "slug" FROM ${table} WHERE "slug" IN (${Prisma.join(candidates)})${otherItem}`)));
+        rows.push(
+          ...(await tx.$queryRaw<Array<{ slug: string }>>(
+            Prisma.sql`SELECT "slug" FROM ${table} WHERE "slug" IN (${Prisma.join(candidates)})${otherItem}`,
+          )),
+        );
       }
       return rows.map((row) => row.slug);
     },
@@ -99,9 +113,12 @@ export function linkedPostStatements<R, C>(tables: LinkedPostTables): Omit<Linke
       );
       return rows.map((row) => Number(row.id));
     },
-    idBySlug: (db, slug, language, defaultLanguage) => itemIdBySlug(db.read, tables.textTable, slug, language, defaultLanguage),
+    idBySlug: (db, slug, language, defaultLanguage) =>
+      itemIdBySlug(db.read, tables.textTable, slug, language, defaultLanguage),
     async owners(db, ids) {
-      const rows = await db.read.$queryRaw<Array<{ status: string; authorId: number | bigint }>>(Prisma.sql`SELECT "status", "authorId" FROM ${table} WHERE "id" IN (${Prisma.join(ids)})`);
+      const rows = await db.read.$queryRaw<Array<{ status: string; authorId: number | bigint }>>(
+        Prisma.sql`SELECT "status", "authorId" FROM ${table} WHERE "id" IN (${Prisma.join(ids)})`,
+      );
       return rows.map((row) => ({ status: row.status, authorId: Number(row.authorId) }));
     },
   };

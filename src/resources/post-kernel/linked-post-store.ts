@@ -41,7 +41,11 @@ export interface LinkedPostTextInput {
 }
 
 /** The statements and field mappings of one model (venue or organizer). */
-export interface LinkedPostModel<R extends LinkedPostRecord, I extends PostFieldsInput & LinkedPostTextInput, C extends object> {
+export interface LinkedPostModel<
+  R extends LinkedPostRecord,
+  I extends PostFieldsInput & LinkedPostTextInput,
+  C extends object,
+> {
   repository: LinkedPostRepository<R, C>;
   /** Base of a slug when the name has no letters or digits at all. */
   fallbackSlug: string;
@@ -57,7 +61,13 @@ export interface LinkedPostModel<R extends LinkedPostRecord, I extends PostField
 export interface LinkedPostStore<R extends LinkedPostRecord, I> {
   /** The one lookup of an item by reference: by id, or by slug (see slug-lookup.ts for the language order). */
   resolve(db: Database, ref: ItemRef, order: LanguageOrder): Promise<R | null>;
-  list(db: Database, filters: LinkedPostFilters, orderBy: LinkedPostOrder, offset: number, limit: number): Promise<{ items: R[]; total: number }>;
+  list(
+    db: Database,
+    filters: LinkedPostFilters,
+    orderBy: LinkedPostOrder,
+    offset: number,
+    limit: number,
+  ): Promise<{ items: R[]; total: number }>;
   create(db: Database, ctx: PostWriteContext, input: I): Promise<R>;
   update(db: Database, ctx: PostWriteContext, target: WriteTarget<R>, input: I): Promise<R>;
   /**
@@ -71,7 +81,13 @@ export interface LinkedPostStore<R extends LinkedPostRecord, I> {
    * Moves to the trash and unlinks from every event; one already there is `inTrash`, or, when
    * `destroys`, is deleted for good. Answers with the item as it is now, or as it was when deleted.
    */
-  remove(db: Database, now: Date, target: WriteTarget<R>, inTrash: ErrorCode, destroys: boolean): Promise<{ record: R; deleted: boolean }>;
+  remove(
+    db: Database,
+    now: Date,
+    target: WriteTarget<R>,
+    inTrash: ErrorCode,
+    destroys: boolean,
+  ): Promise<{ record: R; deleted: boolean }>;
 }
 
 type TextChange = Partial<Record<LinkedPostTextField, string | null>>;
@@ -79,7 +95,11 @@ type TextChange = Partial<Record<LinkedPostTextField, string | null>>;
 /** How many items of the same name an inline venue or organizer is compared with (the writer may see none of the first ones). */
 const SAME_NAMED_CANDIDATES = 20;
 
-export function createLinkedPostStore<R extends LinkedPostRecord, I extends PostFieldsInput & LinkedPostTextInput, C extends object>(model: LinkedPostModel<R, I, C>): LinkedPostStore<R, I> {
+export function createLinkedPostStore<
+  R extends LinkedPostRecord,
+  I extends PostFieldsInput & LinkedPostTextInput,
+  C extends object,
+>(model: LinkedPostModel<R, I, C>): LinkedPostStore<R, I> {
   const repository = model.repository;
   /** The text a write gives, its markup filtered as the writer's role requires. */
   function textChange(input: I, ctx: PostWriteContext): TextChange {
@@ -87,7 +107,8 @@ export function createLinkedPostStore<R extends LinkedPostRecord, I extends Post
     const change: TextChange = {};
     const name = model.nameOf(input);
     if (name !== undefined) change.name = markup.title(name).trim();
-    if (input.description !== undefined) change.description = noneIfEmpty(input.description && markup.html(input.description));
+    if (input.description !== undefined)
+      change.description = noneIfEmpty(input.description && markup.html(input.description));
     return change;
   }
 
@@ -96,23 +117,48 @@ export function createLinkedPostStore<R extends LinkedPostRecord, I extends Post
    * language without a slug of its own. Made unique in that language, and, in the item's source
    * language, among the kept slugs too (Venue.slug, Organizer.slug).
    */
-  async function slugOf(db: Database, tx: Tx, ctx: PostWriteContext, input: I, current: R | null, change: TextChange, id?: number): Promise<string | undefined> {
+  async function slugOf(
+    db: Database,
+    tx: Tx,
+    ctx: PostWriteContext,
+    input: I,
+    current: R | null,
+    change: TextChange,
+    id?: number,
+  ): Promise<string | undefined> {
     const wanted = input.slug ?? nameForNewSlug(LINKED_POST_TEXT, current?.texts ?? [], ctx.language, change, id);
     if (wanted === undefined) return undefined;
     const asKept = !current || current.sourceLanguage === ctx.language;
-    return freeSlug(db, tx, `${model.fallbackSlug}:${ctx.language}`, slugBase(wanted, model.fallbackSlug), (candidates) =>
-      repository.takenSlugs(tx, ctx.language, candidates, id ?? current?.id ?? null, asKept),
+    return freeSlug(
+      db,
+      tx,
+      `${model.fallbackSlug}:${ctx.language}`,
+      slugBase(wanted, model.fallbackSlug),
+      (candidates) => repository.takenSlugs(tx, ctx.language, candidates, id ?? current?.id ?? null, asKept),
     );
   }
 
-  async function writeTexts(tx: Tx, id: number, current: R | null, ctx: PostWriteContext, change: TextChange, shared: SharedText): Promise<void> {
+  async function writeTexts(
+    tx: Tx,
+    id: number,
+    current: R | null,
+    ctx: PostWriteContext,
+    change: TextChange,
+    shared: SharedText,
+  ): Promise<void> {
     const order = { defaultLanguage: ctx.defaultLanguage, sourceLanguage: current?.sourceLanguage ?? ctx.language };
     const { rows } = textRowsToWrite(LINKED_POST_TEXT, current?.texts ?? [], ctx.language, change, order, shared);
     for (const row of rows) await repository.saveText(tx, id, row);
   }
 
   /** Creates an item from `input` in `tx`; its id, or null with the input's problems added to `problems`. */
-  async function insert(db: Database, tx: Tx, ctx: PostWriteContext, input: I, problems: ParamProblems): Promise<number | null> {
+  async function insert(
+    db: Database,
+    tx: Tx,
+    ctx: PostWriteContext,
+    input: I,
+    problems: ParamProblems,
+  ): Promise<number | null> {
     const fields = await resolvePostFields(tx, input, ctx, problems);
     checkSlugHasLetters(input.slug, problems);
     if (problems.any()) return null;
@@ -120,13 +166,23 @@ export function createLinkedPostStore<R extends LinkedPostRecord, I extends Post
     const columns = model.columns(input);
     if (change.name !== "") {
       const slug = (await slugOf(db, tx, ctx, input, null, change))!;
-      const id = await repository.insert(tx, columns, { ...fields, sourceLanguage: ctx.language, slug, modifiedAt: ctx.now });
+      const id = await repository.insert(tx, columns, {
+        ...fields,
+        sourceLanguage: ctx.language,
+        slug,
+        modifiedAt: ctx.now,
+      });
       await writeTexts(tx, id, null, ctx, { ...change, slug }, { before: [], after: model.sharedSearchText(columns) });
       return id;
     }
     // A name that filtering left blank: the slug is the item's id, known once it is made (a
     // placeholder no slug can equal holds the kept slug's unique place until then).
-    const id = await repository.insert(tx, columns, { ...fields, sourceLanguage: ctx.language, slug: ` ${randomUUID()}`, modifiedAt: ctx.now });
+    const id = await repository.insert(tx, columns, {
+      ...fields,
+      sourceLanguage: ctx.language,
+      slug: ` ${randomUUID()}`,
+      modifiedAt: ctx.now,
+    });
     const slug = (await slugOf(db, tx, ctx, input, null, change, id))!;
     await repository.saveKeptSlug(tx, id, slug);
     await writeTexts(tx, id, null, ctx, { ...change, slug }, { before: [], after: model.sharedSearchText(columns) });
@@ -134,13 +190,24 @@ export function createLinkedPostStore<R extends LinkedPostRecord, I extends Post
   }
 
   /** The oldest item named `name` in some language (and described so, when a description is given) that the writer may see, outside the trash. */
-  async function sameNamed(tx: Tx, ctx: PostWriteContext, name: string, description: string | null | undefined): Promise<number | null> {
+  async function sameNamed(
+    tx: Tx,
+    ctx: PostWriteContext,
+    name: string,
+    description: string | null | undefined,
+  ): Promise<number | null> {
     const ids = await repository.sameNamedIds(tx, sortKeyOf(name), SAME_NAMED_CANDIDATES);
     const wantedDescription = description ? normalizeForSearch(description) : null;
     for (const id of ids) {
       const candidate = (await repository.find(tx, id))!;
       if (!canReadItem(ctx.principal, ctx.type, candidate)) continue;
-      if (wantedDescription !== null && !candidate.texts.some((text) => text.description !== null && normalizeForSearch(text.description) === wantedDescription)) continue;
+      if (
+        wantedDescription !== null &&
+        !candidate.texts.some(
+          (text) => text.description !== null && normalizeForSearch(text.description) === wantedDescription,
+        )
+      )
+        continue;
       return candidate.id;
     }
     return null;
@@ -148,13 +215,17 @@ export function createLinkedPostStore<R extends LinkedPostRecord, I extends Post
 
   return {
     async resolve(db, ref, order) {
-      const id = "slug" in ref ? await repository.idBySlug(db, ref.slug, order.language, order.defaultLanguage) : ref.id;
+      const id =
+        "slug" in ref ? await repository.idBySlug(db, ref.slug, order.language, order.defaultLanguage) : ref.id;
       return id !== null && isItemId(id) ? repository.find(db.read, id) : null;
     },
 
     async list(db, filters, orderBy, offset, limit) {
       const where = linkedPostWhere(filters);
-      const [items, total] = await Promise.all([repository.findMany(db.read, where, orderBy, offset, limit), repository.count(db.read, where)]);
+      const [items, total] = await Promise.all([
+        repository.findMany(db.read, where, orderBy, offset, limit),
+        repository.count(db.read, where),
+      ]);
       return { items, total };
     },
 
@@ -195,7 +266,10 @@ export function createLinkedPostStore<R extends LinkedPostRecord, I extends Post
           // The kept slug follows the source language's.
           const kept = slug !== undefined && current.sourceLanguage === ctx.language ? { slug } : {};
           await repository.save(tx, id, { ...columns, ...kept, modifiedAt: ctx.now });
-          const shared = { before: model.sharedSearchText(current), after: model.sharedSearchText({ ...current, ...columns }) };
+          const shared = {
+            before: model.sharedSearchText(current),
+            after: model.sharedSearchText({ ...current, ...columns }),
+          };
           await writeTexts(tx, id, current, ctx, change, shared);
           return (await repository.find(tx, id))!;
         }),

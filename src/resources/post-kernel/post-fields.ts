@@ -50,7 +50,8 @@ export async function resolvePostFields(
   let authorId = current?.authorId ?? ctx.principal.userId;
   if (input.author !== undefined) {
     if (!(await authorExists(tx, input.author))) problems.add("author", "rest_user_not_found", "notFound");
-    else if (input.author !== authorId && !can(ctx.principal.role, `edit_others_${ctx.type}`)) throw new ApiError("rest_forbidden");
+    else if (input.author !== authorId && !can(ctx.principal.role, `edit_others_${ctx.type}`))
+      throw new ApiError("rest_forbidden");
     else authorId = input.author;
   }
 

@@ -35,7 +35,13 @@ export async function lockItem(db: Database, tx: Tx, table: ItemTable, id: numbe
  * found it (same version) and no precondition needs it read, that is the record the request found,
  * and what was checked then still holds; otherwise it is read again and checked again.
  */
-export async function lockTarget<R extends Versioned>(db: Database, tx: Tx, table: ItemTable, target: WriteTarget<R>, read: () => Promise<R | null>): Promise<R> {
+export async function lockTarget<R extends Versioned>(
+  db: Database,
+  tx: Tx,
+  table: ItemTable,
+  target: WriteTarget<R>,
+  read: () => Promise<R | null>,
+): Promise<R> {
   const version = await lockItem(db, tx, table, target.record.id);
   if (version === target.record.version && !target.conditional) return target.record;
   const current = version === null ? null : await read();
@@ -51,7 +57,14 @@ export type LinkLock = "share" | "key share";
  * `authorId`, locked until the write's transaction ends, in id order (so that writers locking the
  * same rows queue instead of deadlocking). SQLite's single writer needs no lock.
  */
-export async function lockRows(db: Database, tx: Tx, table: "Venue" | "Organizer" | "Event", ids: number[], mode: LinkLock, only: { outsideTrash?: boolean } = {}): Promise<OwnedRow[]> {
+export async function lockRows(
+  db: Database,
+  tx: Tx,
+  table: "Venue" | "Organizer" | "Event",
+  ids: number[],
+  mode: LinkLock,
+  only: { outsideTrash?: boolean } = {},
+): Promise<OwnedRow[]> {
   if (ids.length === 0) return [];
   const lock = db.provider === "postgresql" ? Prisma.raw(` FOR ${mode.toUpperCase()}`) : Prisma.empty;
   const extra = only.outsideTrash ? Prisma.sql` AND "status" <> 'trash'` : Prisma.empty;
@@ -68,13 +81,24 @@ export interface OwnedRow {
 }
 
 /** The id of the item `itemBySlugSql` finds, or null. */
-export async function itemIdBySlug(client: Db | Tx, table: SluggedTable, slug: string, language: Language, defaultLanguage: Language): Promise<number | null> {
-  const rows = await client.$queryRaw<Array<Record<string, number | bigint>>>(itemBySlugSql(table, slug, language, defaultLanguage));
+export async function itemIdBySlug(
+  client: Db | Tx,
+  table: SluggedTable,
+  slug: string,
+  language: Language,
+  defaultLanguage: Language,
+): Promise<number | null> {
+  const rows = await client.$queryRaw<Array<Record<string, number | bigint>>>(
+    itemBySlugSql(table, slug, language, defaultLanguage),
+  );
   return rows.length > 0 ? Number(Object.values(rows[0])[0]) : null;
 }
 
 /** Publishes the events, venues and organizers scheduled for `now` or before; how many of each. */
-export async function publishPostsDue(tx: Tx, now: Date): Promise<{ events: number; venues: number; organizers: number }> {
+export async function publishPostsDue(
+  tx: Tx,
+  now: Date,
+): Promise<{ events: number; venues: number; organizers: number }> {
   const due = { status: "future", postDate: { lte: now } };
   // Publishing is a write of the item (its status changes), so it counts in its version.
   const data = { status: "publish", version: { increment: 1 } };

@@ -67,5 +67,7 @@ export function globalIds(record: PostRecordBase, kind: PostKind, ctx: RequestCo
 
 /** Leaves out the keys whose value is null or undefined (schema.org data has no nulls). */
 export function compact<T extends Record<string, unknown>>(object: T): Partial<T> {
-  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== null && value !== undefined)) as Partial<T>;
+  return Object.fromEntries(
+    Object.entries(object).filter(([, value]) => value !== null && value !== undefined),
+  ) as Partial<T>;
 }

@@ -7,7 +7,10 @@ import { publishPostsDue } from "./post-repository";
  * WordPress's scheduler does. Safe to run from every instance at once: each run publishes what
  * is due, and finds nothing left when another got there first.
  */
-export async function publishDueItems(db: Database, now: Date): Promise<{ events: number; venues: number; organizers: number }> {
+export async function publishDueItems(
+  db: Database,
+  now: Date,
+): Promise<{ events: number; venues: number; organizers: number }> {
   return inTransaction(db, async (tx) => {
     return publishPostsDue(tx, now);
   });

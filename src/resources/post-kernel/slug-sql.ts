@@ -15,7 +15,12 @@ export type SluggedTable = keyof typeof SLUGGED;
  * `slug`; else the one whose slug in the default language is; else any whose slug in another
  * language is (the first language in order). A statement selecting that item's id.
  */
-export function itemBySlugSql(table: SluggedTable, slug: string, language: Language, defaultLanguage: Language): Prisma.Sql {
+export function itemBySlugSql(
+  table: SluggedTable,
+  slug: string,
+  language: Language,
+  defaultLanguage: Language,
+): Prisma.Sql {
   return slugMatchSql(table, slug, language, defaultLanguage, Prisma.empty);
 }
 
@@ -24,7 +29,13 @@ export function itemBySlugSql(table: SluggedTable, slug: string, language: Langu
  * the item's for as long as the item keeps that slug (slugs are unique per language); one in
  * another language can be overtaken by an item given that slug in the request language.
  */
-export function slugMatchSql(table: SluggedTable, slug: string, language: Language, defaultLanguage: Language, extraColumns = Prisma.sql`, "t"."language" AS "language"`): Prisma.Sql {
+export function slugMatchSql(
+  table: SluggedTable,
+  slug: string,
+  language: Language,
+  defaultLanguage: Language,
+  extraColumns = Prisma.sql`, "t"."language" AS "language"`,
+): Prisma.Sql {
   const key = Prisma.raw(`"t"."${SLUGGED[table]}"`);
   return Prisma.sql`SELECT ${key}${extraColumns} FROM ${Prisma.raw(`"${table}"`)} "t" WHERE "t"."slug" = ${slug}
     ORDER BY CASE "t"."language" WHEN ${language} THEN 0 WHEN ${defaultLanguage} THEN 1 ELSE 2 END, "t"."language" LIMIT 1`;

@@ -5,7 +5,9 @@ import { firstFreeSlug, slugify, type TakenAmong } from "../../text/slug";
 
 /** Whether an error is the database refusing a duplicate value of a unique column (P2002). */
 export function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: string } | null)?.code === "P2002" || driverCause(error)?.kind === "UniqueConstraintViolation";
+  return (
+    (error as { code?: string } | null)?.code === "P2002" || driverCause(error)?.kind === "UniqueConstraintViolation"
+  );
 }
 
 const MAX_ATTEMPTS = 8;
@@ -42,7 +44,13 @@ export function slugBase(text: string, fallback: string): string {
  * time anyway), so that fifty concurrent "Same title" events get `same-title` to
  * `same-title-50` at the first attempt, instead of racing for each suffix.
  */
-export async function freeSlug(db: Database, tx: Tx, scope: string, base: string, takenAmong: TakenAmong): Promise<string> {
+export async function freeSlug(
+  db: Database,
+  tx: Tx,
+  scope: string,
+  base: string,
+  takenAmong: TakenAmong,
+): Promise<string> {
   await lockFor(db, tx, `slug:${scope}:${base}`);
   return firstFreeSlug(base, takenAmong);
 }

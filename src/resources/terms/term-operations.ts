@@ -1,9 +1,26 @@
 import type { Request } from "express";
 import { writeTargetOf } from "../../auth/write-targets";
-import { collectionLinks, echoedQuery, offsetOf, pageRequest, setCollectionHeaders, totalPagesOf } from "../../http/collection";
+import {
+  collectionLinks,
+  echoedQuery,
+  offsetOf,
+  pageRequest,
+  setCollectionHeaders,
+  totalPagesOf,
+} from "../../http/collection";
 import { sendRepresentation } from "../../http/conditional";
 import { ApiError } from "../../http/errors";
-import { bindOperations, bodyOf, itemRefOf, queryOf, type ItemOperationSet, type Operation, type OperationHandler, type QueryOf, type TargetRule } from "../../http/operation-types";
+import {
+  bindOperations,
+  bodyOf,
+  itemRefOf,
+  queryOf,
+  type ItemOperationSet,
+  type Operation,
+  type OperationHandler,
+  type QueryOf,
+  type TargetRule,
+} from "../../http/operation-types";
 import { context, type RequestContext } from "../../http/request-context";
 import type { Services } from "../../services";
 import { markupFilterOf } from "../../text/kses";
@@ -40,7 +57,13 @@ function termHandlers(config: TaxonomyConfig, services: Services): ItemOperation
   };
   const writeContext = (req: Request) => {
     const ctx = context(req);
-    return { config, language: ctx.language, defaultLanguage: ctx.defaultLanguage, markup: markupFilterOf(ctx.principal!), now: services.clock() };
+    return {
+      config,
+      language: ctx.language,
+      defaultLanguage: ctx.defaultLanguage,
+      markup: markupFilterOf(ctx.principal!),
+      now: services.clock(),
+    };
   };
   const targetOf = (req: Request) => writeTargetOf(req, rule, readTagOf(forms, context(req)));
 
@@ -49,20 +72,36 @@ function termHandlers(config: TaxonomyConfig, services: Services): ItemOperation
     const sync = await syncRequestOf(req, config.collectionKey, services);
     const query = (sync?.query ?? queryOf(req, "listCategories")) as QueryOf<"listCategories">;
     const page = pageRequest(query, services.config);
-    const listQuery = await termListQueryOf(db, config, query, ctx, { offset: offsetOf(page), limit: page.perPage }, services.clock(), services.bridges);
+    const listQuery = await termListQueryOf(
+      db,
+      config,
+      query,
+      ctx,
+      { offset: offsetOf(page), limit: page.perPage },
+      services.clock(),
+      services.bridges,
+    );
     const present = (term: TermRecord) => serializeTerm(term, config, ctx);
     if (sync) {
-      return sendSyncPage(req, res, ctx, sync, {
-        resource: config.collectionKey,
-        path: config.collectionPath,
-        collectionKey: config.collectionKey,
-        perPage: page.perPage,
-        readShown: async (ids) => (await listTerms(db, { ...listQuery, onlyIds: ids, offset: 0, limit: ids.length })).items,
-        idOf: (term) => term.id,
-        serialize: present,
-        // Terms are public: anyone may learn that one is gone.
-        tombstoneShown: () => true,
-      }, services);
+      return sendSyncPage(
+        req,
+        res,
+        ctx,
+        sync,
+        {
+          resource: config.collectionKey,
+          path: config.collectionPath,
+          collectionKey: config.collectionKey,
+          perPage: page.perPage,
+          readShown: async (ids) =>
+            (await listTerms(db, { ...listQuery, onlyIds: ids, offset: 0, limit: ids.length })).items,
+          idOf: (term) => term.id,
+          serialize: present,
+          // Terms are public: anyone may learn that one is gone.
+          tombstoneShown: () => true,
+        },
+        services,
+      );
     }
     const syncToken = await listingToken(req, res, config.collectionKey, services);
     const { items, total } = await listTerms(db, listQuery);
@@ -71,7 +110,14 @@ function termHandlers(config: TaxonomyConfig, services: Services): ItemOperation
     setCollectionHeaders(res, total, totalPages, links);
     const next_sync_token = await syncToken();
     const { rest_url, ...pageLinks } = links;
-    sendRepresentation(res, { rest_url, total, total_pages: totalPages, [config.collectionKey]: items.map(present), ...pageLinks, next_sync_token });
+    sendRepresentation(res, {
+      rest_url,
+      total,
+      total_pages: totalPages,
+      [config.collectionKey]: items.map(present),
+      ...pageLinks,
+      next_sync_token,
+    });
   };
 
   const get: OperationHandler = async (req, res) => {
@@ -88,13 +134,20 @@ function termHandlers(config: TaxonomyConfig, services: Services): ItemOperation
 
   const update: Operation = {
     target: rule,
-    run: async (req, res) => sendWritten(req, res, await updateTerm(db, writeContext(req), targetOf(req), bodyOf(req, "updateCategory")), forms),
+    run: async (req, res) =>
+      sendWritten(
+        req,
+        res,
+        await updateTerm(db, writeContext(req), targetOf(req), bodyOf(req, "updateCategory")),
+        forms,
+      ),
   };
 
   const remove: Operation = {
     target: rule,
     // The answer is the term as it was; it has no representation any more, so no tag.
-    run: async (req, res) => sendWritten(req, res, await deleteTerm(db, config, targetOf(req)), forms, { deleted: true }),
+    run: async (req, res) =>
+      sendWritten(req, res, await deleteTerm(db, config, targetOf(req)), forms, { deleted: true }),
   };
 
   return { list: { run: list }, create: { run: create }, get: { run: get }, update, remove };
@@ -103,14 +156,25 @@ function termHandlers(config: TaxonomyConfig, services: Services): ItemOperation
 /** The category operations (tec-rest-v1.md §6.2, §7.3). */
 export function categoryOperations(services: Services) {
   return bindOperations(termHandlers(CATEGORIES, services), {
-    listCategories: "list", createCategory: "create", getCategory: "get",
-    updateCategory: "update", putCategory: "update", patchCategory: "update", deleteCategory: "remove",
+    listCategories: "list",
+    createCategory: "create",
+    getCategory: "get",
+    updateCategory: "update",
+    putCategory: "update",
+    patchCategory: "update",
+    deleteCategory: "remove",
   });
 }
 
 /** The tag operations (tec-rest-v1.md §6.2, §7.3). */
 export function tagOperations(services: Services) {
   return bindOperations(termHandlers(TAGS, services), {
-    listTags: "list", createTag: "create", getTag: "get", updateTag: "update", putTag: "update", patchTag: "update", deleteTag: "remove",
+    listTags: "list",
+    createTag: "create",
+    getTag: "get",
+    updateTag: "update",
+    putTag: "update",
+    patchTag: "update",
+    deleteTag: "remove",
   });
 }

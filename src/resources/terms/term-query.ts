@@ -40,10 +40,16 @@ export async function termListQueryOf(
   const parentFilter = async (): Promise<number | undefined> => {
     const parent = query.parent;
     if (!config.hierarchical || parent === undefined || parent === 0) return config.hierarchical ? parent : undefined;
-    if (!(await resolveTerm(db, config.taxonomy, parent))) throw invalidParam("parent", "rest_term_not_found", "notFound");
+    if (!(await resolveTerm(db, config.taxonomy, parent)))
+      throw invalidParam("parent", "rest_term_not_found", "notFound");
     return parent;
   };
-  const [includeIds, excludeIds, eventId, parentId] = await Promise.all([termIds("include"), termIds("exclude"), eventFilter(), parentFilter()]);
+  const [includeIds, excludeIds, eventId, parentId] = await Promise.all([
+    termIds("include"),
+    termIds("exclude"),
+    eventFilter(),
+    parentFilter(),
+  ]);
   const problems = new ParamProblems();
   const modified = modifiedWindowOf(query, ctx.siteTimezone, now, problems);
   problems.throwIfAny();

@@ -32,7 +32,11 @@ export const TERM_VALUE_TYPES: ValueTypes = {};
 
 export type TermRecord = Prisma.TermGetPayload<{ select: typeof termSelect }>;
 
-export const TERM_TEXT: RowsSpec<TermTextField> = { fields: TERM_TEXT_FIELDS, nameField: "name", searchFields: ["name", "slug"] };
+export const TERM_TEXT: RowsSpec<TermTextField> = {
+  fields: TERM_TEXT_FIELDS,
+  nameField: "name",
+  searchFields: ["name", "slug"],
+};
 
 export type Taxonomy = "category" | "tag";
 

@@ -41,19 +41,26 @@ export async function listTerms(db: Database, query: TermListQuery): Promise<{ i
   const termWhere: Prisma.TermWhereInput = { taxonomy: query.taxonomy };
   if (query.hideEmpty) termWhere.count = { gt: 0 };
   if (query.includeIds || query.excludeIds) {
-    termWhere.id = { ...(query.includeIds ? { in: query.includeIds } : {}), ...(query.excludeIds ? { notIn: query.excludeIds } : {}) };
+    termWhere.id = {
+      ...(query.includeIds ? { in: query.includeIds } : {}),
+      ...(query.excludeIds ? { notIn: query.excludeIds } : {}),
+    };
   }
   if (query.parentId !== undefined) termWhere.parentId = query.parentId === 0 ? null : query.parentId;
   if (query.eventId !== undefined) termWhere.events = { some: { eventId: query.eventId } };
   if (query.onlyIds) termWhere.AND = [{ id: { in: query.onlyIds } }];
-  if (query.modified.after || query.modified.before) termWhere.modifiedAt = { gt: query.modified.after, lt: query.modified.before };
+  if (query.modified.after || query.modified.before)
+    termWhere.modifiedAt = { gt: query.modified.after, lt: query.modified.before };
   const where: Prisma.TermTextWhereInput = {
     language: query.language,
     term: termWhere,
     AND: query.searchWords.map((word) => ({ searchText: { contains: word } })),
   };
   if (query.slug !== undefined) {
-    where.OR = [{ slug: query.slug }, { term: { texts: { some: { language: query.defaultLanguage, slug: query.slug } } } }];
+    where.OR = [
+      { slug: query.slug },
+      { term: { texts: { some: { language: query.defaultLanguage, slug: query.slug } } } },
+    ];
   }
   // Ordering by the `include` list: that list is short (at most 100), so order it here.
   const byInclude = query.orderBy === "include" && query.includeIds !== undefined;
@@ -99,7 +106,12 @@ export async function resolveTermRefs(
   const slugs = refs.filter((ref) => !/^\d+$/.test(ref));
   const [byId, bySlug] = await Promise.all([
     numeric.length ? db.read.term.findMany({ where: { taxonomy, id: { in: numeric } }, select: { id: true } }) : [],
-    slugs.length ? db.read.termText.findMany({ where: { taxonomy, slug: { in: slugs } }, select: { termId: true, slug: true, language: true } }) : [],
+    slugs.length
+      ? db.read.termText.findMany({
+          where: { taxonomy, slug: { in: slugs } },
+          select: { termId: true, slug: true, language: true },
+        })
+      : [],
   ]);
   const knownIds = new Set(byId.map((term) => term.id));
   const preference = (lang: string) => (lang === language ? 0 : lang === defaultLanguage ? 1 : 2);
@@ -111,13 +123,14 @@ export async function resolveTermRefs(
       else unknown.push(ref);
       continue;
     }
-    const match = bySlug.filter((row) => row.slug === ref).sort((a, b) => preference(a.language) - preference(b.language))[0];
+    const match = bySlug
+      .filter((row) => row.slug === ref)
+      .sort((a, b) => preference(a.language) - preference(b.language))[0];
     if (match) ids.push(match.termId);
     else unknown.push(ref);
   }
   return { ids: [...new Set(ids)], unknown };
 }
-
 
 /** A term's text row in a language, as a write stores it. */
 export interface TermTextRow {
@@ -130,7 +143,12 @@ export interface TermTextRow {
 }
 
 /** Writes a term's text row in a language (made, or replaced). */
-export async function saveTermText(tx: Tx, term: { id: number; taxonomy: string }, language: string, row: TermTextRow): Promise<void> {
+export async function saveTermText(
+  tx: Tx,
+  term: { id: number; taxonomy: string },
+  language: string,
+  row: TermTextRow,
+): Promise<void> {
   const data = { taxonomy: term.taxonomy, ...row };
   await tx.termText.upsert({
     where: { termId_language: { termId: term.id, language } },
@@ -148,13 +166,24 @@ export async function parentOfCategory(tx: Tx, id: number): Promise<number | nul
 /** A term of the taxonomy, other than `exceptId`, under `parentId` (when hierarchical) with this name's sort key in `language`. */
 export async function sameNamedTerm(
   tx: Tx,
-  where: { taxonomy: Taxonomy; hierarchical: boolean; language: string; sortKey: string; parentId: number | null; exceptId: number | null },
+  where: {
+    taxonomy: Taxonomy;
+    hierarchical: boolean;
+    language: string;
+    sortKey: string;
+    parentId: number | null;
+    exceptId: number | null;
+  },
 ): Promise<number | null> {
   const clash = await tx.termText.findFirst({
     where: {
       language: where.language,
       sortKey: where.sortKey,
-      term: { taxonomy: where.taxonomy, ...(where.hierarchical ? { parentId: where.parentId } : {}), ...(where.exceptId !== null ? { id: { not: where.exceptId } } : {}) },
+      term: {
+        taxonomy: where.taxonomy,
+        ...(where.hierarchical ? { parentId: where.parentId } : {}),
+        ...(where.exceptId !== null ? { id: { not: where.exceptId } } : {}),
+      },
     },
     select: { termId: true },
   });
@@ -162,9 +191,20 @@ export async function sameNamedTerm(
 }
 
 /** Of `candidates`, the slugs terms of the taxonomy other than `exceptId` have in `language`. */
-export async function takenTermSlugs(tx: Tx, taxonomy: Taxonomy, language: string, candidates: string[], exceptId: number | null): Promise<string[]> {
+export async function takenTermSlugs(
+  tx: Tx,
+  taxonomy: Taxonomy,
+  language: string,
+  candidates: string[],
+  exceptId: number | null,
+): Promise<string[]> {
   const taken = await tx.termText.findMany({
-    where: { taxonomy, language, slug: { in: candidates }, ...(exceptId !== null ? { termId: { not: exceptId } } : {}) },
+    where: {
+      taxonomy,
+      language,
+      slug: { in: candidates },
+      ...(exceptId !== null ? { termId: { not: exceptId } } : {}),
+    },
     select: { slug: true },
   });
   return taken.map((row) => row.slug!);
@@ -202,7 +242,9 @@ export async function deleteTermRow(tx: Tx, id: number, parentId: number | null)
  */
 export async function lockTermsToLink(db: Database, tx: Tx, ids: number[]): Promise<Map<number, string>> {
   const lock = db.provider === "postgresql" ? Prisma.sql` FOR NO KEY UPDATE` : Prisma.empty;
-  const rows = await tx.$queryRaw<Array<{ id: number; taxonomy: string }>>(Prisma.sql`SELECT "id", "taxonomy" FROM "Term" WHERE "id" IN (${Prisma.join(ids)}) ORDER BY "id"${lock}`);
+  const rows = await tx.$queryRaw<Array<{ id: number; taxonomy: string }>>(
+    Prisma.sql`SELECT "id", "taxonomy" FROM "Term" WHERE "id" IN (${Prisma.join(ids)}) ORDER BY "id"${lock}`,
+  );
   return new Map(rows.map((row) => [Number(row.id), row.taxonomy]));
 }
 

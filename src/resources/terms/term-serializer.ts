@@ -8,7 +8,12 @@ import type { TaxonomyConfig } from "./term-record";
 type TermJson = Schemas["Category"] | Schemas["Tag"];
 
 /** A category or tag as `/categories` and `/tags` return it (tec-rest-v1.md §3.4.2). */
-export function serializeTerm(term: TermRecord, config: TaxonomyConfig, ctx: RequestContext, options: { translations?: boolean } = {}): TermJson {
+export function serializeTerm(
+  term: TermRecord,
+  config: TaxonomyConfig,
+  ctx: RequestContext,
+  options: { translations?: boolean } = {},
+): TermJson {
   const text = effectiveText(term.texts, TERM_TEXT_FIELDS, {
     language: ctx.language,
     defaultLanguage: ctx.defaultLanguage,
@@ -27,10 +32,26 @@ export function serializeTerm(term: TermRecord, config: TaxonomyConfig, ctx: Req
   };
   const url = `${ctx.siteUrl}${ctx.languagePrefix}/${config.archivePath}/${encodeURIComponent(slug)}/`;
   const translations = options.translations
-    ? { translations: translationsOf(term.texts, TERM_TEXT_FIELDS, term.sourceLanguage, ctx, `${config.collectionPath}/${term.id}`) }
+    ? {
+        translations: translationsOf(
+          term.texts,
+          TERM_TEXT_FIELDS,
+          term.sourceLanguage,
+          ctx,
+          `${config.collectionPath}/${term.id}`,
+        ),
+      }
     : {};
   if (config.hierarchical) {
-    return { ...common, taxonomy: "tribe_events_cat", parent: term.parentId ?? 0, meta: [], url, urls, ...translations };
+    return {
+      ...common,
+      taxonomy: "tribe_events_cat",
+      parent: term.parentId ?? 0,
+      meta: [],
+      url,
+      urls,
+      ...translations,
+    };
   }
   return { ...common, taxonomy: "post_tag", meta: [], url, urls, ...translations };
 }

@@ -13,7 +13,15 @@ import { lockTarget } from "../post-kernel/post-repository";
 import { nameForNewSlug, textRowsToWrite } from "../post-kernel/item-texts";
 import { checkSlugHasLetters } from "../post-kernel/unique-slug";
 import type { TaxonomyConfig } from "./term-record";
-import { CATEGORIES, TAGS, TERM_TEXT, TERM_TEXT_FIELDS, type Taxonomy, type TermRecord, type TermTextField } from "./term-record";
+import {
+  CATEGORIES,
+  TAGS,
+  TERM_TEXT,
+  TERM_TEXT_FIELDS,
+  type Taxonomy,
+  type TermRecord,
+  type TermTextField,
+} from "./term-record";
 import {
   deleteTermRow,
   findTerm,
@@ -55,11 +63,26 @@ function filtered<T extends { name?: string; description?: string | null }>(inpu
 }
 
 /** Stores the text rows of a term that a write of `change` in `language` changes. */
-async function writeTexts(tx: Tx, term: { id: number; taxonomy: string; sourceLanguage: string; texts: TermRecord["texts"] }, ctx: TermWriteContext, change: Partial<Record<TermTextField, string | null>>): Promise<void> {
-  const { rows } = textRowsToWrite(TERM_TEXT, term.texts, ctx.language, change, { defaultLanguage: ctx.defaultLanguage, sourceLanguage: term.sourceLanguage });
+async function writeTexts(
+  tx: Tx,
+  term: { id: number; taxonomy: string; sourceLanguage: string; texts: TermRecord["texts"] },
+  ctx: TermWriteContext,
+  change: Partial<Record<TermTextField, string | null>>,
+): Promise<void> {
+  const { rows } = textRowsToWrite(TERM_TEXT, term.texts, ctx.language, change, {
+    defaultLanguage: ctx.defaultLanguage,
+    sourceLanguage: term.sourceLanguage,
+  });
   for (const row of rows) {
     const { name, description, slug } = row.own;
-    await saveTermText(tx, term, row.language, { name, description, slug, searchText: row.searchText, sortKey: row.sortKey, slugKey: row.shown.slug ?? "" });
+    await saveTermText(tx, term, row.language, {
+      name,
+      description,
+      slug,
+      searchText: row.searchText,
+      sortKey: row.sortKey,
+      slugKey: row.shown.slug ?? "",
+    });
   }
 }
 
@@ -78,9 +101,22 @@ async function checkParent(tx: Tx, termId: number | null, parent: number): Promi
   }
 }
 
-async function checkNameFree(tx: Tx, ctx: TermWriteContext, name: string, parentId: number | null, termId: number | null): Promise<void> {
+async function checkNameFree(
+  tx: Tx,
+  ctx: TermWriteContext,
+  name: string,
+  parentId: number | null,
+  termId: number | null,
+): Promise<void> {
   const { taxonomy, hierarchical } = ctx.config;
-  const clash = await sameNamedTerm(tx, { taxonomy, hierarchical, language: ctx.language, sortKey: sortKeyOf(name), parentId, exceptId: termId });
+  const clash = await sameNamedTerm(tx, {
+    taxonomy,
+    hierarchical,
+    language: ctx.language,
+    sortKey: sortKeyOf(name),
+    parentId,
+    exceptId: termId,
+  });
   if (clash !== null) throw new ApiError("term_exists", {}, { term_id: clash });
 }
 
@@ -110,13 +146,23 @@ async function createTermIn(tx: Tx, ctx: TermWriteContext, given: Schemas["Creat
   if (ctx.config.hierarchical && input.parent !== undefined) await checkParent(tx, null, input.parent);
   await checkNameFree(tx, ctx, input.name, parentId, null);
   const slug = await uniqueSlug(tx, ctx, input.slug ?? input.name, null);
-  const id = await insertTerm(tx, { taxonomy: ctx.config.taxonomy, parentId, sourceLanguage: ctx.language, createdAt: ctx.now, modifiedAt: ctx.now });
+  const id = await insertTerm(tx, {
+    taxonomy: ctx.config.taxonomy,
+    parentId,
+    sourceLanguage: ctx.language,
+    createdAt: ctx.now,
+    modifiedAt: ctx.now,
+  });
   const term = { id, taxonomy: ctx.config.taxonomy, sourceLanguage: ctx.language, texts: [] };
   await writeTexts(tx, term, ctx, { name: input.name, description: input.description ?? null, slug });
   return id;
 }
 
-export async function createTerm(db: Database, ctx: TermWriteContext, input: Schemas["CreateCategoryRequest"]): Promise<TermRecord> {
+export async function createTerm(
+  db: Database,
+  ctx: TermWriteContext,
+  input: Schemas["CreateCategoryRequest"],
+): Promise<TermRecord> {
   refuseSlugWithoutLetters(input.slug);
   return inTransaction(db, async (tx) => {
     await takeTurns(db, tx, ctx.config);
@@ -136,7 +182,8 @@ async function termsNamed(tx: Tx, ctx: TermWriteContext, texts: string[]): Promi
   const rank = (language: string) => (language === ctx.language ? 0 : language === ctx.defaultLanguage ? 1 : 2);
   const best = (matches: typeof rows) => [...matches].sort((a, b) => rank(a.language) - rank(b.language))[0];
   for (const text of texts) {
-    const match = best(rows.filter((row) => row.slug === text)) ?? best(rows.filter((row) => row.sortKey === sortKeyOf(text)));
+    const match =
+      best(rows.filter((row) => row.slug === text)) ?? best(rows.filter((row) => row.sortKey === sortKeyOf(text)));
     if (match) found.set(text, match.termId);
   }
   return found;
@@ -151,7 +198,14 @@ export type TermRef = number | string;
  * taxonomy), slugs and names looked up, and names that match no term made into new terms of the
  * request language, when the writer may manage the taxonomy (`mayCreate`; else 403).
  */
-export async function termIdsOf(db: Database, tx: Tx, ctx: TermWriteContext & { mayCreate: boolean }, param: string, refs: TermRef[], problems: ParamProblems): Promise<number[]> {
+export async function termIdsOf(
+  db: Database,
+  tx: Tx,
+  ctx: TermWriteContext & { mayCreate: boolean },
+  param: string,
+  refs: TermRef[],
+  problems: ParamProblems,
+): Promise<number[]> {
   const texts = [...new Set(refs.filter((ref): ref is string => typeof ref === "string"))];
   let found = await termsNamed(tx, ctx, texts);
   const missing = texts.filter((text) => !found.has(text));
@@ -177,15 +231,35 @@ export async function termIdsOf(db: Database, tx: Tx, ctx: TermWriteContext & { 
 }
 
 /** termIdsOf for an event write (the bridge app.ts gives events): the writer may create terms when they may manage the taxonomy. */
-export function termIdsForEvent(db: Database, tx: Tx, ctx: PostWriteContext, taxonomy: Taxonomy, param: string, refs: TermRef[], problems: ParamProblems): Promise<number[]> {
+export function termIdsForEvent(
+  db: Database,
+  tx: Tx,
+  ctx: PostWriteContext,
+  taxonomy: Taxonomy,
+  param: string,
+  refs: TermRef[],
+  problems: ParamProblems,
+): Promise<number[]> {
   const config = taxonomy === "category" ? CATEGORIES : TAGS;
   const mayCreate = can(ctx.principal.role, `manage_${config.collectionKey}`);
-  const termCtx = { config, language: ctx.language, defaultLanguage: ctx.defaultLanguage, markup: markupFilterOf(ctx.principal), now: ctx.now, mayCreate };
+  const termCtx = {
+    config,
+    language: ctx.language,
+    defaultLanguage: ctx.defaultLanguage,
+    markup: markupFilterOf(ctx.principal),
+    now: ctx.now,
+    mayCreate,
+  };
   return termIdsOf(db, tx, termCtx, param, refs, problems);
 }
 
 /** Changes what the input gives, and only that, under the term's lock. */
-export async function updateTerm(db: Database, ctx: TermWriteContext, target: WriteTarget<TermRecord>, given: TermWrite): Promise<TermRecord> {
+export async function updateTerm(
+  db: Database,
+  ctx: TermWriteContext,
+  target: WriteTarget<TermRecord>,
+  given: TermWrite,
+): Promise<TermRecord> {
   refuseSlugWithoutLetters(given.slug);
   const input = filtered(given, ctx.markup);
   const id = target.record.id;
@@ -198,7 +272,13 @@ export async function updateTerm(db: Database, ctx: TermWriteContext, target: Wr
       parentId = input.parent === 0 ? null : input.parent;
     }
     if (input.name !== undefined || parentId !== term.parentId) {
-      const shownName = input.name ?? effectiveText(term.texts, TERM_TEXT_FIELDS, { language: ctx.language, defaultLanguage: ctx.defaultLanguage, sourceLanguage: term.sourceLanguage }).name;
+      const shownName =
+        input.name ??
+        effectiveText(term.texts, TERM_TEXT_FIELDS, {
+          language: ctx.language,
+          defaultLanguage: ctx.defaultLanguage,
+          sourceLanguage: term.sourceLanguage,
+        }).name;
       if (shownName !== null) await checkNameFree(tx, ctx, shownName, parentId, id);
     }
     const change: Partial<Record<TermTextField, string | null>> = {};
@@ -216,7 +296,11 @@ export async function updateTerm(db: Database, ctx: TermWriteContext, target: Wr
  * Deletes a term for good; its children move up to its parent, and the events that had it count
  * it as a write of theirs (their representation changes). Returns it as it was.
  */
-export async function deleteTerm(db: Database, config: TaxonomyConfig, target: WriteTarget<TermRecord>): Promise<TermRecord> {
+export async function deleteTerm(
+  db: Database,
+  config: TaxonomyConfig,
+  target: WriteTarget<TermRecord>,
+): Promise<TermRecord> {
   const id = target.record.id;
   return inTransaction(db, async (tx) => {
     await takeTurns(db, tx, config);

@@ -32,16 +32,31 @@ export interface CreatedUser {
   application_password: string;
 }
 
-export async function createUser(db: Database, input: { login: string; role: string; displayName?: string; email?: string }): Promise<CreatedUser> {
+export async function createUser(
+  db: Database,
+  input: { login: string; role: string; displayName?: string; email?: string },
+): Promise<CreatedUser> {
   if (!LOGIN.test(input.login)) throw new UserAdminError("--login must be 1 to 60 letters, digits or . _ @ -");
   if (!isRole(input.role)) throw new UserAdminError(`--role must be one of ${ROLES.join(", ")}`);
   const role = input.role;
-  if ((await userIdByLogin(db.read, input.login)) !== null) throw new UserAdminError(`a user with login ${input.login} exists`);
+  if ((await userIdByLogin(db.read, input.login)) !== null)
+    throw new UserAdminError(`a user with login ${input.login} exists`);
   const key = newApiKey();
   const password = newApplicationPassword();
   const data = { login: input.login, displayName: input.displayName ?? input.login, email: input.email ?? null, role };
-  const user = await insertUserWithCredentials(db, data, { key: { keyId: key.keyId, secretHash: key.secretHash }, password });
-  return { id: user.id, login: user.login, role, display_name: user.displayName, email: user.email, api_key: key.apiKey, application_password: password.password };
+  const user = await insertUserWithCredentials(db, data, {
+    key: { keyId: key.keyId, secretHash: key.secretHash },
+    password,
+  });
+  return {
+    id: user.id,
+    login: user.login,
+    role,
+    display_name: user.displayName,
+    email: user.email,
+    api_key: key.apiKey,
+    application_password: password.password,
+  };
 }
 
 export async function listUsers(db: Database) {
@@ -65,7 +80,10 @@ async function userId(db: Database, login: string): Promise<number> {
 }
 
 /** A new API key (and application password) for an existing user. */
-export async function issueCredentials(db: Database, login: string): Promise<{ login: string; api_key: string; application_password: string }> {
+export async function issueCredentials(
+  db: Database,
+  login: string,
+): Promise<{ login: string; api_key: string; application_password: string }> {
   const id = await userId(db, login);
   const key = newApiKey();
   const password = newApplicationPassword();
@@ -77,14 +95,19 @@ export async function issueCredentials(db: Database, login: string): Promise<{ l
  * Deletes a user. Their events, venues and organizers go to `reassignTo`; a user who owns items
  * cannot be deleted without one, so that no content is lost by accident.
  */
-export async function deleteUser(db: Database, login: string, reassignTo?: string): Promise<{ deleted: string; reassigned_to: string | null; items_reassigned: number }> {
+export async function deleteUser(
+  db: Database,
+  login: string,
+  reassignTo?: string,
+): Promise<{ deleted: string; reassigned_to: string | null; items_reassigned: number }> {
   const id = await userId(db, login);
   const target = reassignTo === undefined ? null : await userId(db, reassignTo);
   if (target === id) throw new UserAdminError("--reassign-to must be another user");
   // inTransaction: the reassigned items are changes of the sync log, positioned as it ends.
   return inTransaction(db, async (tx) => {
     const owned = await itemsAuthoredBy(tx, id);
-    if (owned > 0 && target === null) throw new UserAdminError(`${login} owns ${owned} events, venues or organizers: give --reassign-to <login>`);
+    if (owned > 0 && target === null)
+      throw new UserAdminError(`${login} owns ${owned} events, venues or organizers: give --reassign-to <login>`);
     if (target !== null) await reassignItems(tx, id, target);
     await deleteUserRow(tx, id);
     return { deleted: login, reassigned_to: reassignTo ?? null, items_reassigned: owned };
@@ -92,7 +115,10 @@ export async function deleteUser(db: Database, login: string, reassignTo?: strin
 }
 
 /** Revokes one API key (given as the key or its id), or every credential of a user. */
-export async function revokeKeys(db: Database, target: { key?: string; login?: string }): Promise<{ revoked_api_keys: number; revoked_application_passwords: number }> {
+export async function revokeKeys(
+  db: Database,
+  target: { key?: string; login?: string },
+): Promise<{ revoked_api_keys: number; revoked_application_passwords: number }> {
   const now = new Date();
   if (target.key !== undefined) {
     const keyId = apiKeyId(target.key) ?? target.key;

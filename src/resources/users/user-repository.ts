@@ -12,7 +12,11 @@ const PRINCIPAL_COLUMNS = { id: true, login: true, role: true } as const;
 
 /** The first administrator (by id), if any. */
 export function firstAdministrator(client: Database["read"] | Tx): Promise<{ id: number; login: string } | null> {
-  return client.user.findFirst({ where: { role: "administrator" }, orderBy: { id: "asc" }, select: { id: true, login: true } });
+  return client.user.findFirst({
+    where: { role: "administrator" },
+    orderBy: { id: "asc" },
+    select: { id: true, login: true },
+  });
 }
 
 /** The id of the user with this login, if any. */
@@ -21,7 +25,10 @@ export async function userIdByLogin(client: Database["read"] | Tx, login: string
 }
 
 /** Makes a user without credentials (the bootstrap administrator). */
-export function insertUser(tx: Tx, data: { login: string; displayName: string; role: string }): Promise<{ id: number; login: string }> {
+export function insertUser(
+  tx: Tx,
+  data: { login: string; displayName: string; role: string },
+): Promise<{ id: number; login: string }> {
   return tx.user.create({ data, select: { id: true, login: true } });
 }
 
@@ -32,7 +39,11 @@ export interface StoredCredentials {
 }
 
 /** Makes a user with an API key and an application password. */
-export function insertUserWithCredentials(db: Database, data: { login: string; displayName: string; email: string | null; role: string }, credentials: StoredCredentials) {
+export function insertUserWithCredentials(
+  db: Database,
+  data: { login: string; displayName: string; email: string | null; role: string },
+  credentials: StoredCredentials,
+) {
   return db.write.user.create({
     data: {
       ...data,
@@ -54,7 +65,9 @@ export function usersWithCredentialCounts(db: Database) {
       displayName: true,
       email: true,
       createdAt: true,
-      _count: { select: { apiKeys: { where: { revokedAt: null } }, applicationPasswords: { where: { revokedAt: null } } } },
+      _count: {
+        select: { apiKeys: { where: { revokedAt: null } }, applicationPasswords: { where: { revokedAt: null } } },
+      },
     },
   });
 }
@@ -93,15 +106,25 @@ export async function revokeApiKey(db: Database, keyId: string, now: Date): Prom
 }
 
 /** Revokes every active credential of a user; how many of each were. */
-export async function revokeCredentialsOf(db: Database, userId: number, now: Date): Promise<{ keys: number; passwords: number }> {
+export async function revokeCredentialsOf(
+  db: Database,
+  userId: number,
+  now: Date,
+): Promise<{ keys: number; passwords: number }> {
   const keys = await db.write.apiKey.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: now } });
-  const passwords = await db.write.applicationPassword.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: now } });
+  const passwords = await db.write.applicationPassword.updateMany({
+    where: { userId, revokedAt: null },
+    data: { revokedAt: now },
+  });
   return { keys: keys.count, passwords: passwords.count };
 }
 
 /** The API key with this id, with its user. */
 export function apiKeyById(db: Database, keyId: string) {
-  return db.read.apiKey.findUnique({ where: { keyId }, select: { id: true, secretHash: true, revokedAt: true, user: { select: PRINCIPAL_COLUMNS } } });
+  return db.read.apiKey.findUnique({
+    where: { keyId },
+    select: { id: true, secretHash: true, revokedAt: true, user: { select: PRINCIPAL_COLUMNS } },
+  });
 }
 
 /** Stores an API key's secret in its current form (a digest). */
@@ -111,7 +134,10 @@ export async function saveApiKeyHash(db: Database, id: number, secretHash: strin
 
 /** The user of an active application password of `login` whose digest is `secretHash`. */
 export async function applicationPasswordUser(db: Database, login: string, secretHash: string) {
-  const match = await db.read.applicationPassword.findFirst({ where: { revokedAt: null, user: { login }, secretHash }, select: { user: { select: PRINCIPAL_COLUMNS } } });
+  const match = await db.read.applicationPassword.findFirst({
+    where: { revokedAt: null, user: { login }, secretHash },
+    select: { user: { select: PRINCIPAL_COLUMNS } },
+  });
   return match?.user ?? null;
 }
 

@@ -37,4 +37,15 @@ export type VenueRecord = Prisma.VenueGetPayload<{ select: typeof venueSelect }>
 export const VENUE_TEXT = LINKED_POST_TEXT;
 
 /** The columns of a venue that are the same in every language and that writes set as given. */
-export const VENUE_PLAIN_COLUMNS = ["address", "city", "country", "province", "state", "zip", "phone", "stateprovince", "website", "image"] as const;
+export const VENUE_PLAIN_COLUMNS = [
+  "address",
+  "city",
+  "country",
+  "province",
+  "state",
+  "zip",
+  "phone",
+  "stateprovince",
+  "website",
+  "image",
+] as const;

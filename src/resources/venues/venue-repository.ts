@@ -13,9 +13,16 @@ import { venueSelect, type VenueRecord } from "./venue-record";
 export const venueRepository: LinkedPostRepository<VenueRecord, Prisma.VenueUncheckedUpdateInput> = {
   ...linkedPostStatements({ table: "Venue", textTable: "VenueText", linkTable: "EventVenue", key: "venueId" }),
   find: (client, id) => client.venue.findUnique({ where: { id }, select: venueSelect }),
-  findMany: (client, where, orderBy, offset, limit) => client.venue.findMany({ where, orderBy, skip: offset, take: limit, select: venueSelect }),
+  findMany: (client, where, orderBy, offset, limit) =>
+    client.venue.findMany({ where, orderBy, skip: offset, take: limit, select: venueSelect }),
   count: (client, where) => client.venue.count({ where }),
-  insert: async (tx, columns, fields) => (await tx.venue.create({ data: { ...(columns as Prisma.VenueUncheckedCreateInput), ...fields }, select: { id: true } })).id,
+  insert: async (tx, columns, fields) =>
+    (
+      await tx.venue.create({
+        data: { ...(columns as Prisma.VenueUncheckedCreateInput), ...fields },
+        select: { id: true },
+      })
+    ).id,
   save: async (tx, id, columns) => {
     await tx.venue.update({ where: { id }, data: { ...columns, version: { increment: 1 } } });
   },
@@ -41,8 +48,16 @@ function longitudeRanges(lng: number, span: number): Array<[number, number]> {
   if (span >= 180) return [[-180, 180]];
   const min = lng - span;
   const max = lng + span;
-  if (min < -180) return [[min + 360, 180], [-180, max]];
-  if (max > 180) return [[min, 180], [-180, max - 360]];
+  if (min < -180)
+    return [
+      [min + 360, 180],
+      [-180, max],
+    ];
+  if (max > 180)
+    return [
+      [min, 180],
+      [-180, max - 360],
+    ];
   return [[min, max]];
 }
 
@@ -56,8 +71,13 @@ export async function venueIdsWithin(db: Database, lat: number, lng: number, rad
   const cosLat = Math.cos(radians(Math.min(89.9, Math.abs(lat) + latSpan)));
   const lngSpan = cosLat > 0 ? latSpan / cosLat : 360;
   const candidates = await db.read.venue.findMany({
-    where: { geoLat: { gte: Math.max(-90, lat - latSpan), lte: Math.min(90, lat + latSpan) }, OR: longitudeRanges(lng, lngSpan).map(([min, max]) => ({ geoLng: { gte: min, lte: max } })) },
+    where: {
+      geoLat: { gte: Math.max(-90, lat - latSpan), lte: Math.min(90, lat + latSpan) },
+      OR: longitudeRanges(lng, lngSpan).map(([min, max]) => ({ geoLng: { gte: min, lte: max } })),
+    },
     select: { id: true, geoLat: true, geoLng: true },
   });
-  return candidates.filter((venue) => distanceKm(lat, lng, venue.geoLat!, venue.geoLng!) <= radiusKm).map((venue) => venue.id);
+  return candidates
+    .filter((venue) => distanceKm(lat, lng, venue.geoLat!, venue.geoLng!) <= radiusKm)
+    .map((venue) => venue.id);
 }

@@ -33,14 +33,21 @@ function placeJsonLd(venue: VenueRecord, name: string, description: string | nul
       telephone: venue.phone,
       sameAs: venue.website,
       address: Object.keys(address).length > 1 ? address : undefined,
-      geo: venue.geoLat !== null && venue.geoLng !== null ? { "@type": "GeoCoordinates", latitude: venue.geoLat, longitude: venue.geoLng } : undefined,
+      geo:
+        venue.geoLat !== null && venue.geoLng !== null
+          ? { "@type": "GeoCoordinates", latitude: venue.geoLat, longitude: venue.geoLng }
+          : undefined,
     }),
   };
 }
 
 /** A venue as the API represents it (tec-rest-v1.md §3.2 with the contract's departures). */
 export function serializeVenue(venue: VenueRecord, ctx: RequestContext, options: SerializeOptions): Schemas["Venue"] {
-  const text = effectiveText(venue.texts, VENUE_TEXT.fields, { language: ctx.language, defaultLanguage: ctx.defaultLanguage, sourceLanguage: venue.sourceLanguage });
+  const text = effectiveText(venue.texts, VENUE_TEXT.fields, {
+    language: ctx.language,
+    defaultLanguage: ctx.defaultLanguage,
+    sourceLanguage: venue.sourceLanguage,
+  });
   const name = text.name ?? "";
   const description = text.description === null ? null : autop(text.description);
   const slug = text.slug ?? "";
@@ -71,6 +78,13 @@ export function serializeVenue(venue: VenueRecord, ctx: RequestContext, options:
     ...globalIds(venue, "venue", ctx),
   };
   if (options.jsonLd) json.json_ld = placeJsonLd(venue, name, description, url);
-  if (options.translations) json.translations = translationsOf(venue.texts, VENUE_TEXT.fields, venue.sourceLanguage, ctx, `/venues/${venue.id}`);
+  if (options.translations)
+    json.translations = translationsOf(
+      venue.texts,
+      VENUE_TEXT.fields,
+      venue.sourceLanguage,
+      ctx,
+      `/venues/${venue.id}`,
+    );
   return json;
 }

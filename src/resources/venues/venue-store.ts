@@ -30,7 +30,9 @@ const venueModel: LinkedPostModel<VenueRecord, VenueWrite, Prisma.VenueUnchecked
   // Search looks in the address fields too, but not in the country (as in the original).
   sharedSearchText: (columns) => {
     const venue = columns as Partial<Record<(typeof VENUE_PLAIN_COLUMNS)[number], string | null>>;
-    return [venue.address, venue.city, venue.province, venue.state, venue.stateprovince, venue.zip, venue.phone].map((value) => value ?? null);
+    return [venue.address, venue.city, venue.province, venue.state, venue.stateprovince, venue.zip, venue.phone].map(
+      (value) => value ?? null,
+    );
   },
 };
 

@@ -24,7 +24,14 @@ import {
   waitingOfType,
   type OutboxRow,
 } from "./webhook-repository";
-import { ITEM_NAMES, passesFilter, subscriptionOf, type ChangeKind, type ItemTerms, type Subscription } from "./webhook-subscriptions";
+import {
+  ITEM_NAMES,
+  passesFilter,
+  subscriptionOf,
+  type ChangeKind,
+  type ItemTerms,
+  type Subscription,
+} from "./webhook-subscriptions";
 
 /**
  * The fan-out: turns the outbox's changes (written by the writes' own transactions) into one
@@ -48,12 +55,21 @@ const itemKey = (resource: string, itemId: number) => `${resource}:${itemId}`;
 /** The outbox's terms of an event ([{"taxonomy", "id"}]), by taxonomy. */
 function termsOf(json: string): ItemTerms {
   const terms = JSON.parse(json) as Array<{ taxonomy: string; id: number }>;
-  return { categories: terms.filter((term) => term.taxonomy === "category").map((term) => term.id), tags: terms.filter((term) => term.taxonomy === "tag").map((term) => term.id) };
+  return {
+    categories: terms.filter((term) => term.taxonomy === "category").map((term) => term.id),
+    tags: terms.filter((term) => term.taxonomy === "tag").map((term) => term.id),
+  };
 }
 
 /** What a change is to a subscription: it wanted the item before, after, or both. */
-function kindFor(subscription: Subscription, resource: SyncResource, before: ToldState | null, after: ToldState): ChangeKind | null {
-  const wanted = (state: ToldState | null) => state !== null && state.visible && passesFilter(subscription, resource, state.terms);
+function kindFor(
+  subscription: Subscription,
+  resource: SyncResource,
+  before: ToldState | null,
+  after: ToldState,
+): ChangeKind | null {
+  const wanted = (state: ToldState | null) =>
+    state !== null && state.visible && passesFilter(subscription, resource, state.terms);
   const was = wanted(before);
   if (wanted(after)) return was ? "updated" : "created";
   return was ? "deleted" : null;
@@ -70,7 +86,10 @@ async function toldStates(tx: Tx, rows: OutboxRow[]): Promise<Map<string, ToldSt
   const told = new Map<string, ToldState>();
   for (const [resource, ids] of idsByResource(rows)) {
     for (const state of await toldStateRows(tx, resource, ids)) {
-      told.set(itemKey(resource, state.itemId), { visible: state.visible, terms: JSON.parse(state.terms) as ItemTerms });
+      told.set(itemKey(resource, state.itemId), {
+        visible: state.visible,
+        terms: JSON.parse(state.terms) as ItemTerms,
+      });
     }
   }
   return told;
@@ -118,7 +137,10 @@ export async function fanOut(db: Database, config: Config, now: number): Promise
       await insertDeliveries(tx, deliveries.slice(start, start + DELIVERY_ROWS_PER_INSERT));
     }
     await rememberTold(tx, rows, told);
-    await deleteOutboxChanges(tx, rows.map((row) => row.id));
+    await deleteOutboxChanges(
+      tx,
+      rows.map((row) => row.id),
+    );
     const touched = [...new Set(deliveries.map((delivery) => delivery.subscriptionId))];
     if (touched.length > 0) await keepWaitingBounded(db, tx, config, touched, now);
     return rows.length;
@@ -140,27 +162,50 @@ interface GapData {
  * their place, with how many were dropped and, for each collection they were about, a sync token
  * from just before the first of them, so that the receiver reads what it missed from the lists.
  */
-async function keepWaitingBounded(db: Database, tx: Tx, config: Config, subscriptionIds: number[], now: number): Promise<void> {
+async function keepWaitingBounded(
+  db: Database,
+  tx: Tx,
+  config: Config,
+  subscriptionIds: number[],
+  now: number,
+): Promise<void> {
   for (const { subscriptionId, waiting } of await waitingCounts(tx, subscriptionIds)) {
     const excess = waiting - config.webhooks.maxWaiting;
     if (excess <= 0) continue;
     const gap = await waitingOfType(tx, subscriptionId, GAP);
     const dropped = await oldestWaitingOtherThan(tx, subscriptionId, GAP, now, excess + (gap ? 0 : 1));
     if (dropped.length === 0) continue;
-    await deleteDeliveries(tx, dropped.map((row) => row.id));
-    const data: GapData = gap ? (JSON.parse(gap.payload) as { data: GapData & Record<string, unknown> }).data : { dropped: 0, since: {} };
+    await deleteDeliveries(
+      tx,
+      dropped.map((row) => row.id),
+    );
+    const data: GapData = gap
+      ? (JSON.parse(gap.payload) as { data: GapData & Record<string, unknown> }).data
+      : { dropped: 0, since: {} };
     data.dropped += dropped.length;
     for (const row of dropped) {
       const resource = row.resource as SyncResource;
       const earlier = data.since[resource];
       // Just before the change: every change up to its position but it and those after.
-      if (!earlier || row.seq < earlier.seq || (row.seq === earlier.seq && row.itemId - 1 < earlier.itemId)) data.since[resource] = { seq: row.seq, itemId: row.itemId - 1 };
+      if (!earlier || row.seq < earlier.seq || (row.seq === earlier.seq && row.itemId - 1 < earlier.itemId))
+        data.since[resource] = { seq: row.seq, itemId: row.itemId - 1 };
     }
     const payload = await gapBody(db, subscriptionId, new Date(now).toISOString(), data);
     if (gap) await saveDeliveryPayload(tx, gap.id, payload);
     else {
       const giveUpAt = now + config.webhooks.retryPeriodMs;
-      await insertDeliveryIn(tx, { messageId: newMessageId(), subscriptionId, type: GAP, resource: "webhooks", itemId: subscriptionId, payload, status: "pending", createdAt: now, nextAttemptAt: now, giveUpAt });
+      await insertDeliveryIn(tx, {
+        messageId: newMessageId(),
+        subscriptionId,
+        type: GAP,
+        resource: "webhooks",
+        itemId: subscriptionId,
+        payload,
+        status: "pending",
+        createdAt: now,
+        nextAttemptAt: now,
+        giveUpAt,
+      });
     }
   }
 }
@@ -169,10 +214,22 @@ async function keepWaitingBounded(db: Database, tx: Tx, config: Config, subscrip
 async function gapBody(db: Database, subscriptionId: number, timestamp: string, data: GapData): Promise<string> {
   const tokens = new SyncTokens(db);
   const syncTokens: Record<string, string> = {};
-  for (const [resource, position] of Object.entries(data.since) as Array<[SyncResource, { seq: number; itemId: number }]>) {
+  for (const [resource, position] of Object.entries(data.since) as Array<
+    [SyncResource, { seq: number; itemId: number }]
+  >) {
     syncTokens[resource] = await tokens.encode({ resource, position, filters: {} });
   }
-  return JSON.stringify({ type: GAP, timestamp, data: { resource: "webhooks", id: subscriptionId, dropped: data.dropped, since: data.since, sync_tokens: syncTokens } });
+  return JSON.stringify({
+    type: GAP,
+    timestamp,
+    data: {
+      resource: "webhooks",
+      id: subscriptionId,
+      dropped: data.dropped,
+      since: data.since,
+      sync_tokens: syncTokens,
+    },
+  });
 }
 
 /**
@@ -195,6 +252,13 @@ async function rememberTold(tx: Tx, rows: OutboxRow[], told: Map<string, ToldSta
 }
 
 /** A notification as Standard Webhooks lays it out: type, timestamp, data (the item, but for a deletion or a ping). */
-export function notificationBody(type: string, timestamp: string, resource: string, id: number, item: ItemSnapshot | null, language: Language): string {
+export function notificationBody(
+  type: string,
+  timestamp: string,
+  resource: string,
+  id: number,
+  item: ItemSnapshot | null,
+  language: Language,
+): string {
   return JSON.stringify({ type, timestamp, data: { resource, id, ...(item ? { item: item.show(language) } : {}) } });
 }

@@ -1,5 +1,12 @@
 import type { Request } from "express";
-import { collectionLinks, echoedQuery, offsetOf, pageRequest, setCollectionHeaders, totalPagesOf } from "../../http/collection";
+import {
+  collectionLinks,
+  echoedQuery,
+  offsetOf,
+  pageRequest,
+  setCollectionHeaders,
+  totalPagesOf,
+} from "../../http/collection";
 import { sendRepresentation } from "../../http/conditional";
 import { ApiError } from "../../http/errors";
 import { bodyOf, itemRefOf, queryOf, type OperationHandler, type Operations } from "../../http/operation-types";
@@ -8,11 +15,28 @@ import type { Services } from "../../services";
 import { sendPing } from "./webhook-worker";
 import { deliveryPage } from "./webhook-repository";
 import { serializeDelivery, serializeSubscription } from "./webhook-serializer";
-import { createSubscription, deleteSubscription, findSubscription, listSubscriptions, updateSubscription, type Subscription } from "./webhook-subscriptions";
+import {
+  createSubscription,
+  deleteSubscription,
+  findSubscription,
+  listSubscriptions,
+  updateSubscription,
+  type Subscription,
+} from "./webhook-subscriptions";
 
 /** The webhook subscriptions' operations (administrators only: the spec's scopes say so). */
-export function webhookOperations(services: Services): Operations<
-  "listWebhooks" | "createWebhook" | "getWebhook" | "updateWebhook" | "putWebhook" | "patchWebhook" | "deleteWebhook" | "listWebhookDeliveries" | "pingWebhook"
+export function webhookOperations(
+  services: Services,
+): Operations<
+  | "listWebhooks"
+  | "createWebhook"
+  | "getWebhook"
+  | "updateWebhook"
+  | "putWebhook"
+  | "patchWebhook"
+  | "deleteWebhook"
+  | "listWebhookDeliveries"
+  | "pingWebhook"
 > {
   const { db, config } = services;
   const idOf = (req: Request) => (itemRefOf(req) as { id: number }).id;
@@ -30,12 +54,23 @@ export function webhookOperations(services: Services): Operations<
     const totalPages = totalPagesOf(total, page.perPage);
     const links = collectionLinks(ctx, "/webhooks", echoedQuery(req, page), page, totalPages);
     setCollectionHeaders(res, total, totalPages, links);
-    sendRepresentation(res, { webhooks: items.map((item) => present(item, ctx)), ...links, total, total_pages: totalPages });
+    sendRepresentation(res, {
+      webhooks: items.map((item) => present(item, ctx)),
+      ...links,
+      total,
+      total_pages: totalPages,
+    });
   };
 
   const create: OperationHandler = async (req, res) => {
     const ctx = context(req);
-    const subscription = await createSubscription(db, config, bodyOf(req, "createWebhook"), ctx.language, services.clock());
+    const subscription = await createSubscription(
+      db,
+      config,
+      bodyOf(req, "createWebhook"),
+      ctx.language,
+      services.clock(),
+    );
     const body = serializeSubscription(subscription, ctx, { secret: true });
     res.setHeader("Location", body.rest_url);
     // The secret is in this answer only: no tag that a cache could keep it under.
@@ -63,7 +98,13 @@ export function webhookOperations(services: Services): Operations<
     const page = pageRequest(query, config);
     const { rows, total } = await deliveryPage(db, subscription.id, query.status, offsetOf(page), page.perPage);
     const totalPages = totalPagesOf(total, page.perPage);
-    const links = collectionLinks(ctx, `/webhooks/${subscription.id}/deliveries`, echoedQuery(req, page), page, totalPages);
+    const links = collectionLinks(
+      ctx,
+      `/webhooks/${subscription.id}/deliveries`,
+      echoedQuery(req, page),
+      page,
+      totalPages,
+    );
     setCollectionHeaders(res, total, totalPages, links);
     sendRepresentation(res, { deliveries: rows.map(serializeDelivery), ...links, total, total_pages: totalPages });
   };

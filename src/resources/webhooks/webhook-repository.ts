@@ -40,14 +40,22 @@ export function insertSubscription(db: Database, data: Prisma.WebhookSubscriptio
  * Writes a subscription's columns; when `resume` is given (it was paused and is made active), its
  * waiting deliveries become due now, each with a whole retry period ahead. Null: no such subscription.
  */
-export function saveSubscription(db: Database, id: number, data: Prisma.WebhookSubscriptionUncheckedUpdateInput, resume: (before: { active: boolean }) => { now: number; giveUpAt: number } | null) {
+export function saveSubscription(
+  db: Database,
+  id: number,
+  data: Prisma.WebhookSubscriptionUncheckedUpdateInput,
+  resume: (before: { active: boolean }) => { now: number; giveUpAt: number } | null,
+) {
   return db.write.$transaction(async (tx) => {
     const before = await tx.webhookSubscription.findUnique({ where: { id } });
     if (!before) return null;
     const resumed = resume(before);
     const row = await tx.webhookSubscription.update({ where: { id }, data });
     if (resumed) {
-      await tx.webhookDelivery.updateMany({ where: { subscriptionId: id, status: "pending" }, data: { nextAttemptAt: resumed.now, giveUpAt: resumed.giveUpAt, leaseUntil: null } });
+      await tx.webhookDelivery.updateMany({
+        where: { subscriptionId: id, status: "pending" },
+        data: { nextAttemptAt: resumed.now, giveUpAt: resumed.giveUpAt, leaseUntil: null },
+      });
     }
     return row;
   });
@@ -62,7 +70,10 @@ export function subscriptionRows(client: Database["read"] | Tx, ids?: number[]) 
 }
 
 export async function subscriptionPage(db: Database, offset: number, limit: number) {
-  const [rows, total] = await Promise.all([db.read.webhookSubscription.findMany({ orderBy: { id: "asc" }, skip: offset, take: limit }), db.read.webhookSubscription.count()]);
+  const [rows, total] = await Promise.all([
+    db.read.webhookSubscription.findMany({ orderBy: { id: "asc" }, skip: offset, take: limit }),
+    db.read.webhookSubscription.count(),
+  ]);
   return { rows, total };
 }
 
@@ -72,15 +83,27 @@ export async function deleteSubscriptionRow(db: Database, id: number): Promise<b
 }
 
 /** Pauses a subscription whose delivery failed for its whole retry period, and records the failure. */
-export async function failDeliveryAndPause(db: Database, delivery: { id: number; attempts: number; subscriptionId: number }, data: Prisma.WebhookDeliveryUpdateManyMutationInput, now: number): Promise<void> {
+export async function failDeliveryAndPause(
+  db: Database,
+  delivery: { id: number; attempts: number; subscriptionId: number },
+  data: Prisma.WebhookDeliveryUpdateManyMutationInput,
+  now: number,
+): Promise<void> {
   await db.write.$transaction([
     db.write.webhookDelivery.updateMany({ where: { id: delivery.id, attempts: delivery.attempts }, data }),
-    db.write.webhookSubscription.updateMany({ where: { id: delivery.subscriptionId }, data: { active: false, pausedReason: "failing", modifiedAt: new Date(now) } }),
+    db.write.webhookSubscription.updateMany({
+      where: { id: delivery.subscriptionId },
+      data: { active: false, pausedReason: "failing", modifiedAt: new Date(now) },
+    }),
   ]);
 }
 
 /** Records an attempt of a delivery, when the attempt still holds the claim (same attempt count). */
-export async function recordAttempt(db: Database, delivery: { id: number; attempts: number }, data: Prisma.WebhookDeliveryUpdateManyMutationInput): Promise<void> {
+export async function recordAttempt(
+  db: Database,
+  delivery: { id: number; attempts: number },
+  data: Prisma.WebhookDeliveryUpdateManyMutationInput,
+): Promise<void> {
   await db.write.webhookDelivery.updateMany({ where: { id: delivery.id, attempts: delivery.attempts }, data });
 }
 
@@ -89,7 +112,13 @@ export function insertDelivery(db: Database, data: Prisma.WebhookDeliveryUncheck
 }
 
 /** A page of a subscription's deliveries, newest first, and their number. */
-export async function deliveryPage(db: Database, subscriptionId: number, status: string | undefined, offset: number, limit: number) {
+export async function deliveryPage(
+  db: Database,
+  subscriptionId: number,
+  status: string | undefined,
+  offset: number,
+  limit: number,
+) {
   const where = { subscriptionId, ...(status ? { status } : {}) };
   const [rows, total] = await Promise.all([
     db.read.webhookDelivery.findMany({ where, orderBy: { id: "desc" }, skip: offset, take: limit }),
@@ -100,7 +129,11 @@ export async function deliveryPage(db: Database, subscriptionId: number, status:
 
 /** Deletes sent and failed deliveries completed before `before`; how many. */
 export async function deleteCompletedDeliveries(db: Database, before: number): Promise<number> {
-  return (await db.write.webhookDelivery.deleteMany({ where: { status: { in: ["delivered", "failed"] }, completedAt: { lt: before } } })).count;
+  return (
+    await db.write.webhookDelivery.deleteMany({
+      where: { status: { in: ["delivered", "failed"] }, completedAt: { lt: before } },
+    })
+  ).count;
 }
 
 /**
@@ -118,7 +151,13 @@ export async function claimDue(db: Database, now: number, leaseMs: number, limit
           AND "e"."itemId" = "d"."itemId" AND "e"."status" = 'pending' AND "e"."id" < "d"."id")
       ORDER BY "d"."id" LIMIT ${limit} ${lock})
     RETURNING "id", "messageId", "subscriptionId", "payload", "attempts", "giveUpAt"`;
-  return rows.map((row) => ({ ...row, id: Number(row.id), subscriptionId: Number(row.subscriptionId), attempts: Number(row.attempts), giveUpAt: Number(row.giveUpAt) }));
+  return rows.map((row) => ({
+    ...row,
+    id: Number(row.id),
+    subscriptionId: Number(row.subscriptionId),
+    attempts: Number(row.attempts),
+    giveUpAt: Number(row.giveUpAt),
+  }));
 }
 
 /** Whether any change waits in the outbox (a read, without the write lock). */
@@ -128,7 +167,9 @@ export async function outboxHasChanges(db: Database): Promise<boolean> {
 
 /** The first `limit` changes of the outbox, in log order. */
 export function outboxChanges(tx: Tx, limit: number): Promise<OutboxRow[]> {
-  return tx.$queryRaw<OutboxRow[]>`SELECT "id", "seq", "resource", "itemId", "visible", "created", "everPublic", "terms" FROM "WebhookOutbox" ORDER BY "seq", "id" LIMIT ${limit}`;
+  return tx.$queryRaw<
+    OutboxRow[]
+  >`SELECT "id", "seq", "resource", "itemId", "visible", "created", "everPublic", "terms" FROM "WebhookOutbox" ORDER BY "seq", "id" LIMIT ${limit}`;
 }
 
 export async function deleteOutboxChanges(tx: Tx, ids: number[]): Promise<void> {
@@ -141,7 +182,11 @@ export function toldStateRows(tx: Tx, resource: string, ids: number[]) {
 }
 
 /** Replaces what subscribers were told of items of a collection. */
-export async function saveToldStates(tx: Tx, resource: string, rows: Array<{ itemId: number; visible: boolean; terms: string }>): Promise<void> {
+export async function saveToldStates(
+  tx: Tx,
+  resource: string,
+  rows: Array<{ itemId: number; visible: boolean; terms: string }>,
+): Promise<void> {
   await tx.webhookItemState.deleteMany({ where: { resource, itemId: { in: rows.map((row) => row.itemId) } } });
   await tx.webhookItemState.createMany({ data: rows.map((row) => ({ resource, ...row })) });
 }
@@ -152,20 +197,35 @@ export async function insertDeliveries(tx: Tx, rows: Prisma.WebhookDeliveryCreat
 }
 
 /** The number of waiting deliveries of each of these subscriptions. */
-export async function waitingCounts(tx: Tx, subscriptionIds: number[]): Promise<Array<{ subscriptionId: number; waiting: number }>> {
-  const counts = await tx.webhookDelivery.groupBy({ by: ["subscriptionId"], where: { subscriptionId: { in: subscriptionIds }, status: "pending" }, _count: { _all: true } });
+export async function waitingCounts(
+  tx: Tx,
+  subscriptionIds: number[],
+): Promise<Array<{ subscriptionId: number; waiting: number }>> {
+  const counts = await tx.webhookDelivery.groupBy({
+    by: ["subscriptionId"],
+    where: { subscriptionId: { in: subscriptionIds }, status: "pending" },
+    _count: { _all: true },
+  });
   return counts.map((row) => ({ subscriptionId: row.subscriptionId, waiting: row._count._all }));
 }
 
 /** A subscription's waiting delivery of `type`, if any. */
 export function waitingOfType(tx: Tx, subscriptionId: number, type: string) {
-  return tx.webhookDelivery.findFirst({ where: { subscriptionId, status: "pending", type }, select: { id: true, payload: true } });
+  return tx.webhookDelivery.findFirst({
+    where: { subscriptionId, status: "pending", type },
+    select: { id: true, payload: true },
+  });
 }
 
 /** The oldest `limit` waiting deliveries of a subscription not of `type` and not being sent (no live lease). */
 export function oldestWaitingOtherThan(tx: Tx, subscriptionId: number, type: string, now: number, limit: number) {
   return tx.webhookDelivery.findMany({
-    where: { subscriptionId, status: "pending", type: { not: type }, OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] },
+    where: {
+      subscriptionId,
+      status: "pending",
+      type: { not: type },
+      OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }],
+    },
     orderBy: { id: "asc" },
     take: limit,
     select: { id: true, resource: true, itemId: true, seq: true },

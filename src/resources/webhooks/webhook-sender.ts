@@ -22,7 +22,9 @@ let ownAddresses: { addresses: Set<string>; until: number } | null = null;
 /** The addresses of this machine's interfaces (looked up again every minute). */
 function addressesOfThisMachine(now = Date.now()): Set<string> {
   if (ownAddresses === null || ownAddresses.until < now) {
-    const addresses = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((entry) => ipaddr.parse(entry.address.replace(/%.*$/, "")).toNormalizedString()));
+    const addresses = Object.values(networkInterfaces()).flatMap((list) =>
+      (list ?? []).map((entry) => ipaddr.parse(entry.address.replace(/%.*$/, "")).toNormalizedString()),
+    );
     ownAddresses = { addresses: new Set(addresses), until: now + OWN_ADDRESSES_FOR_MS };
   }
   return ownAddresses.addresses;
@@ -39,10 +41,13 @@ export function refusedAddress(address: string, allowPrivate: boolean): string |
   const given = ipaddr.parse(address.replace(/%.*$/, ""));
   const parsed = given instanceof ipaddr.IPv6 && given.isIPv4MappedAddress() ? given.toIPv4Address() : given;
   const range = parsed.range();
-  if (range !== "loopback" && addressesOfThisMachine().has(parsed.toNormalizedString())) return `${address} is an address of this machine`;
-  if (OPERATOR_RANGES.has(range)) return allowPrivate ? null : `${address} is a loopback or private address (WEBHOOK_ALLOW_PRIVATE_TARGETS)`;
+  if (range !== "loopback" && addressesOfThisMachine().has(parsed.toNormalizedString()))
+    return `${address} is an address of this machine`;
+  if (OPERATOR_RANGES.has(range))
+    return allowPrivate ? null : `${address} is a loopback or private address (WEBHOOK_ALLOW_PRIVATE_TARGETS)`;
   if (range !== "unicast") return `${address} is a special-purpose address (${range}), never a receiver`;
-  if (parsed instanceof ipaddr.IPv6 && !parsed.match(GLOBAL_UNICAST_V6)) return `${address} is a reserved IPv6 address (outside 2000::/3), never a receiver`;
+  if (parsed instanceof ipaddr.IPv6 && !parsed.match(GLOBAL_UNICAST_V6))
+    return `${address} is a reserved IPv6 address (outside 2000::/3), never a receiver`;
   return null;
 }
 
@@ -71,7 +76,9 @@ const MAX_ANSWER_BYTES = 64 * 1024;
 /** The addresses of the URL's host, every one of them allowed, or why not. */
 async function allowedAddresses(url: URL, allowPrivate: boolean): Promise<Array<{ address: string; family: number }>> {
   const literal = literalAddress(url);
-  const addresses = literal ? [{ address: literal, family: isIP(literal) }] : await lookup(url.hostname, { all: true, verbatim: true });
+  const addresses = literal
+    ? [{ address: literal, family: isIP(literal) }]
+    : await lookup(url.hostname, { all: true, verbatim: true });
   for (const { address } of addresses) {
     const reason = refusedAddress(address, allowPrivate);
     if (reason) throw new Error(`refused: ${reason}`);
@@ -83,7 +90,12 @@ async function allowedAddresses(url: URL, allowPrivate: boolean): Promise<Array<
  * POSTs `body` to `url` with `headers`. The host is resolved first and every address checked; the
  * connection goes to the first checked address (a second lookup could answer otherwise).
  */
-export async function sendNotification(url: string, headers: Record<string, string>, body: string, options: SendOptions): Promise<SendResult> {
+export async function sendNotification(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  options: SendOptions,
+): Promise<SendResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   let target: URL;
@@ -93,7 +105,10 @@ export async function sendNotification(url: string, headers: Record<string, stri
     target = new URL(url);
     // The time limit counts from the start: a resolver that does not answer uses it up too.
     const outOfTime = new Promise<never>((_resolve, reject) => {
-      lookupTimer = setTimeout(() => reject(new Error(`no answer within ${options.timeoutMs} ms (resolving ${target.hostname})`)), options.timeoutMs);
+      lookupTimer = setTimeout(
+        () => reject(new Error(`no answer within ${options.timeoutMs} ms (resolving ${target.hostname})`)),
+        options.timeoutMs,
+      );
     });
     addresses = await Promise.race([allowedAddresses(target, options.allowPrivate), outOfTime]);
   } catch (error) {
@@ -104,7 +119,8 @@ export async function sendNotification(url: string, headers: Record<string, stri
   const remainingMs = Math.max(1, options.timeoutMs - elapsed());
   const [pinned] = addresses;
   const pinnedLookup: LookupFunction = (_hostname, lookupOptions, callback) => {
-    if ((lookupOptions as { all?: boolean }).all) (callback as unknown as (err: null, all: typeof addresses) => void)(null, [pinned]);
+    if ((lookupOptions as { all?: boolean }).all)
+      (callback as unknown as (err: null, all: typeof addresses) => void)(null, [pinned]);
     else callback(null, pinned.address, pinned.family);
   };
   const send = target.protocol === "https:" ? httpsRequest : httpRequest;
@@ -121,7 +137,12 @@ export async function sendNotification(url: string, headers: Record<string, stri
       {
         method: "POST",
         lookup: pinnedLookup,
-        headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body), "user-agent": USER_AGENT },
+        headers: {
+          ...headers,
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(body),
+          "user-agent": USER_AGENT,
+        },
       },
       (answer: IncomingMessage) => {
         let read = 0;

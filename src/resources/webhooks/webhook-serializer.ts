@@ -36,12 +36,21 @@ export function serializeDelivery(row: DeliveryRow): Schemas["WebhookDelivery"] 
     last_attempt:
       row.lastAttemptAt === null
         ? null
-        : { at: iso(row.lastAttemptAt), status_code: row.lastStatusCode, duration_ms: row.lastDurationMs ?? 0, error: row.lastError },
+        : {
+            at: iso(row.lastAttemptAt),
+            status_code: row.lastStatusCode,
+            duration_ms: row.lastDurationMs ?? 0,
+            error: row.lastError,
+          },
   };
 }
 
 /** A subscription as the API shows it; its secret only when asked (the answer to its creation). */
-export function serializeSubscription(subscription: Subscription, ctx: RequestContext, options: { secret?: boolean } = {}): Schemas["Webhook"] {
+export function serializeSubscription(
+  subscription: Subscription,
+  ctx: RequestContext,
+  options: { secret?: boolean } = {},
+): Schemas["Webhook"] {
   return {
     id: subscription.id,
     url: subscription.url,

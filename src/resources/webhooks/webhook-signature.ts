@@ -24,14 +24,22 @@ function keyOf(secret: string): Buffer {
 
 /** The `webhook-signature` header of a message. */
 export function signMessage(secret: string, messageId: string, timestampSeconds: number, body: string): string {
-  return "v1," + createHmac("sha256", keyOf(secret)).update(`${messageId}.${timestampSeconds}.${body}`).digest("base64");
+  return (
+    "v1," + createHmac("sha256", keyOf(secret)).update(`${messageId}.${timestampSeconds}.${body}`).digest("base64")
+  );
 }
 
 /**
  * Whether a message's headers carry a signature of its body by `secret`, made at most
  * `toleranceSeconds` from now (older or newer ones could be replays). What a receiver does.
  */
-export function verifyMessage(secret: string, headers: { id: string; timestamp: string; signature: string }, body: string, now = Date.now(), toleranceSeconds = 300): boolean {
+export function verifyMessage(
+  secret: string,
+  headers: { id: string; timestamp: string; signature: string },
+  body: string,
+  now = Date.now(),
+  toleranceSeconds = 300,
+): boolean {
   const timestamp = Number(headers.timestamp);
   if (!Number.isInteger(timestamp) || Math.abs(now / 1000 - timestamp) > toleranceSeconds) return false;
   const expected = Buffer.from(signMessage(secret, headers.id, timestamp, body));

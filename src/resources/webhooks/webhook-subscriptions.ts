@@ -6,15 +6,29 @@ import { isLanguage, type Language } from "../../i18n/languages";
 import type { SyncResource } from "../../sync/change-log-repository";
 import { literalAddress, refusedAddress } from "./webhook-sender";
 import { newSigningSecret } from "./webhook-signature";
-import { deleteSubscriptionRow, insertSubscription, saveSubscription, subscriptionPage, subscriptionRow } from "./webhook-repository";
+import {
+  deleteSubscriptionRow,
+  insertSubscription,
+  saveSubscription,
+  subscriptionPage,
+  subscriptionRow,
+} from "./webhook-repository";
 import { termsExist } from "../terms/term-repository";
 
 /** What notifications call each collection's items: `event.created`, `category.deleted`... */
-export const ITEM_NAMES: Record<SyncResource, string> = { events: "event", venues: "venue", organizers: "organizer", categories: "category", tags: "tag" };
+export const ITEM_NAMES: Record<SyncResource, string> = {
+  events: "event",
+  venues: "venue",
+  organizers: "organizer",
+  categories: "category",
+  tags: "tag",
+};
 
 export type ChangeKind = "created" | "updated" | "deleted";
 
-export const NOTIFICATION_TYPES = Object.values(ITEM_NAMES).flatMap((item) => (["created", "updated", "deleted"] as const).map((kind) => `${item}.${kind}`));
+export const NOTIFICATION_TYPES = Object.values(ITEM_NAMES).flatMap((item) =>
+  (["created", "updated", "deleted"] as const).map((kind) => `${item}.${kind}`),
+);
 
 /** An event's categories and tags, by id: what subscriptions' filters look at. */
 export interface ItemTerms {
@@ -41,7 +55,11 @@ export interface Subscription {
   modifiedAt: Date;
 }
 
-type SubscriptionRow = Omit<Subscription, "eventTypes" | "filter" | "language"> & { eventTypes: string; filter: string | null; language: string };
+type SubscriptionRow = Omit<Subscription, "eventTypes" | "filter" | "language"> & {
+  eventTypes: string;
+  filter: string | null;
+  language: string;
+};
 
 export function subscriptionOf(row: SubscriptionRow): Subscription {
   return {
@@ -59,7 +77,8 @@ export function subscriptionOf(row: SubscriptionRow): Subscription {
 export function passesFilter(subscription: Subscription, resource: SyncResource, terms: ItemTerms): boolean {
   const filter = subscription.filter;
   if (filter === null || resource !== "events") return true;
-  const among = (wanted: number[] | undefined, has: number[]) => wanted === undefined || wanted.length === 0 || has.some((id) => wanted.includes(id));
+  const among = (wanted: number[] | undefined, has: number[]) =>
+    wanted === undefined || wanted.length === 0 || has.some((id) => wanted.includes(id));
   return among(filter.categories, terms.categories) && among(filter.tags, terms.tags);
 }
 
@@ -82,8 +101,12 @@ function allowedTarget(raw: string, allowPrivate: boolean): boolean {
 /** The checks the schema cannot make: the target's address, the filter's terms. */
 async function checkWrite(db: Database, config: Config, input: SubscriptionWrite): Promise<void> {
   const problems = new ParamProblems();
-  if (input.url !== undefined && !allowedTarget(input.url, config.webhooks.allowPrivateTargets)) problems.add("url", "rest_invalid_webhook_target");
-  for (const [field, taxonomy] of [["categories", "category"], ["tags", "tag"]] as const) {
+  if (input.url !== undefined && !allowedTarget(input.url, config.webhooks.allowPrivateTargets))
+    problems.add("url", "rest_invalid_webhook_target");
+  for (const [field, taxonomy] of [
+    ["categories", "category"],
+    ["tags", "tag"],
+  ] as const) {
     const ids = [...new Set(input.filter?.[field] ?? [])];
     if (ids.length === 0) continue;
     if (!(await termsExist(db, taxonomy, ids))) problems.within("filter").add(field, "rest_term_not_found");
@@ -102,7 +125,13 @@ function columnsOf(input: SubscriptionWrite) {
   };
 }
 
-export async function createSubscription(db: Database, config: Config, input: Schemas["CreateWebhookRequest"], language: Language, now: Date): Promise<Subscription> {
+export async function createSubscription(
+  db: Database,
+  config: Config,
+  input: Schemas["CreateWebhookRequest"],
+  language: Language,
+  now: Date,
+): Promise<Subscription> {
   await checkWrite(db, config, input);
   const columns = columnsOf(input);
   const row = await insertSubscription(db, {
@@ -121,10 +150,19 @@ export async function createSubscription(db: Database, config: Config, input: Sc
  * Changes the fields given. Resuming a paused subscription makes its waiting notifications due
  * now, each with a whole retry period ahead of it.
  */
-export async function updateSubscription(db: Database, config: Config, id: number, input: SubscriptionWrite, now: Date): Promise<Subscription | null> {
+export async function updateSubscription(
+  db: Database,
+  config: Config,
+  id: number,
+  input: SubscriptionWrite,
+  now: Date,
+): Promise<Subscription | null> {
   await checkWrite(db, config, input);
   const data = { ...columnsOf(input), pausedReason: input.active === undefined ? undefined : null, modifiedAt: now };
-  const resumed = (before: { active: boolean }) => (input.active === true && !before.active ? { now: now.getTime(), giveUpAt: now.getTime() + config.webhooks.retryPeriodMs } : null);
+  const resumed = (before: { active: boolean }) =>
+    input.active === true && !before.active
+      ? { now: now.getTime(), giveUpAt: now.getTime() + config.webhooks.retryPeriodMs }
+      : null;
   const row = await saveSubscription(db, id, data, resumed);
   return row && subscriptionOf(row);
 }
@@ -134,7 +172,11 @@ export async function findSubscription(db: Database, id: number): Promise<Subscr
   return row && subscriptionOf(row);
 }
 
-export async function listSubscriptions(db: Database, offset: number, limit: number): Promise<{ items: Subscription[]; total: number }> {
+export async function listSubscriptions(
+  db: Database,
+  offset: number,
+  limit: number,
+): Promise<{ items: Subscription[]; total: number }> {
   const { rows, total } = await subscriptionPage(db, offset, limit);
   return { items: rows.map(subscriptionOf), total };
 }

@@ -5,7 +5,15 @@ import type { Language } from "../../i18n/languages";
 import type { SyncResource } from "../../sync/change-log-repository";
 import { fanOut, notificationBody, pruneToldStates } from "./webhook-fanout";
 import type { ItemSnapshot, ItemSnapshots } from "./webhook-record";
-import { claimDue, deleteCompletedDeliveries, failDeliveryAndPause, insertDelivery, recordAttempt, subscriptionRows, type ClaimedDelivery } from "./webhook-repository";
+import {
+  claimDue,
+  deleteCompletedDeliveries,
+  failDeliveryAndPause,
+  insertDelivery,
+  recordAttempt,
+  subscriptionRows,
+  type ClaimedDelivery,
+} from "./webhook-repository";
 import { sendNotification, type SendResult } from "./webhook-sender";
 import { newMessageId, signMessage } from "./webhook-signature";
 import { deleteSubscription, type Subscription } from "./webhook-subscriptions";
@@ -23,25 +31,47 @@ import { deleteSubscription, type Subscription } from "./webhook-subscriptions";
 const LEASE_MARGIN_MS = 5_000;
 
 /** Sends one message to a subscription's URL, signed with its secret, as the Standard Webhooks headers say. */
-function attemptDelivery(config: Config, subscription: Pick<Subscription, "url" | "secret">, messageId: string, payload: string, now: number): Promise<SendResult> {
+function attemptDelivery(
+  config: Config,
+  subscription: Pick<Subscription, "url" | "secret">,
+  messageId: string,
+  payload: string,
+  now: number,
+): Promise<SendResult> {
   const timestamp = Math.floor(now / 1000);
-  const headers = { "webhook-id": messageId, "webhook-timestamp": String(timestamp), "webhook-signature": signMessage(subscription.secret, messageId, timestamp, payload) };
-  return sendNotification(subscription.url, headers, payload, { timeoutMs: config.webhooks.timeoutMs, allowPrivate: config.webhooks.allowPrivateTargets });
+  const headers = {
+    "webhook-id": messageId,
+    "webhook-timestamp": String(timestamp),
+    "webhook-signature": signMessage(subscription.secret, messageId, timestamp, payload),
+  };
+  return sendNotification(subscription.url, headers, payload, {
+    timeoutMs: config.webhooks.timeoutMs,
+    allowPrivate: config.webhooks.allowPrivateTargets,
+  });
 }
 
-const delivered = (result: SendResult) => result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+const delivered = (result: SendResult) =>
+  result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
 
 /** A receiver that answers 410 Gone no longer wants notifications: its subscription is deleted (as Eventbrite does). */
 const gone = (result: SendResult) => result.statusCode === 410;
 
 /** The wait before the next attempt: doubled each time, capped, and between half and all of it (jitter). */
 function retryDelayMs(config: Config, attempts: number): number {
-  const full = Math.min(config.webhooks.firstRetryMs * 2 ** Math.min(attempts - 1, 30), config.webhooks.maxRetryDelayMs);
+  const full = Math.min(
+    config.webhooks.firstRetryMs * 2 ** Math.min(attempts - 1, 30),
+    config.webhooks.maxRetryDelayMs,
+  );
   return full / 2 + Math.random() * (full / 2);
 }
 
 function lastAttempt(result: SendResult, now: number) {
-  return { lastAttemptAt: now, lastStatusCode: result.statusCode, lastDurationMs: result.durationMs, lastError: result.error?.slice(0, 500) ?? null };
+  return {
+    lastAttemptAt: now,
+    lastStatusCode: result.statusCode,
+    lastDurationMs: result.durationMs,
+    lastError: result.error?.slice(0, 500) ?? null,
+  };
 }
 
 /**
@@ -50,12 +80,22 @@ function lastAttempt(result: SendResult, now: number) {
  * costs a few bytes while it waits, whatever the item's size), unless it is gone since (its
  * deletion follows); deleted ones, pings and gap notices as they are.
  */
-async function bodyToSend(payload: string, language: Language, snapshotOf: (resource: SyncResource, id: number) => Promise<ItemSnapshot>): Promise<string> {
-  const notification = JSON.parse(payload) as { type: string; timestamp: string; data: { resource: string; id: number; item?: unknown } };
+async function bodyToSend(
+  payload: string,
+  language: Language,
+  snapshotOf: (resource: SyncResource, id: number) => Promise<ItemSnapshot>,
+): Promise<string> {
+  const notification = JSON.parse(payload) as {
+    type: string;
+    timestamp: string;
+    data: { resource: string; id: number; item?: unknown };
+  };
   const { type, data } = notification;
   if (type.startsWith("webhook.") || type.endsWith(".deleted") || "item" in data) return payload;
   const snapshot = await snapshotOf(data.resource as SyncResource, data.id);
-  return snapshot.visible ? notificationBody(type, notification.timestamp, data.resource, data.id, snapshot, language) : payload;
+  return snapshot.visible
+    ? notificationBody(type, notification.timestamp, data.resource, data.id, snapshot, language)
+    : payload;
 }
 
 export class WebhookWorker {
@@ -100,28 +140,43 @@ export class WebhookWorker {
   async runRound(): Promise<boolean> {
     const now = Date.now();
     const fannedOut = await fanOut(this.db, this.config, now);
-    const claimed = await claimDue(this.db, now, 2 * this.config.webhooks.timeoutMs + LEASE_MARGIN_MS, this.config.webhooks.concurrency);
+    const claimed = await claimDue(
+      this.db,
+      now,
+      2 * this.config.webhooks.timeoutMs + LEASE_MARGIN_MS,
+      this.config.webhooks.concurrency,
+    );
     if (claimed.length === 0) return fannedOut > 0;
     const subscriptions = new Map(
-      (await subscriptionRows(this.db.read, [...new Set(claimed.map((delivery) => delivery.subscriptionId))])).map((row) => [row.id, row]),
+      (await subscriptionRows(this.db.read, [...new Set(claimed.map((delivery) => delivery.subscriptionId))])).map(
+        (row) => [row.id, row],
+      ),
     );
     const snapshots = new Map<string, Promise<ItemSnapshot>>();
     const snapshotOf = (resource: SyncResource, id: number) => {
       let snapshot = snapshots.get(`${resource}:${id}`);
-      if (!snapshot) snapshots.set(`${resource}:${id}`, (snapshot = this.itemSnapshot(this.db, this.config, resource, id)));
+      if (!snapshot)
+        snapshots.set(`${resource}:${id}`, (snapshot = this.itemSnapshot(this.db, this.config, resource, id)));
       return snapshot;
     };
     // Bodies made in claim order (the items read one after the other), then sent at once.
     const bodies = new Map<number, string>();
     for (const delivery of claimed) {
       const subscription = subscriptions.get(delivery.subscriptionId);
-      if (subscription) bodies.set(delivery.id, await bodyToSend(delivery.payload, subscription.language as Language, snapshotOf));
+      if (subscription)
+        bodies.set(delivery.id, await bodyToSend(delivery.payload, subscription.language as Language, snapshotOf));
     }
     await Promise.all(
       claimed.map(async (delivery) => {
         const subscription = subscriptions.get(delivery.subscriptionId);
         if (!subscription) return;
-        const result = await attemptDelivery(this.config, subscription, delivery.messageId, bodies.get(delivery.id)!, Date.now());
+        const result = await attemptDelivery(
+          this.config,
+          subscription,
+          delivery.messageId,
+          bodies.get(delivery.id)!,
+          Date.now(),
+        );
         await this.record(delivery, result, Date.now());
       }),
     );
@@ -131,12 +186,21 @@ export class WebhookWorker {
   private async record(delivery: ClaimedDelivery, result: SendResult, now: number): Promise<void> {
     // Only the attempt that holds the claim records (a worker whose lease ran out does not).
     if (delivered(result)) {
-      await recordAttempt(this.db, delivery, { status: "delivered", completedAt: now, leaseUntil: null, nextAttemptAt: now, ...lastAttempt(result, now) });
+      await recordAttempt(this.db, delivery, {
+        status: "delivered",
+        completedAt: now,
+        leaseUntil: null,
+        nextAttemptAt: now,
+        ...lastAttempt(result, now),
+      });
       return;
     }
     if (gone(result)) {
       await deleteSubscription(this.db, delivery.subscriptionId);
-      this.logger.warn({ subscription: delivery.subscriptionId }, "webhook receiver answered 410 Gone: subscription deleted");
+      this.logger.warn(
+        { subscription: delivery.subscriptionId },
+        "webhook receiver answered 410 Gone: subscription deleted",
+      );
       return;
     }
     const next = now + retryDelayMs(this.config, delivery.attempts);
@@ -145,8 +209,16 @@ export class WebhookWorker {
       return;
     }
     // Failing for the whole retry period: the delivery has failed, and the subscription is paused.
-    await failDeliveryAndPause(this.db, delivery, { status: "failed", completedAt: now, leaseUntil: null, ...lastAttempt(result, now) }, now);
-    this.logger.warn({ subscription: delivery.subscriptionId, message: delivery.messageId }, "webhook delivery failed for its whole retry period: subscription paused");
+    await failDeliveryAndPause(
+      this.db,
+      delivery,
+      { status: "failed", completedAt: now, leaseUntil: null, ...lastAttempt(result, now) },
+      now,
+    );
+    this.logger.warn(
+      { subscription: delivery.subscriptionId, message: delivery.messageId },
+      "webhook delivery failed for its whole retry period: subscription paused",
+    );
   }
 }
 
@@ -167,7 +239,14 @@ export async function pruneDeliveryLog(db: Database, now: Date, retentionDays: n
  */
 export async function sendPing(db: Database, config: Config, subscription: Subscription, now: number) {
   const messageId = newMessageId();
-  const payload = notificationBody("webhook.ping", new Date(now).toISOString(), "webhooks", subscription.id, null, subscription.language);
+  const payload = notificationBody(
+    "webhook.ping",
+    new Date(now).toISOString(),
+    "webhooks",
+    subscription.id,
+    null,
+    subscription.language,
+  );
   const result = await attemptDelivery(config, subscription, messageId, payload, now);
   const completedAt = Date.now();
   const row = await insertDelivery(db, {
