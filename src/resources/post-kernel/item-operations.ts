@@ -16,7 +16,7 @@ import type { PostWriteContext } from "./post-fields";
  * how an item is answered with its tag.
  */
 
-/** The languages a by-slug lookup tries, in order (see slug-lookup.ts). */
+/** The languages a by-slug lookup tries, in order (see slug-sql.ts). */
 export interface LanguageOrder {
   language: Language;
   defaultLanguage: Language;

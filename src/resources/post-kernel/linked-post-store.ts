@@ -59,7 +59,7 @@ export interface LinkedPostModel<
 
 /** What the operations of venues and organizers need from their data layer. */
 export interface LinkedPostStore<R extends LinkedPostRecord, I> {
-  /** The one lookup of an item by reference: by id, or by slug (see slug-lookup.ts for the language order). */
+  /** The one lookup of an item by reference: by id, or by slug (see slug-sql.ts for the language order). */
   resolve(db: Database, ref: ItemRef, order: LanguageOrder): Promise<R | null>;
   list(
     db: Database,
