@@ -20,7 +20,7 @@ export function totalPagesOf(total: number, perPage: number): number {
   return total === 0 ? 0 : Math.ceil(total / perPage);
 }
 
-type QueryValue = string | number | boolean | Array<string | number>;
+export type QueryValue = string | number | boolean | Array<string | number>;
 
 /** Percent-encodes a query; lists become comma-separated (the form the spec accepts back). */
 export function encodeQuery(entries: Array<[string, QueryValue]>): string {

@@ -1,18 +1,11 @@
-import type { Request } from "express";
+import type { Request, Response } from "express";
 import { clientOf } from "../../auth/authenticate";
 import type { Principal } from "../../auth/principal";
 import { canEditItem } from "../../auth/post-permissions";
 import { canReadItem } from "../../auth/visibility";
 import { writeTargetOf } from "../../auth/write-targets";
-import {
-  collectionLinks,
-  echoedQuery,
-  offsetOf,
-  pageRequest,
-  setCollectionHeaders,
-  totalPagesOf,
-} from "../../http/collection";
-import { sendPrepared, sendRepresentation, sendRepresentationText } from "../../http/conditional";
+import { sendPrepared, sendRepresentation } from "../../http/conditional";
+import { listResponder, type ListPolicy, type ListRequest } from "../../http/listing";
 import { ApiError } from "../../http/errors";
 import {
   bindOperations,
@@ -37,7 +30,7 @@ import {
   type ItemForms,
 } from "../post-kernel/item-operations";
 import { eventFiltersOf } from "./event-query";
-import type { EventOrderBy } from "./event-list-sql";
+import type { EventFilters, EventOrderBy } from "./event-list-sql";
 import { itemsShownBy, type EventRecord } from "./event-record";
 import {
   eventsAmong,
@@ -51,7 +44,7 @@ import { serializeEvent } from "./event-serializer";
 import { createEvent, removeEvent, updateEvent } from "./event-store";
 import { eventCalendar, sendCalendar, wantsCalendar, withSeries, type KeptEvents } from "./event-ical";
 import type { Freshness } from "../../sync/representation-cache";
-import { listingToken, postTombstoneShown, sendSyncPage, syncRequestOf } from "../../sync/sync-listing";
+import { postTombstoneShown } from "../../sync/sync-listing";
 
 /** A single GET shows the event with its schema.org data; writes answer without it. */
 const FORMS: ItemForms<EventRecord> = {
@@ -61,6 +54,11 @@ const FORMS: ItemForms<EventRecord> = {
 
 /** The name calendar apps show for a feed. */
 const FEED_NAME: Record<Language, string> = { en: "Events", "pt-br": "Eventos", es: "Eventos" };
+
+/** A request of the event list: what the list reads and shows, and its filters (its feed reads them too). */
+interface EventListRequest extends ListRequest<EventRecord, ReturnType<typeof serializeEvent>> {
+  filters: EventFilters;
+}
 
 /** Whether an event reads the same for every anonymous reader: published, without a password. */
 function isPublic(event: EventRecord): boolean {
@@ -92,132 +90,107 @@ export function eventOperations(services: Services) {
     keep: (key, vevent, record) => void representations.keep(freshness, key, vevent, itemsShownBy(record)),
   });
 
-  const list: OperationHandler = async (req, res) => {
-    const ctx = context(req);
-    const sync = await syncRequestOf(req, "events", services);
-    const query = (sync?.query ?? queryOf(req, "listEvents")) as QueryOf<"listEvents">;
-    const page = pageRequest(query, services.config);
-    // The request's password, derived once: it opens (and lets search find) the events it protects.
+  /** What one request of the list reads: its filters checked, the request's password derived once (it opens, and lets search find, the events it protects). */
+  const listRequest = async (
+    req: Request,
+    query: QueryOf<"listEvents">,
+    ctx: RequestContext,
+  ): Promise<EventListRequest> => {
     const key = await eventPasswords.keyOf(query.password, clientOf(req));
     const filters = await eventFiltersOf(db, query, ctx, services.clock(), key.hash);
-    const present = (event: EventRecord) =>
-      serializeEvent(event, ctx, {
-        jsonLd: false,
-        redacted: !key.opens(event.passwordHash) && !editable(event, ctx.principal),
-      });
-    res.vary("Accept");
-    if (wantsCalendar(req, query.ical)) {
-      const { events, truncated } = await feedEvents(db, ctx, filters, services.config.feedMaxEvents);
-      // The series of occurrences in the window, as the list would show them (same caller, same filters but the dates).
-      const seriesOf = async (ids: number[]) =>
-        (await eventsAmong(db, ctx, { ...filters, window: { echo: {} } }, ids)).map((record) => ({
-          record,
-          cancelled: false,
-        }));
-      const feed = await eventCalendar(await withSeries(events, seriesOf), ctx, FEED_NAME[ctx.language], {
-        present,
-        kept: ctx.principal === null ? keptEvents(await representations.freshen()) : null,
-        maxBytes: services.config.feedMaxBytes,
-      });
-      return sendCalendar(res, feed, "events.ics", truncated);
-    }
-    if (sync) {
-      return sendSyncPage(
-        req,
-        res,
-        ctx,
-        sync,
-        {
-          resource: "events",
-          path: "/events",
-          collectionKey: "events",
-          perPage: page.perPage,
-          readShown: (ids) => eventsAmong(db, ctx, filters, ids),
-          idOf: (event) => event.id,
-          serialize: present,
-          tombstoneShown: postTombstoneShown(ctx.principal, "events"),
-        },
-        services,
-      );
-    }
-    // An anonymous reader's list shows each public event as every anonymous reader sees it: kept.
-    const freshness = await representations.freshen();
-    const shared = ctx.principal === null ? freshness : null;
-    const listedKey = (id: number) => `events:${id}|listed|${ctx.language}|${ctx.apiBase}`;
-    const shown = new Map<number, string>();
-    const needed = (id: number) => {
-      const representation = shared && representations.get(listedKey(id));
-      if (representation) shown.set(id, representation.json);
-      return !representation;
+    const orderBy = (query.orderby ?? "start_date") as EventOrderBy;
+    const order = (query.order ?? "asc").toLowerCase() as "asc" | "desc";
+    const redacted = (event: EventRecord) => !key.opens(event.passwordHash) && !editable(event, ctx.principal);
+    return {
+      filters,
+      present: (event) => serializeEvent(event, ctx, { jsonLd: false, redacted: redacted(event) }),
+      readPage: (page, needed) => listEvents(db, { shownIn: ctx, filters, orderBy, order, ...page }, needed),
+      readShown: (ids) => eventsAmong(db, ctx, filters, ids),
+      // The links repeat the effective window: defaulted and whole-day dates, as applied.
+      echo: filters.window.echo,
     };
-    const syncToken = await listingToken(req, res, "events", services, freshness.position);
-    const { ids, items, total } = await listEvents(
-      db,
-      {
-        shownIn: ctx,
-        filters,
-        orderBy: (query.orderby ?? "start_date") as EventOrderBy,
-        order: (query.order ?? "asc").toLowerCase() as "asc" | "desc",
-        offset: offsetOf(page),
-        limit: page.perPage,
-      },
-      needed,
-    );
-    if (ids.length === 0 && page.page > 1) throw new ApiError("event-archive-page-not-found");
-    for (const event of items) {
-      const json = JSON.stringify(present(event));
-      if (shared && isPublic(event)) representations.keep(shared, listedKey(event.id), json, itemsShownBy(event));
-      shown.set(event.id, json);
-    }
-    const totalPages = totalPagesOf(total, page.perPage);
-    // The links repeat the effective window: defaulted and whole-day dates, as applied.
-    const links = collectionLinks(ctx, "/events", echoedQuery(req, page, filters.window.echo), page, totalPages);
-    setCollectionHeaders(res, total, totalPages, links);
-    const next_sync_token = await syncToken();
-    const events = ids.flatMap((id) => shown.get(id) ?? []);
-    sendRepresentationText(
-      res,
-      `{"events":[${events.join(",")}],${JSON.stringify({ ...links, total, total_pages: totalPages, next_sync_token }).slice(1)}`,
-    );
+  };
+
+  /** The list as an iCalendar feed: its events in date order, the series of its occurrences, its cancellations. */
+  const sendFeed = async (req: Request, res: Response, list: EventListRequest) => {
+    const ctx = context(req);
+    const { events, truncated } = await feedEvents(db, ctx, list.filters, services.config.feedMaxEvents);
+    // The series of occurrences in the window, as the list would show them (same caller, same filters but the dates).
+    const seriesOf = async (ids: number[]) =>
+      (await eventsAmong(db, ctx, { ...list.filters, window: { echo: {} } }, ids)).map((record) => ({
+        record,
+        cancelled: false,
+      }));
+    const kept = ctx.principal === null ? keptEvents(await representations.freshen()) : null;
+    const options = { present: list.present, kept, maxBytes: services.config.feedMaxBytes };
+    const feed = await eventCalendar(await withSeries(events, seriesOf), ctx, FEED_NAME[ctx.language], options);
+    sendCalendar(res, feed, "events.ics", truncated);
+  };
+
+  const listPolicy: ListPolicy<EventRecord, QueryOf<"listEvents">, EventListRequest> = {
+    resource: "events",
+    path: "/events",
+    collectionKey: "events",
+    query: (req) => queryOf(req, "listEvents"),
+    prepare: listRequest,
+    idOf: (event) => event.id,
+    pastLastPage: "event-archive-page-not-found",
+    totalsFirst: false,
+    tombstoneShown: (principal) => postTombstoneShown(principal, "events"),
+    // An anonymous reader's list shows each public event as every anonymous reader sees it: kept.
+    kept: { shared: isPublic, shows: itemsShownBy },
+    feed: { wanted: (req, query) => wantsCalendar(req, query.ical), send: sendFeed },
+    variesByAccept: true,
   };
 
   const get: OperationHandler = async (req, res) => {
     const ctx = context(req);
-    const ref = itemRefOf(req);
+    const query = queryOf(req, "getEvent");
     res.vary("Accept");
-    const calendar = wantsCalendar(req, queryOf(req, "getEvent").ical);
+    const calendar = wantsCalendar(req, query.ical);
     // Every anonymous reader gets the same JSON for a published event without a password: kept.
-    const shared = ctx.principal === null && !calendar ? await sharedRepresentation(ref, ctx) : null;
+    const shared = ctx.principal === null && !calendar ? await sharedRepresentation(itemRefOf(req), ctx) : null;
     if (shared?.kept) return sendPrepared(res, shared.kept);
-    const event = shared
-      ? shared.named && (await readCommittedEvent(db, shared.named.id))
-      : await resolveEvent(db, ref, ctx);
-    if (!event) throw new ApiError("rest-event-not-found", { ref: refText(ref) });
-    if (event.status === "trash") throw new ApiError("event-no-longer-available");
-    if (!canReadItem(ctx.principal, "events", event)) throw new ApiError("event-not-accessible");
-    const password = queryOf(req, "getEvent").password;
-    if (
-      event.passwordHash !== null &&
-      !editable(event, ctx.principal) &&
-      !(await eventPasswords.opensOne(event.passwordHash, password, clientOf(req)))
-    ) {
-      throw new ApiError("event-password-protected");
-    }
-    if (calendar) {
-      const present = (record: EventRecord) => serializeEvent(record, ctx, { jsonLd: false });
-      const single = await eventCalendar([{ record: event, cancelled: false }], ctx, FEED_NAME[ctx.language], {
-        present,
-        kept: null,
-        maxBytes: Infinity,
-      });
-      return sendCalendar(res, single, `event-${event.id}.ics`);
-    }
+    const event = await readableEvent(req, ctx, shared?.named);
+    if (calendar) return sendSingleCalendar(res, event, ctx);
     const body = FORMS.read(event, ctx);
     if (!shared || !isPublic(event)) return sendRepresentation(res, body);
     const json = JSON.stringify(body);
     const shows = itemsShownBy(event);
     if (shared.slugKey && shared.named?.ownSlug) representations.keep(shared.freshness, shared.slugKey, json, shows);
     sendPrepared(res, representations.keep(shared.freshness, shared.idKey(event.id), json, shows));
+  };
+
+  /** The event a GET names (`named`: found already), when the caller may read it: else the error the original answers. */
+  const readableEvent = async (
+    req: Request,
+    ctx: RequestContext,
+    named?: { id: number } | null,
+  ): Promise<EventRecord> => {
+    const ref = itemRefOf(req);
+    const event =
+      named !== undefined ? named && (await readCommittedEvent(db, named.id)) : await resolveEvent(db, ref, ctx);
+    if (!event) throw new ApiError("rest-event-not-found", { ref: refText(ref) });
+    if (event.status === "trash") throw new ApiError("event-no-longer-available");
+    if (!canReadItem(ctx.principal, "events", event)) throw new ApiError("event-not-accessible");
+    const password = queryOf(req, "getEvent").password;
+    const opened =
+      event.passwordHash === null ||
+      editable(event, ctx.principal) ||
+      (await eventPasswords.opensOne(event.passwordHash, password, clientOf(req)));
+    if (!opened) throw new ApiError("event-password-protected");
+    return event;
+  };
+
+  /** One event as an iCalendar file. */
+  const sendSingleCalendar = async (res: Response, event: EventRecord, ctx: RequestContext) => {
+    const present = (record: EventRecord) => serializeEvent(record, ctx, { jsonLd: false });
+    const options = { present, kept: null, maxBytes: Infinity };
+    sendCalendar(
+      res,
+      await eventCalendar([{ record: event, cancelled: false }], ctx, FEED_NAME[ctx.language], options),
+      `event-${event.id}.ics`,
+    );
   };
 
   /**
@@ -285,7 +258,7 @@ export function eventOperations(services: Services) {
   };
 
   return bindOperations(
-    { list: { run: list }, create: { run: create }, get: { run: get }, update, remove },
+    { list: { run: listResponder(listPolicy, services) }, create: { run: create }, get: { run: get }, update, remove },
     {
       listEvents: "list",
       createEvent: "create",

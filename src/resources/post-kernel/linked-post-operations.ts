@@ -1,22 +1,13 @@
 import type { Request, Response } from "express";
-import { listableConditions, statusesToList } from "../../auth/post-permissions";
 import type { PostType } from "../../auth/roles";
 import { canReadItem } from "../../auth/visibility";
 import { writeTargetOf } from "../../auth/write-targets";
-import {
-  collectionLinks,
-  echoedQuery,
-  offsetOf,
-  pageRequest,
-  setCollectionHeaders,
-  totalPagesOf,
-} from "../../http/collection";
 import { sendRepresentation } from "../../http/conditional";
-import { ApiError, ParamProblems, type ErrorCode } from "../../http/errors";
-import { itemRefOf, type ItemOperationSet, type QueryOf, type TargetRule } from "../../http/operation-types";
+import { ApiError, type ErrorCode } from "../../http/errors";
+import { listResponder, type ListPolicy, type ListRequest } from "../../http/listing";
+import { itemRefOf, type ItemOperationSet, type TargetRule } from "../../http/operation-types";
 import { context, type RequestContext } from "../../http/request-context";
 import type { Services } from "../../services";
-import { searchWords } from "../../text/search-text";
 import {
   destroysOf,
   postTargetRules,
@@ -26,9 +17,8 @@ import {
   sendWritten,
   type ItemForms,
 } from "./item-operations";
-import { linkedPostOrder, type LinkedPostFilters } from "./linked-post-query";
-import { modifiedWindowOf } from "../../sync/modified-window";
-import { listingToken, postTombstoneShown, sendSyncPage, syncRequestOf } from "../../sync/sync-listing";
+import { linkedPostFiltersOf, linkedPostOrder, type LinkedPostListQuery } from "./linked-post-query";
+import { postTombstoneShown } from "../../sync/sync-listing";
 import type { LinkedPostRecord, LinkedPostStore } from "./linked-post-store";
 
 /**
@@ -54,9 +44,6 @@ export interface LinkedPostInputs<I> {
   updateBody(req: Request): I;
 }
 
-/** The query of both list operations (the spec gives them the same parameters). */
-export type LinkedPostListQuery = QueryOf<"listVenues"> & QueryOf<"listOrganizers">;
-
 /** The operations of venues or organizers, reading their inputs as the resource says (`inputs`). */
 export function linkedPostOperations<R extends LinkedPostRecord, I>(
   kind: LinkedPostKind,
@@ -81,67 +68,40 @@ export function linkedPostOperations<R extends LinkedPostRecord, I>(
   const rules = postTargetRules<R>(type, (ref, order) => store.resolve(db, ref, order), codes.notFound, services);
   const targetOf = (req: Request, rule: TargetRule<R>) => writeTargetOf(req, rule, readTagOf(forms, context(req)));
 
+  /** What one request of the list reads: its filters checked. */
+  const listRequest = async (
+    _req: Request,
+    query: LinkedPostListQuery,
+    ctx: RequestContext,
+  ): Promise<ListRequest<R>> => {
+    const filters = linkedPostFiltersOf(query, ctx, type, services.clock());
+    if (query.event !== undefined)
+      filters.eventId = await services.bridges.eventFilterOf(db, query.event, "event", ctx);
+    const orderBy = linkedPostOrder(query.orderby, query.order);
+    return {
+      present: (item) => serialize(item, ctx, { jsonLd: false }),
+      readPage: async ({ offset, limit }) => {
+        const { items, total } = await store.list(db, filters, orderBy, offset, limit);
+        return { ids: items.map((item) => item.id), items, total };
+      },
+      readShown: async (ids) => (await store.list(db, { ...filters, onlyIds: ids }, orderBy, 0, ids.length)).items,
+    };
+  };
+
+  const listPolicy: ListPolicy<R, LinkedPostListQuery> = {
+    resource: type,
+    path: collectionPath,
+    collectionKey: type,
+    query: inputs.query,
+    prepare: listRequest,
+    idOf: (item) => item.id,
+    pastLastPage: codes.archivePageNotFound,
+    totalsFirst: false,
+    tombstoneShown: (principal) => postTombstoneShown(principal, type),
+  };
+
   const handlers = {
-    async list(req: Request, res: Response): Promise<void> {
-      const ctx = context(req);
-      const sync = await syncRequestOf(req, type, services);
-      const query = (sync?.query ?? inputs.query(req)) as LinkedPostListQuery;
-      const page = pageRequest(query, services.config);
-      // The events the caller may read: linked events outside them count for no filter.
-      const readableEvents = listableConditions(
-        ctx.principal,
-        "events",
-        statusesToList(ctx.principal, "events", undefined),
-      );
-      const problems = new ParamProblems();
-      const filters: LinkedPostFilters = {
-        language: ctx.language,
-        visible: listableConditions(ctx.principal, type, statusesToList(ctx.principal, type, query.status)),
-        searchWords: query.search ? searchWords(query.search) : [],
-        hasEvents: query.has_events === undefined ? undefined : { value: query.has_events, visible: readableEvents },
-        modified: modifiedWindowOf(query, ctx.siteTimezone, services.clock(), problems),
-      };
-      problems.throwIfAny();
-      if (query.event !== undefined)
-        filters.eventId = await services.bridges.eventFilterOf(db, query.event, "event", ctx);
-      if (query.only_with_upcoming) filters.upcoming = { since: services.clock(), visible: readableEvents };
-      const orderBy = linkedPostOrder(query.orderby, query.order);
-      const present = (item: R) => serialize(item, ctx, { jsonLd: false });
-      if (sync) {
-        return sendSyncPage(
-          req,
-          res,
-          ctx,
-          sync,
-          {
-            resource: type,
-            path: collectionPath,
-            collectionKey: type,
-            perPage: page.perPage,
-            readShown: async (ids) =>
-              (await store.list(db, { ...filters, onlyIds: ids }, orderBy, 0, ids.length)).items,
-            idOf: (item) => item.id,
-            serialize: present,
-            tombstoneShown: postTombstoneShown(ctx.principal, type),
-          },
-          services,
-        );
-      }
-      const syncToken = await listingToken(req, res, type, services);
-      const { items, total } = await store.list(db, filters, orderBy, offsetOf(page), page.perPage);
-      if (items.length === 0 && page.page > 1) throw new ApiError(codes.archivePageNotFound);
-      const totalPages = totalPagesOf(total, page.perPage);
-      const links = collectionLinks(ctx, collectionPath, echoedQuery(req, page), page, totalPages);
-      setCollectionHeaders(res, total, totalPages, links);
-      const next_sync_token = await syncToken();
-      sendRepresentation(res, {
-        [type]: items.map(present),
-        ...links,
-        total,
-        total_pages: totalPages,
-        next_sync_token,
-      });
-    },
+    list: listResponder(listPolicy, services),
 
     async get(req: Request, res: Response): Promise<void> {
       const ctx = context(req);

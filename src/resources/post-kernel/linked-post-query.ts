@@ -1,7 +1,12 @@
 import type { Prisma } from "../../../generated/prisma/sqlite/client";
 import type { Language } from "../../i18n/languages";
-import type { StatusCondition } from "../../auth/post-permissions";
-import type { ModifiedWindow } from "../../sync/modified-window";
+import { listableConditions, statusesToList, type StatusCondition } from "../../auth/post-permissions";
+import type { PostType } from "../../auth/roles";
+import { ParamProblems } from "../../http/errors";
+import type { QueryOf } from "../../http/operation-types";
+import type { RequestContext } from "../../http/request-context";
+import { modifiedWindowOf, type ModifiedWindow } from "../../sync/modified-window";
+import { searchWords } from "../../text/search-text";
 
 /**
  * The filters of GET /venues and GET /organizers (tec-rest-v1.md §6.1). Both models have the
@@ -25,6 +30,35 @@ export interface LinkedPostFilters {
   modified: ModifiedWindow;
   /** Only these items (the changed ones, in a sync). */
   onlyIds?: number[];
+}
+
+/** The query of both list operations (the spec gives them the same parameters). */
+export type LinkedPostListQuery = QueryOf<"listVenues"> & QueryOf<"listOrganizers">;
+
+/** The filters of a list's query, but `event` (an event filter is the events' to check: see ResourceBridges). */
+export function linkedPostFiltersOf(
+  query: LinkedPostListQuery,
+  ctx: RequestContext,
+  type: PostType,
+  now: Date,
+): LinkedPostFilters {
+  // The events the caller may read: linked events outside them count for no filter.
+  const readableEvents = listableConditions(
+    ctx.principal,
+    "events",
+    statusesToList(ctx.principal, "events", undefined),
+  );
+  const problems = new ParamProblems();
+  const filters: LinkedPostFilters = {
+    language: ctx.language,
+    visible: listableConditions(ctx.principal, type, statusesToList(ctx.principal, type, query.status)),
+    searchWords: query.search ? searchWords(query.search) : [],
+    hasEvents: query.has_events === undefined ? undefined : { value: query.has_events, visible: readableEvents },
+    modified: modifiedWindowOf(query, ctx.siteTimezone, now, problems),
+  };
+  problems.throwIfAny();
+  if (query.only_with_upcoming) filters.upcoming = { since: now, visible: readableEvents };
+  return filters;
 }
 
 /** Event statuses that do not count for `has_events`. */

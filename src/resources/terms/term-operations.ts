@@ -1,15 +1,9 @@
 import type { Request } from "express";
 import { writeTargetOf } from "../../auth/write-targets";
-import {
-  collectionLinks,
-  echoedQuery,
-  offsetOf,
-  pageRequest,
-  setCollectionHeaders,
-  totalPagesOf,
-} from "../../http/collection";
+import { offsetOf, pageRequest } from "../../http/collection";
 import { sendRepresentation } from "../../http/conditional";
 import { ApiError } from "../../http/errors";
+import { listResponder, type ListPolicy, type ListRequest } from "../../http/listing";
 import {
   bindOperations,
   bodyOf,
@@ -18,7 +12,6 @@ import {
   type ItemOperationSet,
   type Operation,
   type OperationHandler,
-  type QueryOf,
   type TargetRule,
 } from "../../http/operation-types";
 import { context, type RequestContext } from "../../http/request-context";
@@ -26,8 +19,7 @@ import type { Services } from "../../services";
 import { markupFilterOf } from "../../text/kses";
 import { readTagOf, sendWritten, type ItemForms } from "../post-kernel/item-operations";
 import { CATEGORIES, TAGS, type TaxonomyConfig, type TermRecord } from "./term-record";
-import { termListQueryOf } from "./term-query";
-import { listingToken, sendSyncPage, syncRequestOf } from "../../sync/sync-listing";
+import { termListQueryOf, type TermListParams } from "./term-query";
 import { serializeTerm } from "./term-serializer";
 import { listTerms, resolveTerm } from "./term-repository";
 import { createTerm, deleteTerm, updateTerm } from "./term-store";
@@ -67,10 +59,12 @@ function termHandlers(config: TaxonomyConfig, services: Services): ItemOperation
   };
   const targetOf = (req: Request) => writeTargetOf(req, rule, readTagOf(forms, context(req)));
 
-  const list: OperationHandler = async (req, res) => {
-    const ctx = context(req);
-    const sync = await syncRequestOf(req, config.collectionKey, services);
-    const query = (sync?.query ?? queryOf(req, "listCategories")) as QueryOf<"listCategories">;
+  /** What one request of the list reads: its filters checked. */
+  const listRequest = async (
+    _req: Request,
+    query: TermListParams,
+    ctx: RequestContext,
+  ): Promise<ListRequest<TermRecord>> => {
     const page = pageRequest(query, services.config);
     const listQuery = await termListQueryOf(
       db,
@@ -81,43 +75,28 @@ function termHandlers(config: TaxonomyConfig, services: Services): ItemOperation
       services.clock(),
       services.bridges,
     );
-    const present = (term: TermRecord) => serializeTerm(term, config, ctx);
-    if (sync) {
-      return sendSyncPage(
-        req,
-        res,
-        ctx,
-        sync,
-        {
-          resource: config.collectionKey,
-          path: config.collectionPath,
-          collectionKey: config.collectionKey,
-          perPage: page.perPage,
-          readShown: async (ids) =>
-            (await listTerms(db, { ...listQuery, onlyIds: ids, offset: 0, limit: ids.length })).items,
-          idOf: (term) => term.id,
-          serialize: present,
-          // Terms are public: anyone may learn that one is gone.
-          tombstoneShown: () => true,
-        },
-        services,
-      );
-    }
-    const syncToken = await listingToken(req, res, config.collectionKey, services);
-    const { items, total } = await listTerms(db, listQuery);
-    const totalPages = totalPagesOf(total, page.perPage);
-    const links = collectionLinks(ctx, config.collectionPath, echoedQuery(req, page), page, totalPages);
-    setCollectionHeaders(res, total, totalPages, links);
-    const next_sync_token = await syncToken();
-    const { rest_url, ...pageLinks } = links;
-    sendRepresentation(res, {
-      rest_url,
-      total,
-      total_pages: totalPages,
-      [config.collectionKey]: items.map(present),
-      ...pageLinks,
-      next_sync_token,
-    });
+    return {
+      present: (term) => serializeTerm(term, config, ctx),
+      readPage: async ({ offset, limit }) => {
+        const { items, total } = await listTerms(db, { ...listQuery, offset, limit });
+        return { ids: items.map((term) => term.id), items, total };
+      },
+      readShown: async (ids) =>
+        (await listTerms(db, { ...listQuery, onlyIds: ids, offset: 0, limit: ids.length })).items,
+    };
+  };
+
+  const listPolicy: ListPolicy<TermRecord, TermListParams> = {
+    resource: config.collectionKey,
+    path: config.collectionPath,
+    collectionKey: config.collectionKey,
+    query: (req) => queryOf(req, "listCategories"),
+    prepare: listRequest,
+    idOf: (term) => term.id,
+    pastLastPage: null,
+    totalsFirst: true,
+    // Terms are public: anyone may learn that one is gone.
+    tombstoneShown: () => () => true,
   };
 
   const get: OperationHandler = async (req, res) => {
@@ -150,7 +129,13 @@ function termHandlers(config: TaxonomyConfig, services: Services): ItemOperation
       sendWritten(req, res, await deleteTerm(db, config, targetOf(req)), forms, { deleted: true }),
   };
 
-  return { list: { run: list }, create: { run: create }, get: { run: get }, update, remove };
+  return {
+    list: { run: listResponder(listPolicy, services) },
+    create: { run: create },
+    get: { run: get },
+    update,
+    remove,
+  };
 }
 
 /** The category operations (tec-rest-v1.md §6.2, §7.3). */

@@ -1,0 +1,156 @@
+import type { Request, Response } from "express";
+import type { Principal } from "../auth/principal";
+import type { Services } from "../services";
+import type { LoggedChange, SyncResource } from "../sync/change-log-repository";
+import type { LoggedItem } from "../sync/representation-cache";
+import { listingToken, sendSyncPage, syncRequestOf } from "../sync/sync-listing";
+import {
+  collectionLinks,
+  echoedQuery,
+  offsetOf,
+  pageRequest,
+  setCollectionHeaders,
+  totalPagesOf,
+  type PageRequest,
+  type QueryValue,
+} from "./collection";
+import { sendRepresentationText } from "./conditional";
+import { ApiError, type ErrorCode } from "./errors";
+import type { OperationHandler } from "./operation-types";
+import { context, type RequestContext } from "./request-context";
+
+/**
+ * The one list responder. Every collection answers the same way, in this order: a sync request
+ * (a `sync_token`) gets the changes since its token; a feed (the events' iCalendar), when the
+ * list has one and the request asks for it; else a page, its items made or taken from the
+ * representations kept for anonymous readers, with its links, totals, headers and the token to
+ * sync from. A resource describes its list (ListPolicy: what is data) and what one request of it
+ * reads (ListRequest); the skeleton is here once.
+ */
+
+/** What one request of a list reads and shows, made by the resource from the request's query. */
+export interface ListRequest<R, P = unknown> {
+  /** An item of the list as this caller sees it (JSON). */
+  present(item: R): P;
+  /**
+   * A page and the total. `needed`: which items' records the page must read (those not kept);
+   * `ids`, in page order, covers them all.
+   */
+  readPage(
+    page: { offset: number; limit: number },
+    needed?: (id: number) => boolean,
+  ): Promise<{ ids: number[]; items: R[]; total: number }>;
+  /** Of `ids`, the items this list shows now (a sync answer's changed items). */
+  readShown(ids: number[]): Promise<R[]>;
+  /** Query values the page links repeat in their effective form (the events' defaulted dates). */
+  echo?: Record<string, QueryValue>;
+}
+
+/** A resource's list, as data: what the responder needs to know of it. */
+export interface ListPolicy<
+  R,
+  Q extends { page?: number; per_page?: number },
+  L extends ListRequest<R> = ListRequest<R>,
+> {
+  resource: SyncResource;
+  /** The collection's path under the namespace ("/events") and its key in the body ("events"). */
+  path: string;
+  collectionKey: string;
+  /** The query of a request that is not a sync (a sync's comes from its token). */
+  query(req: Request): Q;
+  /** What the request reads: its filters checked (a 400 names every bad one). */
+  prepare(req: Request, query: Q, ctx: RequestContext): Promise<L>;
+  idOf(item: R): number;
+  /** A page past the last one: this error, as the original answers (events, venues, organizers); null, an empty page (terms). */
+  pastLastPage: ErrorCode | null;
+  /** Where the totals go in the body: after the links (posts), or first, after `rest_url` (terms, as WordPress orders them). */
+  totalsFirst: boolean;
+  /** Whether the caller may learn that an item left the list (a sync answer's tombstones). */
+  tombstoneShown(principal: Principal | null): (change: LoggedChange) => boolean;
+  /** Representations kept for anonymous readers (events): which items are the same for all of them, and what they show. */
+  kept?: { shared(item: R): boolean; shows(item: R): LoggedItem[] };
+  /** The list as another format (events: iCalendar), when the request asks for it. */
+  feed?: {
+    wanted(req: Request, query: Q): boolean;
+    send(req: Request, res: Response, list: L, query: Q): Promise<void>;
+  };
+  /** Whether the answer depends on `Accept` (a list that has a feed). */
+  variesByAccept?: boolean;
+}
+
+/** The handler of a list operation, from its policy. */
+export function listResponder<R, Q extends { page?: number; per_page?: number }, L extends ListRequest<R>>(
+  policy: ListPolicy<R, Q, L>,
+  services: Services,
+): OperationHandler {
+  return async (req, res) => {
+    const ctx = context(req);
+    const sync = await syncRequestOf(req, policy.resource, services);
+    const query = (sync?.query ?? policy.query(req)) as Q;
+    const page = pageRequest(query, services.config);
+    const list = await policy.prepare(req, query, ctx);
+    if (policy.variesByAccept) res.vary("Accept");
+    if (policy.feed?.wanted(req, query)) return policy.feed.send(req, res, list, query);
+    if (sync) {
+      const { resource, path, collectionKey, idOf } = policy;
+      const tombstoneShown = policy.tombstoneShown(ctx.principal);
+      const source = {
+        resource,
+        path,
+        collectionKey,
+        idOf,
+        tombstoneShown,
+        perPage: page.perPage,
+        readShown: list.readShown,
+        serialize: list.present,
+      };
+      return sendSyncPage(req, res, ctx, sync, source, services);
+    }
+    await sendPage(policy, services, req, res, ctx, page, list);
+  };
+}
+
+/** A page of the list: items kept or made, links, totals, headers and the token to sync from. */
+async function sendPage<R, Q extends { page?: number; per_page?: number }, L extends ListRequest<R>>(
+  policy: ListPolicy<R, Q, L>,
+  services: Services,
+  req: Request,
+  res: Response,
+  ctx: RequestContext,
+  page: PageRequest,
+  list: ListRequest<R>,
+): Promise<void> {
+  const { representations } = services;
+  // An anonymous reader's list shows each item shared by every anonymous reader as kept.
+  const freshness = policy.kept ? await representations.freshen() : null;
+  const keeping = ctx.principal === null ? freshness : null;
+  const keyOf = (id: number) => `${policy.resource}:${id}|listed|${ctx.language}|${ctx.apiBase}`;
+  const shown = new Map<number, string>();
+  const needed = (id: number) => {
+    const kept = keeping && representations.get(keyOf(id));
+    if (kept) shown.set(id, kept.json);
+    return !kept;
+  };
+  const syncToken = await listingToken(req, res, policy.resource, services, freshness?.position);
+  const { ids, items, total } = await list.readPage(
+    { offset: offsetOf(page), limit: page.perPage },
+    policy.kept ? needed : undefined,
+  );
+  if (ids.length === 0 && page.page > 1 && policy.pastLastPage !== null) throw new ApiError(policy.pastLastPage);
+  for (const item of items) {
+    const json = JSON.stringify(list.present(item));
+    if (keeping && policy.kept?.shared(item))
+      representations.keep(keeping, keyOf(policy.idOf(item)), json, policy.kept.shows(item));
+    shown.set(policy.idOf(item), json);
+  }
+  const totalPages = totalPagesOf(total, page.perPage);
+  const links = collectionLinks(ctx, policy.path, echoedQuery(req, page, list.echo), page, totalPages);
+  setCollectionHeaders(res, total, totalPages, links);
+  const next_sync_token = await syncToken();
+  const itemsJson = `"${policy.collectionKey}":[${ids.flatMap((id) => shown.get(id) ?? []).join(",")}]`;
+  const { rest_url, ...pageLinks } = links;
+  const json = policy.totalsFirst
+    ? `${JSON.stringify({ rest_url, total, total_pages: totalPages }).slice(0, -1)},${itemsJson},${JSON.stringify({ ...pageLinks, next_sync_token }).slice(1)}`
+    : `{${itemsJson},${JSON.stringify({ ...links, total, total_pages: totalPages, next_sync_token }).slice(1)}`;
+  sendRepresentationText(res, json);
+}
