@@ -66,7 +66,7 @@ async function positionChanges(tx: Tx, provider: Provider): Promise<void> {
   // not, made by this change (its version is 1) or not, an event's terms.
   await tx.$executeRaw`INSERT INTO "WebhookOutbox" ("seq", "resource", "itemId", "visible", "created", "everPublic", "terms")
     SELECT CAST(${seq} AS INTEGER), "c"."resource", "c"."itemId",
-        COALESCE(COALESCE("e"."status", "v"."status", "o"."status", CASE WHEN "t"."id" IS NULL THEN NULL ELSE 'publish' END) = 'publish', ${false}),
+        ${publicNowSql(`"c"`)},
         COALESCE(COALESCE("e"."version", "v"."version", "o"."version", "t"."version") = 1, ${false}),
         "c"."everPublic", ${EVENT_TERMS_SQL[provider]}
       FROM "SyncChange" "c"
@@ -77,16 +77,24 @@ async function positionChanges(tx: Tx, provider: Provider): Promise<void> {
       WHERE "c"."seq" IS NULL AND EXISTS (SELECT 1 FROM "WebhookSubscription")`;
   // An item not public now keeps the position it stopped being public at (see SyncChange.hiddenAt).
   await tx.$executeRaw`UPDATE "SyncChange" SET "seq" = ${seq},
-      "hiddenAt" = CASE WHEN ${PUBLIC_NOW_SQL} THEN NULL ELSE COALESCE("hiddenAt", ${seq}) END
+      "hiddenAt" = CASE WHEN ${publicNowSql(`"SyncChange"`)} THEN NULL ELSE COALESCE("hiddenAt", ${seq}) END
     WHERE "seq" IS NULL`;
 }
 
-// Whether a logged item is public as its change commits: published (a term: it exists).
-const PUBLIC_NOW_SQL = Prisma.raw(`(CASE "resource"
-  WHEN 'events' THEN EXISTS (SELECT 1 FROM "Event" "i" WHERE "i"."id" = "SyncChange"."itemId" AND "i"."status" = 'publish')
-  WHEN 'venues' THEN EXISTS (SELECT 1 FROM "Venue" "i" WHERE "i"."id" = "SyncChange"."itemId" AND "i"."status" = 'publish')
-  WHEN 'organizers' THEN EXISTS (SELECT 1 FROM "Organizer" "i" WHERE "i"."id" = "SyncChange"."itemId" AND "i"."status" = 'publish')
-  ELSE EXISTS (SELECT 1 FROM "Term" "i" WHERE "i"."id" = "SyncChange"."itemId") END)`);
+/**
+ * Whether the item of the change row `change` (a quoted table name or alias of "SyncChange") is
+ * public as its change commits: published (a term: it exists). One rule for the change log's
+ * `hiddenAt` and the outbox's `visible`.
+ */
+function publicNowSql(change: string): Prisma.Sql {
+  const item = (table: string, published: boolean) =>
+    `EXISTS (SELECT 1 FROM "${table}" "i" WHERE "i"."id" = ${change}."itemId"${published ? ` AND "i"."status" = 'publish'` : ""})`;
+  return Prisma.raw(`(CASE ${change}."resource"
+  WHEN 'events' THEN ${item("Event", true)}
+  WHEN 'venues' THEN ${item("Venue", true)}
+  WHEN 'organizers' THEN ${item("Organizer", true)}
+  ELSE ${item("Term", false)} END)`);
+}
 
 /**
  * Runs `work` in a write transaction. When the database aborts it to break a conflict with a
