@@ -244,6 +244,27 @@ describe("venues, organizers, categories and tags in several languages", () => {
     }
   });
 
+  it("finds a term named by slug in a filter as by-slug routes find items: the request language's, then the default's, then any", async () => {
+    const spanishOne = await createTermVia(server, "categories", { name: "Chorus" });
+    const portugueseOne = await createTermVia(server, "categories", { name: "Choir" });
+    await write("es", "PATCH", `/categories/${spanishOne.id}`, { name: "Coro", slug: "coro-shared" });
+    await write("pt-br", "PATCH", `/categories/${portugueseOne.id}`, { name: "Coro", slug: "coro-shared" });
+    const englishSlug = (await read("en", `/categories/${portugueseOne.id}`)).body.slug;
+    const event = await createEventVia(server, {
+      title: "Voices",
+      start_date: utcWall(60),
+      end_date: utcWall(61),
+      categories: [spanishOne.id],
+    });
+    const listed = async (language: string, slug: string) =>
+      (await read(language, `/events?categories=${slug}`)).body.events.map((item: { id: number }) => item.id);
+    expect(await listed("es", "coro-shared")).toEqual([event.id]);
+    expect(await listed("pt-br", "coro-shared")).toEqual([]);
+    // English has neither: the default language's (en) slug of the other one is not it either, so any: the first language by name (es).
+    expect(await listed("en", "coro-shared")).toEqual([event.id]);
+    expect(await listed("es", englishSlug)).toEqual([]);
+  });
+
   it("embeds terms, venues and organizers in the event's language", async () => {
     const category = await createTermVia(server, "categories", { name: "Theatre" });
     await write("es", "PATCH", `/categories/${category.id}`, { name: "Teatro" });

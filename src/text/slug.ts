@@ -44,3 +44,30 @@ export async function firstFreeSlug(base: string, takenAmong: TakenAmong): Promi
     if (free !== undefined) return free;
   }
 }
+
+/**
+ * firstFreeSlug for many bases at once (a series' occurrences, hundreds of them): for each base, in
+ * order, the first of its candidates that is not taken nor given to an earlier base. The candidates
+ * of every base still without one are asked about together, in batches growing as firstFreeSlug's.
+ */
+export async function firstFreeSlugs(bases: string[], takenAmong: TakenAmong): Promise<string[]> {
+  const given = new Set<string>();
+  const slugs: string[] = [];
+  let waiting = bases.map((base, index) => ({ base, index, first: 1 }));
+  for (let size = 3; waiting.length > 0; size = Math.min(size * 4, MAX_BATCH)) {
+    const candidatesOf = (item: { base: string; first: number }) =>
+      Array.from({ length: size }, (_, i) => slugCandidate(item.base, item.first + i));
+    const taken = new Set(await takenAmong(waiting.flatMap(candidatesOf)));
+    const next: typeof waiting = [];
+    for (const item of waiting) {
+      const free = candidatesOf(item).find((candidate) => !taken.has(candidate) && !given.has(candidate));
+      if (free === undefined) next.push({ ...item, first: item.first + size });
+      else {
+        slugs[item.index] = free;
+        given.add(free);
+      }
+    }
+    waiting = next;
+  }
+  return slugs;
+}

@@ -33,6 +33,7 @@ import {
 } from "./event-recurrence";
 import { ExpansionTooCostly } from "./rule-expansion";
 import { yieldToEventLoop } from "../../event-loop";
+import { firstFreeSlugs } from "../../text/slug";
 
 /**
  * The occurrences of a series as events (see event-recurrence.ts for the rule): made, kept in step
@@ -283,10 +284,9 @@ async function writeOccurrenceTexts(
     const slugs =
       text.slug === null
         ? wanted.map(() => null)
-        : await freeSlugs(
-            tx,
-            text.language,
+        : await firstFreeSlugs(
             wanted.map((item) => item.base),
+            (candidates) => takenEventSlugs(tx, text.language, candidates),
           );
     rows.push(
       ...wanted.map(({ occurrence }, index) => ({
@@ -302,19 +302,6 @@ async function writeOccurrenceTexts(
     );
   }
   await insertEventTexts(tx, rows);
-}
-
-/** For each base, itself or `base-2`, `base-3`…: the first that no event has in `language`, nor an earlier base took. */
-async function freeSlugs(tx: Tx, language: string, bases: string[]): Promise<string[]> {
-  const numbered = (base: string, n: number) => (n === 1 ? base : `${base}-${n}`);
-  const candidates = bases.flatMap((base) => [1, 2, 3].map((n) => numbered(base, n)));
-  const taken = new Set(await takenEventSlugs(tx, language, candidates));
-  return bases.map((base) => {
-    let n = 1;
-    while (taken.has(numbered(base, n))) n += 1;
-    taken.add(numbered(base, n));
-    return numbered(base, n);
-  });
 }
 
 /** How far the wall clock moves from `from` to `to`, in milliseconds (as if there were no time zones). */

@@ -38,5 +38,13 @@ export function slugMatchSql(
 ): Prisma.Sql {
   const key = Prisma.raw(`"t"."${SLUGGED[table]}"`);
   return Prisma.sql`SELECT ${key}${extraColumns} FROM ${Prisma.raw(`"${table}"`)} "t" WHERE "t"."slug" = ${slug}
-    ORDER BY CASE "t"."language" WHEN ${language} THEN 0 WHEN ${defaultLanguage} THEN 1 ELSE 2 END, "t"."language" LIMIT 1`;
+    ORDER BY ${languageOrderSql(Prisma.raw(`"t"."language"`), language, defaultLanguage)} LIMIT 1`;
+}
+
+/**
+ * The order of languages every lookup by slug follows (items' and terms'): the request language,
+ * then the default language, then the others by name. An ORDER BY list over `column`.
+ */
+export function languageOrderSql(column: Prisma.Sql, language: Language, defaultLanguage: Language): Prisma.Sql {
+  return Prisma.sql`CASE ${column} WHEN ${language} THEN 0 WHEN ${defaultLanguage} THEN 1 ELSE 2 END, ${column}`;
 }

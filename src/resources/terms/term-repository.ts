@@ -4,6 +4,7 @@ import type { Tx } from "../../db/transaction";
 import { isItemId } from "../../http/operation-types";
 import type { Language } from "../../i18n/languages";
 import { termSelect, type Taxonomy, type TermListQuery, type TermRecord } from "./term-record";
+import { languageOrderSql } from "../post-kernel/slug-sql";
 
 /**
  * Every statement on the term tables ("Term", "TermText"), each a named function. All are Prisma
@@ -95,6 +96,22 @@ export function resolveTerm(db: Database, taxonomy: Taxonomy, id: number): Promi
  * Ids of the terms that `refs` name, each ref an id or a slug (of the request language first,
  * then the default one, then any). Refs that name no term of the taxonomy come back in `unknown`.
  */
+/** The term each of `slugs` names, by the slug lookup's language order (see slug-sql.ts): one statement for them all. */
+async function termIdsBySlug(
+  db: Database,
+  taxonomy: Taxonomy,
+  slugs: string[],
+  language: Language,
+  defaultLanguage: Language,
+): Promise<Map<string, number>> {
+  const order = languageOrderSql(Prisma.raw(`"language"`), language, defaultLanguage);
+  const rows = await db.read.$queryRaw<Array<{ slug: string; termId: number | bigint }>>(
+    Prisma.sql`SELECT "slug", "termId" FROM (SELECT "slug", "termId", ROW_NUMBER() OVER (PARTITION BY "slug" ORDER BY ${order}) AS "rank"
+      FROM "TermText" WHERE "taxonomy" = ${taxonomy} AND "slug" IN (${Prisma.join(slugs)})) "m" WHERE "rank" = 1`,
+  );
+  return new Map(rows.map((row) => [row.slug, Number(row.termId)]));
+}
+
 export async function resolveTermRefs(
   db: Database,
   taxonomy: Taxonomy,
@@ -106,15 +123,9 @@ export async function resolveTermRefs(
   const slugs = refs.filter((ref) => !/^\d+$/.test(ref));
   const [byId, bySlug] = await Promise.all([
     numeric.length ? db.read.term.findMany({ where: { taxonomy, id: { in: numeric } }, select: { id: true } }) : [],
-    slugs.length
-      ? db.read.termText.findMany({
-          where: { taxonomy, slug: { in: slugs } },
-          select: { termId: true, slug: true, language: true },
-        })
-      : [],
+    slugs.length ? termIdsBySlug(db, taxonomy, slugs, language, defaultLanguage) : new Map<string, number>(),
   ]);
   const knownIds = new Set(byId.map((term) => term.id));
-  const preference = (lang: string) => (lang === language ? 0 : lang === defaultLanguage ? 1 : 2);
   const ids: number[] = [];
   const unknown: string[] = [];
   for (const ref of refs) {
@@ -123,10 +134,8 @@ export async function resolveTermRefs(
       else unknown.push(ref);
       continue;
     }
-    const match = bySlug
-      .filter((row) => row.slug === ref)
-      .sort((a, b) => preference(a.language) - preference(b.language))[0];
-    if (match) ids.push(match.termId);
+    const match = bySlug.get(ref);
+    if (match !== undefined) ids.push(match);
     else unknown.push(ref);
   }
   return { ids: [...new Set(ids)], unknown };
