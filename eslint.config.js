@@ -50,7 +50,7 @@ module.exports = tseslint.config(
     files: ["*.js"],
     languageOptions: {
       sourceType: "commonjs",
-      globals: { require: "readonly", module: "writable", __dirname: "readonly" },
+      globals: { require: "readonly", module: "writable", __dirname: "readonly", process: "readonly" },
     },
   },
   {

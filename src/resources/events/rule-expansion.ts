@@ -8,10 +8,16 @@ import { Worker } from "node:worker_threads";
  * matches bounds. So the walk runs in a worker thread of this process, one rule at a time, and a rule
  * whose walk takes longer than EXPANSION_DEADLINE_MS is stopped (the thread is ended and another
  * started) and refused. Other requests never wait behind it: the event loop only posts the job.
+ * The deadline counts from the moment the thread takes the job, not from when it was posted: a
+ * thread starting (its first job, or the next after one was stopped) loads rrule first, which on a
+ * busy machine took longer than the deadline and refused a weekly rule of three dates.
  */
 
 /** How long a rule's walk may take, in the worker thread (a weekly rule over a century takes ~15 ms). */
 export const EXPANSION_DEADLINE_MS = 250;
+
+/** How long a thread may take to start and take its job (loading rrule): past it, the job fails as an error of ours. */
+const WORKER_START_LIMIT_MS = 10_000;
 
 /** The walk of a rule took longer than EXPANSION_DEADLINE_MS and was stopped. */
 export class ExpansionTooCostly extends Error {
@@ -35,6 +41,7 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const { RRule } = require(workerData.rrulePath);
 parentPort.on("message", ({ rule, dtstart, until, limit }) => {
+  parentPort.postMessage({ started: true });
   try {
     const dates = [];
     const options = { ...RRule.parseString(rule), dtstart: new Date(dtstart), until: new Date(until) };
@@ -73,7 +80,10 @@ class RuleExpander {
     const pending = this.queue.shift();
     if (pending === undefined) return;
     const worker = this.startedWorker();
-    const timer = setTimeout(() => this.stop(new ExpansionTooCostly()), EXPANSION_DEADLINE_MS);
+    const timer = setTimeout(
+      () => this.stop(new Error("The rule expansion thread did not start.")),
+      WORKER_START_LIMIT_MS,
+    );
     this.running = { pending, timer };
     const { rule, dtstart, until, limit } = pending.job;
     worker.postMessage({ rule, dtstart: dtstart.getTime(), until: until.getTime(), limit });
@@ -82,8 +92,9 @@ class RuleExpander {
   private startedWorker(): Worker {
     if (this.worker !== null) return this.worker;
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { rrulePath: require.resolve("rrule") } });
-    worker.on("message", (answer: { dates?: number[]; error?: string }) => {
+    worker.on("message", (answer: { started?: true; dates?: number[]; error?: string }) => {
       if (this.worker !== worker) return;
+      if (answer.started) return this.startDeadline();
       this.finish((pending) =>
         answer.dates
           ? pending.resolve(answer.dates.map((time) => new Date(time)))
@@ -97,6 +108,13 @@ class RuleExpander {
     worker.unref();
     this.worker = worker;
     return worker;
+  }
+
+  /** The running job's walk has begun: from now, it has EXPANSION_DEADLINE_MS. */
+  private startDeadline(): void {
+    if (this.running === null) return;
+    clearTimeout(this.running.timer);
+    this.running.timer = setTimeout(() => this.stop(new ExpansionTooCostly()), EXPANSION_DEADLINE_MS);
   }
 
   /** Ends the running job (and the thread walking it), with `error`. */
