@@ -1,6 +1,5 @@
 import type { Request } from "express";
 import { writeTargetOf } from "../../auth/write-targets";
-import { offsetOf, pageRequest } from "../../http/collection";
 import { sendRepresentation } from "../../http/conditional";
 import { ApiError } from "../../http/errors";
 import { listResponder, type ListPolicy, type ListRequest } from "../../http/listing";
@@ -65,16 +64,7 @@ function termHandlers(config: TaxonomyConfig, services: Services): ItemOperation
     query: TermListParams,
     ctx: RequestContext,
   ): Promise<ListRequest<TermRecord>> => {
-    const page = pageRequest(query, services.config);
-    const listQuery = await termListQueryOf(
-      db,
-      config,
-      query,
-      ctx,
-      { offset: offsetOf(page), limit: page.perPage },
-      services.clock(),
-      services.bridges,
-    );
+    const listQuery = await termListQueryOf(db, config, query, ctx, services.clock(), services.bridges);
     return {
       present: (term) => serializeTerm(term, config, ctx),
       readPage: async ({ offset, limit }) => {

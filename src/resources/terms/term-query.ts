@@ -21,10 +21,9 @@ export async function termListQueryOf(
   config: TaxonomyConfig,
   query: TermListParams,
   ctx: RequestContext,
-  page: { offset: number; limit: number },
   now: Date,
   bridges: ResourceBridges,
-): Promise<TermListQuery> {
+): Promise<Omit<TermListQuery, "offset" | "limit">> {
   const termIds = async (param: "include" | "exclude"): Promise<number[] | undefined> => {
     const refs = query[param];
     if (refs === undefined) return undefined;
@@ -57,7 +56,6 @@ export async function termListQueryOf(
     taxonomy: config.taxonomy,
     language: ctx.language,
     defaultLanguage: ctx.defaultLanguage,
-    ...page,
     searchWords: query.search ? searchWords(query.search) : [],
     includeIds,
     excludeIds,

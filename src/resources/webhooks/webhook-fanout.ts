@@ -12,7 +12,7 @@ import {
   deleteOutboxChanges,
   deleteToldStatesOfGoneItems,
   insertDeliveries,
-  insertDeliveryIn,
+  insertDelivery,
   oldestWaitingOtherThan,
   outboxChanges,
   outboxHasChanges,
@@ -194,7 +194,7 @@ async function keepWaitingBounded(
     if (gap) await saveDeliveryPayload(tx, gap.id, payload);
     else {
       const giveUpAt = now + config.webhooks.retryPeriodMs;
-      await insertDeliveryIn(tx, {
+      await insertDelivery(tx, {
         messageId: newMessageId(),
         subscriptionId,
         type: GAP,

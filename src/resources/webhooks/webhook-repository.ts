@@ -107,10 +107,6 @@ export async function recordAttempt(
   await db.write.webhookDelivery.updateMany({ where: { id: delivery.id, attempts: delivery.attempts }, data });
 }
 
-export function insertDelivery(db: Database, data: Prisma.WebhookDeliveryUncheckedCreateInput) {
-  return db.write.webhookDelivery.create({ data });
-}
-
 /** A page of a subscription's deliveries, newest first, and their number. */
 export async function deliveryPage(
   db: Database,
@@ -240,8 +236,9 @@ export async function saveDeliveryPayload(tx: Tx, id: number, payload: string): 
   await tx.webhookDelivery.update({ where: { id }, data: { payload } });
 }
 
-export async function insertDeliveryIn(tx: Tx, data: Prisma.WebhookDeliveryUncheckedCreateInput): Promise<void> {
-  await tx.webhookDelivery.create({ data });
+/** Makes a delivery (a ping's, in its own statement; a gap notice's, in the fan-out's transaction). */
+export function insertDelivery(client: Database["write"] | Tx, data: Prisma.WebhookDeliveryUncheckedCreateInput) {
+  return client.webhookDelivery.create({ data });
 }
 
 /**

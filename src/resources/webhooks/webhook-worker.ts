@@ -249,7 +249,7 @@ export async function sendPing(db: Database, config: Config, subscription: Subsc
   );
   const result = await attemptDelivery(config, subscription, messageId, payload, now);
   const completedAt = Date.now();
-  const row = await insertDelivery(db, {
+  const row = await insertDelivery(db.write, {
     messageId,
     subscriptionId: subscription.id,
     type: "webhook.ping",
