@@ -57,7 +57,7 @@ export async function itemSnapshot(
       };
     }
     case "venues": {
-      const venue = await venueRepository.find(db.read, id);
+      const venue = await venueRepository.find(db, id);
       if (!venue || venue.status !== "publish") return INVISIBLE;
       return {
         visible: true,
@@ -65,7 +65,7 @@ export async function itemSnapshot(
       };
     }
     case "organizers": {
-      const organizer = await organizerRepository.find(db.read, id);
+      const organizer = await organizerRepository.find(db, id);
       if (!organizer || organizer.status !== "publish") return INVISIBLE;
       return {
         visible: true,

@@ -5,8 +5,11 @@
 // value type (a date left as text, a flag as 0/1) fails here.
 import { readCommittedEvent } from "../src/resources/events/event-repository";
 import { eventSelect } from "../src/resources/events/event-record";
+import { organizerSelect } from "../src/resources/organizers/organizer-record";
 import { organizerRepository } from "../src/resources/organizers/organizer-repository";
+import { termSelect } from "../src/resources/terms/term-record";
 import { findTerm } from "../src/resources/terms/term-repository";
+import { venueSelect } from "../src/resources/venues/venue-record";
 import { venueRepository } from "../src/resources/venues/venue-repository";
 import { createLinkedVia, createTermVia } from "./support/fixtures";
 import { ADMIN_HEADERS, startTestServer, type TestServer } from "./support/test-server";
@@ -81,17 +84,28 @@ describe("records read through Prisma and through the raw path", () => {
     expect(sorted(raw)).toEqual(sorted(prisma));
   });
 
-  it("give the same embedded venue, organizer, category and tag as their own repositories", async () => {
-    const event = (await readCommittedEvent(server.db, eventId))!;
+  it("give the same venue, organizer, category and tag, embedded and alone, as Prisma's selects", async () => {
+    const { db } = server;
+    const event = (await readCommittedEvent(db, eventId))!;
     const venue = event.venues[0].venue;
     const organizer = event.organizers[0].organizer;
-    expect(typesOf(venue)).toEqual(typesOf(await venueRepository.find(server.db.read, venue.id)));
-    expect(sorted(venue)).toEqual(sorted(await venueRepository.find(server.db.read, venue.id)));
-    expect(sorted(organizer)).toEqual(sorted(await organizerRepository.find(server.db.read, organizer.id)));
+    const prismaVenue = await db.read.venue.findUnique({ where: { id: venue.id }, select: venueSelect });
+    const prismaOrganizer = await db.read.organizer.findUnique({
+      where: { id: organizer.id },
+      select: organizerSelect,
+    });
+    for (const raw of [venue, await venueRepository.find(db, venue.id)]) {
+      expect(typesOf(raw)).toEqual(typesOf(prismaVenue));
+      expect(sorted(raw)).toEqual(sorted(prismaVenue));
+    }
+    for (const raw of [organizer, await organizerRepository.find(db, organizer.id)]) {
+      expect(typesOf(raw)).toEqual(typesOf(prismaOrganizer));
+      expect(sorted(raw)).toEqual(sorted(prismaOrganizer));
+    }
     for (const { term } of event.terms) {
-      expect(sorted(term)).toEqual(
-        sorted(await findTerm(server.db.read, term.taxonomy as "category" | "tag", term.id)),
-      );
+      const prismaTerm = await db.read.term.findUnique({ where: { id: term.id }, select: termSelect });
+      const alone = await findTerm(db, term.taxonomy as "category" | "tag", term.id);
+      for (const raw of [term, alone]) expect(sorted(raw)).toEqual(sorted(prismaTerm));
     }
     expect(event.terms).toHaveLength(2);
   });

@@ -183,10 +183,10 @@ describe("deadlocks", () => {
       const transfer = (name: "a" | "b", from: number, to: number) =>
         inTransaction(db, async (tx) => {
           attempts[name] += 1;
-          await tx.user.update({ where: { id: from }, data: { displayName: name } });
+          await tx.$executeRaw`UPDATE "User" SET "displayName" = ${name} WHERE "id" = ${from}`;
           if (attempts[name] === 1 && ++arrived === 2) release();
           if (attempts[name] === 1) await barrier;
-          await tx.user.update({ where: { id: to }, data: { displayName: name } });
+          await tx.$executeRaw`UPDATE "User" SET "displayName" = ${name} WHERE "id" = ${to}`;
         });
       await Promise.all([transfer("a", first.id, second.id), transfer("b", second.id, first.id)]);
       expect(attempts.a + attempts.b).toBe(3);

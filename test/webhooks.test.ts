@@ -416,8 +416,8 @@ describe("notifications", () => {
     await receiver.waitFor((received) => ofItem(event.id)(received).length >= 1);
     await expect(
       inTransaction(server.db, async (tx) => {
-        await tx.event.update({ where: { id: event.id }, data: { featured: true } });
-        await tx.eventText.updateMany({ where: { eventId: event.id }, data: { title: "Never committed" } });
+        await tx.$executeRaw`UPDATE "Event" SET "featured" = ${true} WHERE "id" = ${event.id}`;
+        await tx.$executeRaw`UPDATE "EventText" SET "title" = 'Never committed' WHERE "eventId" = ${event.id}`;
         throw new Error("the write fails after changing the event");
       }),
     ).rejects.toThrow("the write fails");

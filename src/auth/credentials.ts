@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Config } from "../config";
 import type { Database } from "../db/database";
+import type { RowSource } from "../db/item-records";
 import { inTransaction, lockFor, type Tx } from "../db/transaction";
 import { digestSecret, isLegacyHash, secretsEqual, verifySecret } from "./password-hash";
 import type { Principal } from "./principal";
@@ -55,11 +56,12 @@ type PrincipalRow = { id: number; login: string; role: string };
  * auth/ imports no resource).
  */
 export interface CredentialStore {
-  firstAdministrator(client: Database["read"] | Tx): Promise<{ id: number; login: string } | null>;
-  userIdByLogin(client: Database["read"] | Tx, login: string): Promise<number | null>;
+  firstAdministrator(source: RowSource): Promise<{ id: number; login: string } | null>;
+  userIdByLogin(source: RowSource, login: string): Promise<number | null>;
   insertUser(
     tx: Tx,
     data: { login: string; displayName: string; role: string },
+    now: Date,
   ): Promise<{ id: number; login: string }>;
   apiKeyById(
     db: Database,
@@ -80,7 +82,7 @@ export interface CredentialStore {
  * deleted meanwhile, can never leave this one with a stale id.
  */
 export async function bootstrapAdministrator(db: Database, users: CredentialStore): Promise<Principal> {
-  const existing = await users.firstAdministrator(db.read);
+  const existing = await users.firstAdministrator(db);
   if (existing) return { userId: existing.id, login: existing.login, role: "administrator" };
   const created = await inTransaction(db, async (tx) => {
     // Many first requests may arrive at once on a new install: one creates, the others find it.
@@ -89,7 +91,7 @@ export async function bootstrapAdministrator(db: Database, users: CredentialStor
     if (again) return again;
     const taken = (await users.userIdByLogin(tx, BOOTSTRAP_LOGIN)) !== null;
     const login = taken ? `${BOOTSTRAP_LOGIN}-${Date.now()}` : BOOTSTRAP_LOGIN;
-    return users.insertUser(tx, { login, displayName: "Administrator", role: "administrator" });
+    return users.insertUser(tx, { login, displayName: "Administrator", role: "administrator" }, new Date());
   });
   return { userId: created.id, login: created.login, role: "administrator" };
 }

@@ -27,8 +27,18 @@ const WITH_OFFSET = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|
 const UNIX_SECONDS = /^-?\d+$/;
 const MAX_INPUT_LENGTH = 100;
 
+/** Zone names already judged: luxon judges one by making an Intl.DateTimeFormat, ~0.1 ms each time. */
+const zoneValidity = new Map<string, boolean>();
+const ZONES_REMEMBERED = 1_000;
+
 export function isValidZone(zone: string): boolean {
-  return IANAZone.isValidZone(zone);
+  let valid = zoneValidity.get(zone);
+  if (valid === undefined) {
+    // Names come from requests too: what is remembered stays bounded.
+    if (zoneValidity.size >= ZONES_REMEMBERED) zoneValidity.clear();
+    zoneValidity.set(zone, (valid = IANAZone.isValidZone(zone)));
+  }
+  return valid;
 }
 
 /** A wall clock (year...second, as in a zone) to the instant it is in `zone`. */
@@ -70,7 +80,7 @@ function wallMillisOf(parts: WallParts): number | null {
 
 function fromWallClock(parts: WallParts, zone: string): DateTime | null {
   const wall = wallMillisOf(parts);
-  if (wall === null || !IANAZone.isValidZone(zone)) return null;
+  if (wall === null || !isValidZone(zone)) return null;
   const dt = DateTime.fromMillis(instantMillisOf(wall, zone), { zone });
   return dt.isValid ? dt : null;
 }

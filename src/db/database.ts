@@ -5,6 +5,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { Pool } from "pg";
 import { PrismaClient as SqliteClient } from "../../generated/prisma/sqlite/client";
 import { postgresDirectReads, sqliteDirectReads, type DirectReads } from "./direct-reads";
+import { postgresWriter, sqliteWriter, type DriverWriter, type Transact } from "./driver-transaction";
 
 /**
  * The Prisma client type the data layer is written against. The PostgreSQL client is generated
@@ -19,7 +20,16 @@ export interface Database {
   provider: Provider;
   /** For reads outside a write. On SQLite, a separate read-only connection: see openSqlite. */
   read: Db;
-  /** For writes, always inside `write.$transaction`. */
+  /**
+   * The service's writes: one driver transaction each (driver-transaction.ts), through
+   * `inTransaction` (db/transaction.ts), which logs their changes.
+   */
+  transact: Transact;
+  /**
+   * Prisma's client for writes outside the service's requests (seeding, data migrations, tests'
+   * fixtures). On SQLite each of its statements waits for the service's transaction under way, as
+   * transactions wait for one another.
+   */
   write: Db;
   /** The hot reads outside a write, straight through the driver (see direct-reads.ts). */
   direct: DirectReads;
@@ -143,17 +153,26 @@ function cacheStatements(client: DriverHandle, immediate = false): void {
   };
 }
 
-/** The write connection: runs the connection settings, and begins transactions immediately (see cacheStatements). */
-function writeConnection(factory: PrismaBetterSQLite3, script: string): PrismaBetterSQLite3 {
+/**
+ * Prisma's write connection: runs the connection settings; each statement waits until no driver
+ * transaction (the service's writes) runs, and holds them off until it ends: two write
+ * connections of one process must not wait for each other's lock (better-sqlite3 waits
+ * synchronously, so the one holding it could never finish).
+ */
+function prismaWriteClient(path: string, writer: DriverWriter): Db {
+  const factory = new PrismaBetterSQLite3({ url: `file:${path}`, timeout: SQLITE_BUSY_TIMEOUT_MS });
   const connect = factory.connect.bind(factory);
   factory.connect = async () => {
     const connection = await connect();
     const adapter = connection as unknown as AdapterConnection;
-    await adapter.executeScript(script);
+    await adapter.executeScript(SQLITE_WRITE_PRAGMAS);
     cacheStatements(adapter.client, true);
     return connection;
   };
-  return factory;
+  const client = new SqliteClient({ adapter: factory });
+  return client.$extends({
+    query: { $allOperations: ({ args, query }) => writer.exclusive(() => query(args)) },
+  }) as unknown as Db;
 }
 
 /**
@@ -166,12 +185,8 @@ function writeConnection(factory: PrismaBetterSQLite3, script: string): PrismaBe
 async function openSqlite(databaseUrl: string): Promise<Database> {
   const path = sqlitePath(databaseUrl);
   mkdirSync(dirname(path), { recursive: true });
-  const writeFactory = writeConnection(
-    new PrismaBetterSQLite3({ url: `file:${path}`, timeout: SQLITE_BUSY_TIMEOUT_MS }),
-    SQLITE_WRITE_PRAGMAS,
-  );
-  const write = new SqliteClient({ adapter: writeFactory });
-  await write.$connect();
+  const writer = sqliteWriter(path, SQLITE_BUSY_TIMEOUT_MS, SQLITE_WRITE_PRAGMAS);
+  const write = prismaWriteClient(path, writer);
   const readFactory = new PrismaBetterSQLite3({ url: `file:${path}`, timeout: SQLITE_BUSY_TIMEOUT_MS, readonly: true });
   const connectReader = readFactory.connect.bind(readFactory);
   readFactory.connect = async () => {
@@ -183,13 +198,14 @@ async function openSqlite(databaseUrl: string): Promise<Database> {
   await read.$connect();
   const direct = sqliteDirectReads(path, SQLITE_BUSY_TIMEOUT_MS);
   const optimizer = setInterval(
-    () => void write.$executeRawUnsafe("PRAGMA optimize").catch(() => undefined),
+    () => void writer.transact((tx) => tx.$executeRawUnsafe("PRAGMA optimize")).catch(() => undefined),
     SQLITE_OPTIMIZE_EVERY_MS,
   );
   optimizer.unref();
   return {
     provider: "sqlite",
     read,
+    transact: writer.transact,
     write,
     direct,
     async close() {
@@ -197,6 +213,7 @@ async function openSqlite(databaseUrl: string): Promise<Database> {
       await direct.close();
       await read.$disconnect();
       await write.$disconnect();
+      await writer.close();
     },
   };
 }
@@ -214,6 +231,7 @@ async function openPostgres(databaseUrl: string, poolSize: number, statementTime
   return {
     provider: "postgresql",
     read: client,
+    transact: postgresWriter(pool).transact,
     write: client,
     direct: postgresDirectReads(pool),
     async close() {

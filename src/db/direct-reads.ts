@@ -1,6 +1,7 @@
 import BetterSqlite3 from "better-sqlite3";
 import type { Pool } from "pg";
 import type { Prisma } from "../../generated/prisma/sqlite/client";
+import type { Provider } from "./database";
 
 /**
  * Reads that go to the driver straight, past Prisma: the hot reads of every request (an item, a
@@ -12,6 +13,7 @@ import type { Prisma } from "../../generated/prisma/sqlite/client";
  * PostgreSQL: counts as text, JSON parsed).
  */
 export interface DirectReads {
+  readonly provider: Provider;
   rows<T>(query: Prisma.Sql): Promise<T[]>;
   close(): Promise<void>;
 }
@@ -19,14 +21,14 @@ export interface DirectReads {
 const STATEMENT_CACHE_SIZE = 500;
 
 /** A value as the SQLite adapter binds it: booleans as 0/1, instants as ISO text (Prisma's stored form). */
-function sqliteValue(value: unknown): unknown {
+export function sqliteValue(value: unknown): unknown {
   if (typeof value === "boolean") return value ? 1 : 0;
   if (value instanceof Date) return value.toISOString().replace("Z", "+00:00");
   return value;
 }
 
 /** An instant as the PostgreSQL adapter binds it: UTC wall clock, for `timestamp` columns. */
-function postgresValue(value: unknown): unknown {
+export function postgresValue(value: unknown): unknown {
   if (!(value instanceof Date)) return value;
   return value
     .toISOString()
@@ -51,6 +53,7 @@ export function sqliteDirectReads(path: string, busyTimeoutMs: number): DirectRe
     return statement;
   };
   return {
+    provider: "sqlite",
     rows: async <T>(query: Prisma.Sql) => statementOf(query.sql).all(...query.values.map(sqliteValue)) as T[],
     close: async () => {
       connection.close();
@@ -61,6 +64,7 @@ export function sqliteDirectReads(path: string, busyTimeoutMs: number): DirectRe
 /** Through the pool Prisma's adapter uses too, so that the two share its connections and limit. */
 export function postgresDirectReads(pool: Pool): DirectReads {
   return {
+    provider: "postgresql",
     rows: async <T>(query: Prisma.Sql) =>
       (await pool.query({ text: query.text, values: query.values.map(postgresValue) })).rows as T[],
     // The pool is Prisma's adapter's too: whoever opened it ends it.

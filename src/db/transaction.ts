@@ -1,13 +1,10 @@
 import { createHash } from "node:crypto";
 import { Prisma } from "../../generated/prisma/sqlite/client";
 import type { Database, Provider } from "./database";
+import type { Tx } from "./driver-transaction";
 import { jsonSql } from "./sql-json";
 
-export type Tx = Prisma.TransactionClient;
-
-// Writes queue for the SQLite write connection (one transaction at a time), so a burst of
-// them can wait far longer than Prisma's 2 s default before theirs starts.
-const TRANSACTION_OPTIONS = { maxWait: 30_000, timeout: 30_000 };
+export type { Tx } from "./driver-transaction";
 
 // PostgreSQL's answers to two transactions that cannot both go on: deadlock, serialization failure.
 const TRANSIENT_CODES = new Set(["40P01", "40001"]);
@@ -25,8 +22,10 @@ export function driverCause(error: unknown): { originalCode?: string; kind?: str
 /** Whether an error is a conflict with a concurrent transaction, which running it again resolves. */
 export function isTransientConflict(error: unknown): boolean {
   const cause = driverCause(error);
+  const code = (error as { code?: string } | null)?.code;
   return (
-    (error as { code?: string } | null)?.code === "P2034" ||
+    code === "P2034" ||
+    TRANSIENT_CODES.has(code ?? "") ||
     TRANSIENT_CODES.has(cause?.originalCode ?? "") ||
     cause?.kind === "TransactionWriteConflict"
   );
@@ -108,7 +107,7 @@ export async function inTransaction<T>(db: Database, work: (tx: Tx) => Promise<T
   };
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await db.write.$transaction(logged, TRANSACTION_OPTIONS);
+      return await db.transact(logged);
     } catch (error) {
       if (attempt >= TRANSIENT_ATTEMPTS || !isTransientConflict(error)) throw error;
       // A random pause, longer each time, so that the transactions that collided do not collide again.

@@ -1,6 +1,7 @@
-import { Prisma } from "../../../generated/prisma/sqlite/client";
+import { Prisma, type Event } from "../../../generated/prisma/sqlite/client";
 import type { Database, Db, Provider } from "../../db/database";
 import { insertRows, insertRowsReturning, type ColumnValue } from "../../db/bulk-insert";
+import { inList, insertRowReturningId, instantOf, updateRows, type ColumnsOf } from "../../db/row-writes";
 import { columns, jsonSql, mergedValueTypes, revive } from "../../db/sql-json";
 import type { Tx } from "../../db/transaction";
 import { yieldToEventLoop } from "../../event-loop";
@@ -374,38 +375,44 @@ export async function takenEventSlugs(
   exceptEventId: number | null = null,
 ): Promise<string[]> {
   const taken: string[] = [];
+  const other = exceptEventId !== null ? Prisma.sql` AND "eventId" <> ${exceptEventId}` : Prisma.empty;
   for (const part of inParts(candidates)) {
-    const rows = await tx.eventText.findMany({
-      where: { language, slug: { in: part }, ...(exceptEventId !== null ? { eventId: { not: exceptEventId } } : {}) },
-      select: { slug: true },
-    });
-    taken.push(...rows.map((row) => row.slug!));
+    const rows = await tx.$queryRaw<Array<{ slug: string }>>(
+      Prisma.sql`SELECT "slug" FROM "EventText" WHERE "language" = ${language} AND ${inList("slug", part)}${other}`,
+    );
+    taken.push(...rows.map((row) => row.slug));
   }
   return taken;
 }
 
-/** Makes an event's row; its id. */
-export async function insertEvent(tx: Tx, data: Prisma.EventUncheckedCreateInput): Promise<number> {
-  return (await tx.event.create({ data, select: { id: true } })).id;
+/** Columns of an event's row, as writes give them. */
+export type EventColumns = ColumnsOf<Event>;
+
+/** Makes an event's row (made now: `createdAt`); its id. */
+export function insertEvent(tx: Tx, columns: EventColumns & { createdAt: Date }): Promise<number> {
+  return insertRowReturningId(tx, "Event", columns);
 }
 
 /** Writes an event's columns, and counts the write (its version). */
-export async function saveEvent(tx: Tx, id: number, data: Prisma.EventUncheckedUpdateInput): Promise<void> {
-  await tx.event.update({ where: { id }, data: { ...data, version: { increment: 1 } } });
+export async function saveEvent(tx: Tx, id: number, columns: EventColumns): Promise<void> {
+  await updateRows(tx, "Event", Prisma.sql`"id" = ${id}`, columns, { countVersion: true });
 }
 
 /** Writes an event's columns that no reader keeps a version of (the series' own bookkeeping). */
 export async function saveSeriesColumns(
   tx: Tx,
   id: number,
-  data: Pick<Prisma.EventUncheckedUpdateInput, "recurrence" | "recurrenceUntil" | "recurrenceId">,
+  columns: Pick<EventColumns, "recurrence" | "recurrenceUntil" | "recurrenceId">,
 ): Promise<void> {
-  await tx.event.update({ where: { id }, data });
+  await updateRows(tx, "Event", Prisma.sql`"id" = ${id}`, columns);
 }
 
 /** The stored rule of an event (null: none, or no such event). */
 export async function storedRecurrenceOf(tx: Tx, id: number): Promise<string | null> {
-  return (await tx.event.findUnique({ where: { id }, select: { recurrence: true } }))?.recurrence ?? null;
+  const [row] = await tx.$queryRaw<
+    Array<{ recurrence: string | null }>
+  >`SELECT "recurrence" FROM "Event" WHERE "id" = ${id}`;
+  return row?.recurrence ?? null;
 }
 
 export interface EventTextRow {
@@ -419,11 +426,13 @@ export interface EventTextRow {
 
 /** Writes an event's text row in a language (made, or replaced). */
 export async function saveEventText(tx: Tx, eventId: number, language: string, row: EventTextRow): Promise<void> {
-  await tx.eventText.upsert({
-    where: { eventId_language: { eventId, language } },
-    create: { eventId, language, ...row },
-    update: row,
-  });
+  const columns = Object.entries(row).filter(([, value]) => value !== undefined) as Array<[string, string | null]>;
+  const names = columns.map(([column]) => Prisma.raw(`"${column}"`));
+  await tx.$executeRaw(
+    Prisma.sql`INSERT INTO "EventText" ("eventId", "language", ${Prisma.join(names)})
+      VALUES (${eventId}, ${language}, ${Prisma.join(columns.map(([, value]) => value))})
+      ON CONFLICT ("eventId", "language") DO UPDATE SET ${Prisma.join(names.map((name) => Prisma.sql`${name} = EXCLUDED.${name}`))}`,
+  );
 }
 
 /** Writes (or replaces) the search documents of these events, from their search texts (every language's). */
@@ -439,23 +448,34 @@ export async function writeSearchDocuments(
 
 /** Deletes events for good (their texts and links go with them: cascades). */
 export async function deleteEvents(tx: Tx, ids: number[]): Promise<void> {
-  for (const part of inParts(ids)) await tx.event.deleteMany({ where: { id: { in: part } } });
+  for (const part of inParts(ids)) await tx.$executeRaw`DELETE FROM "Event" WHERE ${inList("id", part)}`;
 }
 
 /** The occurrences of a series, with what keeping them in step needs. */
-export function occurrencesOfSeries(tx: Tx, seriesId: number) {
-  return tx.event.findMany({
-    where: { parentId: seriesId, recurrenceId: { not: null } },
-    select: {
-      id: true,
-      recurrenceId: true,
-      detached: true,
-      status: true,
-      startsAt: true,
-      startLocal: true,
-      endLocal: true,
-    },
-  });
+export async function occurrencesOfSeries(tx: Tx, seriesId: number): Promise<SeriesOccurrence[]> {
+  const rows = await tx.$queryRaw<Array<Record<keyof SeriesOccurrence, unknown>>>`
+    SELECT "id", "recurrenceId", "detached", "status", "startsAt", "startLocal", "endLocal" FROM "Event"
+    WHERE "parentId" = ${seriesId} AND "recurrenceId" IS NOT NULL`;
+  return rows.map((row) => ({
+    id: Number(row.id),
+    recurrenceId: instantOf(row.recurrenceId)!,
+    detached: Boolean(row.detached),
+    status: String(row.status),
+    startsAt: instantOf(row.startsAt)!,
+    startLocal: String(row.startLocal),
+    endLocal: String(row.endLocal),
+  }));
+}
+
+/** An occurrence of a series, with what keeping it in step needs. */
+export interface SeriesOccurrence {
+  id: number;
+  recurrenceId: Date;
+  detached: boolean;
+  status: string;
+  startsAt: Date;
+  startLocal: string;
+  endLocal: string;
 }
 
 /** Series whose occurrences are made up to before `before`, earliest first, at most `limit`. */
@@ -471,30 +491,41 @@ export async function seriesShortOf(db: Database, before: Date, limit: number): 
 
 /** Moves a series' occurrences to the trash, or deletes them for good (`destroy`). */
 export async function removeOccurrencesOf(tx: Tx, seriesId: number, destroy: boolean, now: Date): Promise<void> {
-  const occurrences = { parentId: seriesId, recurrenceId: { not: null } };
-  if (destroy) await tx.event.deleteMany({ where: occurrences });
+  const occurrences = Prisma.sql`"parentId" = ${seriesId} AND "recurrenceId" IS NOT NULL`;
+  if (destroy) await tx.$executeRaw`DELETE FROM "Event" WHERE ${occurrences}`;
   else
-    await tx.event.updateMany({
-      where: { ...occurrences, status: { not: "trash" } },
-      data: { status: "trash", modifiedAt: now, version: { increment: 1 } },
-    });
+    await updateRows(
+      tx,
+      "Event",
+      Prisma.sql`${occurrences} AND "status" <> 'trash'`,
+      { status: "trash", modifiedAt: now },
+      { countVersion: true },
+    );
 }
 
 /** The series' text rows, whole (search text and sort key included). */
-export function eventTextRows(tx: Tx, eventId: number) {
-  return tx.eventText.findMany({ where: { eventId } });
+export function eventTextRows(tx: Tx, eventId: number): Promise<StoredEventText[]> {
+  return tx.$queryRaw<
+    StoredEventText[]
+  >`SELECT "language", ${Prisma.raw(TEXT_ROW_COLUMNS)} FROM "EventText" WHERE "eventId" = ${eventId}`;
 }
 
+/** An event's text row as stored. */
+export interface StoredEventText extends EventTextRow {
+  language: string;
+  slug: string | null;
+}
+
+const TEXT_ROW_COLUMNS = ["title", "description", "excerpt", "slug", "searchText", "sortKey"]
+  .map((column) => `"${column}"`)
+  .join(", ");
+
 /** Occurrences `ids`, but those detached, take `columns` of their series. */
-export async function followSeriesColumns(
-  tx: Tx,
-  ids: number[],
-  data: Prisma.EventUncheckedUpdateManyInput,
-): Promise<void> {
-  await tx.event.updateMany({
-    where: { id: { in: ids }, detached: false },
-    data: { ...data, version: { increment: 1 } },
-  });
+export async function followSeriesColumns(tx: Tx, ids: number[], columns: EventColumns): Promise<void> {
+  for (const part of inParts(ids))
+    await updateRows(tx, "Event", Prisma.sql`${inList("id", part)} AND "detached" = ${false}`, columns, {
+      countVersion: true,
+    });
 }
 
 /** Occurrences `ids` lose their text rows of other languages than `languages`; answers the rows they keep (event, language). */
@@ -503,8 +534,14 @@ export async function keepTextLanguages(
   ids: number[],
   languages: string[],
 ): Promise<Array<{ eventId: number; language: string }>> {
-  await tx.eventText.deleteMany({ where: { eventId: { in: ids }, language: { notIn: languages } } });
-  return tx.eventText.findMany({ where: { eventId: { in: ids } }, select: { eventId: true, language: true } });
+  const kept: Array<{ eventId: number; language: string }> = [];
+  for (const part of inParts(ids)) {
+    await tx.$executeRaw`DELETE FROM "EventText" WHERE ${inList("eventId", part)} AND NOT ${inList("language", languages)}`;
+    const rows = await tx.$queryRaw<Array<{ eventId: number | bigint; language: string }>>`
+      SELECT "eventId", "language" FROM "EventText" WHERE ${inList("eventId", part)}`;
+    kept.push(...rows.map((row) => ({ eventId: Number(row.eventId), language: row.language })));
+  }
+  return kept;
 }
 
 /** Occurrences `ids` take a text row of their series (their own slugs stay). */
@@ -514,15 +551,25 @@ export async function copyTextToEvents(
   text: EventTextRow & { language: string },
 ): Promise<void> {
   const { title, description, excerpt, searchText, sortKey } = text;
-  await tx.eventText.updateMany({
-    where: { eventId: { in: ids }, language: text.language },
-    data: { title, description, excerpt, searchText, sortKey },
-  });
+  for (const part of inParts(ids))
+    await updateRows(tx, "EventText", Prisma.sql`${inList("eventId", part)} AND "language" = ${text.language}`, {
+      title,
+      description,
+      excerpt,
+      searchText,
+      sortKey,
+    });
 }
 
 /** The wall-clock starts of events `ids`. */
-export function startsOf(tx: Tx, ids: number[]): Promise<Array<{ id: number; startLocal: string }>> {
-  return tx.event.findMany({ where: { id: { in: ids } }, select: { id: true, startLocal: true } });
+export async function startsOf(tx: Tx, ids: number[]): Promise<Array<{ id: number; startLocal: string }>> {
+  const starts: Array<{ id: number; startLocal: string }> = [];
+  for (const part of inParts(ids)) {
+    const rows = await tx.$queryRaw<Array<{ id: number | bigint; startLocal: string }>>`
+      SELECT "id", "startLocal" FROM "Event" WHERE ${inList("id", part)}`;
+    starts.push(...rows.map((row) => ({ id: Number(row.id), startLocal: row.startLocal })));
+  }
+  return starts;
 }
 
 /** Makes occurrence rows (fifty at a time is the caller's rule); their ids with their starts. */
@@ -543,14 +590,14 @@ export async function insertEventTexts(tx: Tx, rows: Array<Record<string, Column
 }
 
 /** An occurrence's RECURRENCE-ID and whether it was edited on its own. */
-export function detachedOccurrencesOf(
+export async function detachedOccurrencesOf(
   tx: Tx,
   seriesId: number,
 ): Promise<Array<{ id: number; recurrenceId: Date | null }>> {
-  return tx.event.findMany({
-    where: { parentId: seriesId, recurrenceId: { not: null }, detached: true },
-    select: { id: true, recurrenceId: true },
-  });
+  const rows = await tx.$queryRaw<Array<{ id: number | bigint; recurrenceId: unknown }>>`
+    SELECT "id", "recurrenceId" FROM "Event"
+    WHERE "parentId" = ${seriesId} AND "recurrenceId" IS NOT NULL AND "detached" = ${true}`;
+  return rows.map((row) => ({ id: Number(row.id), recurrenceId: instantOf(row.recurrenceId) }));
 }
 
 /** The link rows of events, per kind, each list in its position order. */
@@ -569,33 +616,42 @@ export async function insertLinkRows(tx: Tx, rows: LinkRows): Promise<void> {
 
 /** Deletes every link of events `ids`. */
 export async function deleteLinksOf(tx: Tx, ids: number[]): Promise<void> {
-  await tx.eventVenue.deleteMany({ where: { eventId: { in: ids } } });
-  await tx.eventOrganizer.deleteMany({ where: { eventId: { in: ids } } });
-  await tx.eventTerm.deleteMany({ where: { eventId: { in: ids } } });
+  for (const part of inParts(ids))
+    for (const table of ["EventVenue", "EventOrganizer", "EventTerm"])
+      await tx.$executeRaw`DELETE FROM ${Prisma.raw(`"${table}"`)} WHERE ${inList("eventId", part)}`;
 }
 
 /** Replaces the links of an event that changed, keeping the order given. */
 export async function replaceLinks(tx: Tx, eventId: number, changes: LinkIds): Promise<void> {
   if (changes.venue) {
-    await tx.eventVenue.deleteMany({ where: { eventId } });
-    await tx.eventVenue.createMany({
-      data: changes.venue.map((venueId, position) => ({ eventId, venueId, position })),
-    });
+    await tx.$executeRaw`DELETE FROM "EventVenue" WHERE "eventId" = ${eventId}`;
+    await insertRows(
+      tx,
+      "EventVenue",
+      changes.venue.map((venueId, position) => ({ eventId, venueId, position })),
+    );
   }
   if (changes.organizer) {
-    await tx.eventOrganizer.deleteMany({ where: { eventId } });
-    await tx.eventOrganizer.createMany({
-      data: changes.organizer.map((organizerId, position) => ({ eventId, organizerId, position })),
-    });
+    await tx.$executeRaw`DELETE FROM "EventOrganizer" WHERE "eventId" = ${eventId}`;
+    await insertRows(
+      tx,
+      "EventOrganizer",
+      changes.organizer.map((organizerId, position) => ({ eventId, organizerId, position })),
+    );
   }
   for (const [taxonomy, termIds] of [
     ["category", changes.categories],
     ["tag", changes.tags],
   ] as const) {
     if (!termIds) continue;
-    await tx.eventTerm.deleteMany({ where: { eventId, term: { taxonomy } } });
+    await tx.$executeRaw`DELETE FROM "EventTerm" WHERE "eventId" = ${eventId}
+      AND "termId" IN (SELECT "id" FROM "Term" WHERE "taxonomy" = ${taxonomy})`;
     // In term order, the order lockTermsToLink locked them in (the count triggers update each term).
     const links = termIds.map((termId, position) => ({ eventId, termId, position }));
-    await tx.eventTerm.createMany({ data: links.sort((a, b) => a.termId - b.termId) });
+    await insertRows(
+      tx,
+      "EventTerm",
+      links.sort((a, b) => a.termId - b.termId),
+    );
   }
 }

@@ -1,4 +1,3 @@
-import type { Prisma } from "../../../generated/prisma/sqlite/client";
 import type { Database } from "../../db/database";
 import { inTransaction, type Tx } from "../../db/transaction";
 import { canEditItem } from "../../auth/post-permissions";
@@ -22,6 +21,7 @@ import { EVENT_TEXT, type EventRecord, type EventTextField } from "./event-recor
 import {
   deleteEvents,
   insertEvent,
+  type EventColumns,
   readEvent,
   removeOccurrencesOf,
   replaceLinks,
@@ -58,8 +58,8 @@ export async function eventFilterOf(db: Database, id: number, param: string, ctx
 }
 
 /** The columns of the event itself (shared by every language) that the input gives. */
-function eventColumns(input: EventWrite, passwordHash: PasswordWrite): Prisma.EventUncheckedUpdateInput {
-  const data: Prisma.EventUncheckedUpdateInput = {};
+function eventColumns(input: EventWrite, passwordHash: PasswordWrite): EventColumns {
+  const data: EventColumns = {};
   if (passwordHash !== undefined) data.passwordHash = passwordHash;
   if (input.image !== undefined) data.image = noneIfEmpty(input.image);
   if (input.website !== undefined) data.website = noneIfEmpty(input.website);
@@ -181,11 +181,12 @@ export async function createEvent(
       await checkItemLinks(db, tx, ctx, links, null, input.post_parent, problems);
       problems.throwIfAny();
       const id = await insertEvent(tx, {
-        ...(eventColumns(input, passwordHash) as Prisma.EventUncheckedCreateInput),
+        ...eventColumns(input, passwordHash),
         ...fields,
         ...times!,
         recurrence,
         sourceLanguage: ctx.language,
+        createdAt: ctx.now,
         modifiedAt: ctx.now,
       });
       await checkTermLinks(db, tx, links, null, problems);

@@ -1,5 +1,7 @@
 import { Prisma } from "../../../generated/prisma/sqlite/client";
 import type { Database, Db } from "../../db/database";
+import { readItemRecords, type ItemRecordShape, type RowSource } from "../../db/item-records";
+import { insertRowReturningId, updateRows, type RowColumns } from "../../db/row-writes";
 import type { Tx } from "../../db/transaction";
 import type { LocalizedRow } from "../../i18n/localized-rows";
 import type { Language } from "../../i18n/languages";
@@ -16,8 +18,9 @@ import type { ResolvedPostFields } from "./post-fields";
  * never from a request): slugs taken, text rows, links to events, the kept slug, deletion.
  */
 
-/** The tables of one model (venue or organizer): the item's, its texts', its links' to events. */
+/** The tables of one model (venue or organizer): the item's, its texts', its links' to events; its record's shape. */
 export interface LinkedPostTables {
+  record: ItemRecordShape;
   table: "Venue" | "Organizer";
   textTable: "VenueText" | "OrganizerText";
   linkTable: "EventVenue" | "EventOrganizer";
@@ -31,12 +34,13 @@ export type NewItemFields = ResolvedPostFields & { sourceLanguage: string; slug:
 /** Every statement on one model's tables. */
 export interface LinkedPostRepository<R, C> {
   tables: LinkedPostTables;
-  find(client: Db | Tx, id: number): Promise<R | null>;
+  /** An item's record, through the driver: outside a write (`db.direct`) or in it (`tx`). */
+  find(source: RowSource, id: number): Promise<R | null>;
   findMany(client: Db, where: LinkedPostWhere, orderBy: LinkedPostOrder, offset: number, limit: number): Promise<R[]>;
   count(client: Db, where: LinkedPostWhere): Promise<number>;
   insert(tx: Tx, columns: C, fields: NewItemFields): Promise<number>;
   /** Writes the given columns of the item (and counts the write). */
-  save(tx: Tx, id: number, columns: object): Promise<void>;
+  save(tx: Tx, id: number, columns: RowColumns): Promise<void>;
   /**
    * Slugs among `candidates` taken in `language` by another item than `excludeId`, and, when
    * `asKept`, as the kept source-language slug of another item (Venue.slug must stay unique).
@@ -65,15 +69,24 @@ export interface LinkedPostRepository<R, C> {
 }
 
 /** The statements of LinkedPostRepository that are the same for venues and organizers. */
-export function linkedPostStatements<R, C>(
+export function linkedPostStatements<R, C extends RowColumns>(
   tables: LinkedPostTables,
-): Omit<LinkedPostRepository<R, C>, "find" | "findMany" | "count" | "insert" | "save"> {
+): Omit<LinkedPostRepository<R, C>, "findMany" | "count"> {
   const table = Prisma.raw(`"${tables.table}"`);
   const textTable = Prisma.raw(`"${tables.textTable}"`);
   const links = Prisma.raw(`"${tables.linkTable}"`);
   const key = Prisma.raw(`"${tables.key}"`);
   return {
     tables,
+    async find(source, id) {
+      const [record] = await readItemRecords<R>(source, tables.record, Prisma.sql`"i"."id" = ${id}`);
+      return record ?? null;
+    },
+    insert: (tx, columns, fields) =>
+      insertRowReturningId(tx, tables.table, { ...columns, ...fields, createdAt: fields.modifiedAt }),
+    async save(tx, id, columns) {
+      await updateRows(tx, tables.table, Prisma.sql`"id" = ${id}`, columns, { countVersion: true });
+    },
     async takenSlugs(tx, language, candidates, excludeId, asKept) {
       const other = excludeId === null ? Prisma.empty : Prisma.sql` AND ${key} <> ${excludeId}`;
       const rows = await tx.$queryRaw<Array<{ slug: string }>>(

@@ -217,7 +217,7 @@ export function createLinkedPostStore<
     async resolve(db, ref, order) {
       const id =
         "slug" in ref ? await repository.idBySlug(db, ref.slug, order.language, order.defaultLanguage) : ref.id;
-      return id !== null && isItemId(id) ? repository.find(db.read, id) : null;
+      return id !== null && isItemId(id) ? repository.find(db, id) : null;
     },
 
     async list(db, filters, orderBy, offset, limit) {

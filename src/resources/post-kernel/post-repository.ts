@@ -1,5 +1,6 @@
 import { Prisma } from "../../../generated/prisma/sqlite/client";
 import type { Database, Db } from "../../db/database";
+import { updateRows } from "../../db/row-writes";
 import type { Tx } from "../../db/transaction";
 import type { Versioned, WriteTarget } from "../../http/operation-types";
 import type { Language } from "../../i18n/languages";
@@ -99,16 +100,13 @@ export async function publishPostsDue(
   tx: Tx,
   now: Date,
 ): Promise<{ events: number; venues: number; organizers: number }> {
-  const due = { status: "future", postDate: { lte: now } };
+  const due = Prisma.sql`"status" = 'future' AND "postDate" <= ${now}`;
   // Publishing is a write of the item (its status changes), so it counts in its version.
-  const data = { status: "publish", version: { increment: 1 } };
-  const events = await tx.event.updateMany({ where: due, data });
-  const venues = await tx.venue.updateMany({ where: due, data });
-  const organizers = await tx.organizer.updateMany({ where: due, data });
-  return { events: events.count, venues: venues.count, organizers: organizers.count };
+  const publish = (table: ItemTable) => updateRows(tx, table, due, { status: "publish" }, { countVersion: true });
+  return { events: await publish("Event"), venues: await publish("Venue"), organizers: await publish("Organizer") };
 }
 
 /** Whether a user with this id exists (a write naming its author): the posts' one statement on users. */
 export async function authorExists(tx: Tx, id: number): Promise<boolean> {
-  return (await tx.user.findUnique({ where: { id }, select: { id: true } })) !== null;
+  return (await tx.$queryRaw<unknown[]>`SELECT 1 FROM "User" WHERE "id" = ${id}`).length > 0;
 }

@@ -1,18 +1,25 @@
-import { Prisma } from "../../../generated/prisma/sqlite/client";
-import type { Database, Db } from "../../db/database";
+import { Prisma, type Term } from "../../../generated/prisma/sqlite/client";
+import type { Database } from "../../db/database";
+import { readItemRecords, type ItemRecordShape, type RowSource } from "../../db/item-records";
+import { inList, insertRowReturningId, updateRows, type ColumnsOf } from "../../db/row-writes";
 import type { Tx } from "../../db/transaction";
 import { isItemId } from "../../http/operation-types";
 import type { Language } from "../../i18n/languages";
-import { termSelect, type Taxonomy, type TermListQuery, type TermRecord } from "./term-record";
+import {
+  TERM_COLUMNS,
+  TERM_VALUE_TYPES,
+  termSelect,
+  type Taxonomy,
+  type TermListQuery,
+  type TermRecord,
+} from "./term-record";
 import { languageOrderSql } from "../post-kernel/slug-sql";
 
 /**
- * Every statement on the term tables ("Term", "TermText"), each a named function. All are Prisma
- * calls, typed by the model: term lists are small (a site has tens or hundreds of terms) and
- * their pages are kept for anonymous readers, so Prisma's per-statement cost is not where their
- * time goes. The one raw statement locks terms for a write of event links (Prisma has no FOR
- * UPDATE). Events embed terms through their own record statement (event-repository.ts), with the
- * columns and value types of term-record.ts.
+ * Every statement on the term tables ("Term", "TermText"), each a named function. A page and a
+ * count are Prisma calls, typed by the model; a term's record and every write are raw statements
+ * through the driver (its transaction: db/driver-transaction.ts). Events embed terms through their
+ * own record statement (event-repository.ts), with the columns and value types of term-record.ts.
  */
 
 function orderOf(query: TermListQuery): Prisma.TermTextOrderByWithRelationInput[] {
@@ -83,13 +90,25 @@ export async function listTerms(db: Database, query: TermListQuery): Promise<{ i
   return { items, total };
 }
 
-export function findTerm(client: Db | Tx, taxonomy: Taxonomy, id: number): Promise<TermRecord | null> {
-  return client.term.findFirst({ where: { id, taxonomy }, select: termSelect });
+const TERM_RECORD: ItemRecordShape = {
+  table: "Term",
+  columns: Object.keys(TERM_COLUMNS),
+  textTable: "TermText",
+  textKey: "termId",
+  textColumns: Object.keys(termSelect.texts.select),
+  valueTypes: TERM_VALUE_TYPES,
+};
+
+/** A term's record, through the driver: outside a write (`db.direct`) or in it (`tx`). */
+export async function findTerm(source: RowSource, taxonomy: Taxonomy, id: number): Promise<TermRecord | null> {
+  const where = Prisma.sql`"i"."id" = ${id} AND "i"."taxonomy" = ${taxonomy}`;
+  const [record] = await readItemRecords<TermRecord>(source, TERM_RECORD, where);
+  return record ?? null;
 }
 
 /** The term of this taxonomy with this id: the only lookup of a term by reference (terms have no by-slug routes). */
 export function resolveTerm(db: Database, taxonomy: Taxonomy, id: number): Promise<TermRecord | null> {
-  return isItemId(id) ? findTerm(db.read, taxonomy, id) : Promise.resolve(null);
+  return isItemId(id) ? findTerm(db, taxonomy, id) : Promise.resolve(null);
 }
 
 /**
@@ -158,18 +177,19 @@ export async function saveTermText(
   language: string,
   row: TermTextRow,
 ): Promise<void> {
-  const data = { taxonomy: term.taxonomy, ...row };
-  await tx.termText.upsert({
-    where: { termId_language: { termId: term.id, language } },
-    create: { termId: term.id, language, ...data },
-    update: data,
-  });
+  const { name, description, slug, searchText, sortKey, slugKey } = row;
+  await tx.$executeRaw`INSERT INTO "TermText" ("termId", "language", "taxonomy", "name", "description", "slug", "searchText", "sortKey", "slugKey")
+    VALUES (${term.id}, ${language}, ${term.taxonomy}, ${name}, ${description}, ${slug}, ${searchText}, ${sortKey}, ${slugKey})
+    ON CONFLICT ("termId", "language") DO UPDATE SET "taxonomy" = excluded."taxonomy", "name" = excluded."name",
+      "description" = excluded."description", "slug" = excluded."slug", "searchText" = excluded."searchText",
+      "sortKey" = excluded."sortKey", "slugKey" = excluded."slugKey"`;
 }
 
 /** The parent of a category (undefined: no such category). */
 export async function parentOfCategory(tx: Tx, id: number): Promise<number | null | undefined> {
-  const row = await tx.term.findFirst({ where: { id, taxonomy: "category" }, select: { parentId: true } });
-  return row === null ? undefined : row.parentId;
+  const [row] = await tx.$queryRaw<Array<{ parentId: number | bigint | null }>>`
+    SELECT "parentId" FROM "Term" WHERE "id" = ${id} AND "taxonomy" = 'category'`;
+  return row === undefined ? undefined : row.parentId === null ? null : Number(row.parentId);
 }
 
 /** A term of the taxonomy, other than `exceptId`, under `parentId` (when hierarchical) with this name's sort key in `language`. */
@@ -184,19 +204,17 @@ export async function sameNamedTerm(
     exceptId: number | null;
   },
 ): Promise<number | null> {
-  const clash = await tx.termText.findFirst({
-    where: {
-      language: where.language,
-      sortKey: where.sortKey,
-      term: {
-        taxonomy: where.taxonomy,
-        ...(where.hierarchical ? { parentId: where.parentId } : {}),
-        ...(where.exceptId !== null ? { id: { not: where.exceptId } } : {}),
-      },
-    },
-    select: { termId: true },
-  });
-  return clash?.termId ?? null;
+  const parent = !where.hierarchical
+    ? Prisma.empty
+    : where.parentId === null
+      ? Prisma.sql` AND "i"."parentId" IS NULL`
+      : Prisma.sql` AND "i"."parentId" = ${where.parentId}`;
+  const other = where.exceptId !== null ? Prisma.sql` AND "i"."id" <> ${where.exceptId}` : Prisma.empty;
+  const [clash] = await tx.$queryRaw<Array<{ termId: number | bigint }>>`
+    SELECT "t"."termId" FROM "TermText" "t" JOIN "Term" "i" ON "i"."id" = "t"."termId"
+    WHERE "t"."language" = ${where.language} AND "t"."sortKey" = ${where.sortKey} AND "i"."taxonomy" = ${where.taxonomy}${parent}${other}
+    LIMIT 1`;
+  return clash === undefined ? null : Number(clash.termId);
 }
 
 /** Of `candidates`, the slugs terms of the taxonomy other than `exceptId` have in `language`. */
@@ -207,42 +225,46 @@ export async function takenTermSlugs(
   candidates: string[],
   exceptId: number | null,
 ): Promise<string[]> {
-  const taken = await tx.termText.findMany({
-    where: {
-      taxonomy,
-      language,
-      slug: { in: candidates },
-      ...(exceptId !== null ? { termId: { not: exceptId } } : {}),
-    },
-    select: { slug: true },
-  });
-  return taken.map((row) => row.slug!);
+  if (candidates.length === 0) return [];
+  const other = exceptId !== null ? Prisma.sql` AND "termId" <> ${exceptId}` : Prisma.empty;
+  const taken = await tx.$queryRaw<Array<{ slug: string }>>`SELECT "slug" FROM "TermText"
+    WHERE "taxonomy" = ${taxonomy} AND "language" = ${language} AND "slug" IN (${Prisma.join(candidates)})${other}`;
+  return taken.map((row) => row.slug);
 }
 
 /** The text rows of terms of the taxonomy whose slug is one of `slugs` or whose sort key one of `sortKeys`, by term id. */
-export function termTextsMatching(tx: Tx, taxonomy: Taxonomy, slugs: string[], sortKeys: string[]) {
-  return tx.termText.findMany({
-    where: { taxonomy, OR: [{ slug: { in: slugs } }, { sortKey: { in: sortKeys } }] },
-    select: { termId: true, slug: true, sortKey: true, language: true },
-    orderBy: { termId: "asc" },
-  });
+export async function termTextsMatching(
+  tx: Tx,
+  taxonomy: Taxonomy,
+  slugs: string[],
+  sortKeys: string[],
+): Promise<Array<{ termId: number; slug: string | null; sortKey: string; language: string }>> {
+  const rows = await tx.$queryRaw<
+    Array<{ termId: number | bigint; slug: string | null; sortKey: string; language: string }>
+  >`
+    SELECT "termId", "slug", "sortKey", "language" FROM "TermText"
+    WHERE "taxonomy" = ${taxonomy} AND (${inList("slug", slugs)} OR ${inList("sortKey", sortKeys)}) ORDER BY "termId"`;
+  return rows.map((row) => ({ ...row, termId: Number(row.termId) }));
 }
 
-/** Makes a term's row; its id. */
-export async function insertTerm(tx: Tx, data: Prisma.TermUncheckedCreateInput): Promise<number> {
-  return (await tx.term.create({ data, select: { id: true } })).id;
+/** Columns of a term's row, as writes give them. */
+export type TermColumns = ColumnsOf<Term>;
+
+/** Makes a term's row (made now: `createdAt`); its id. */
+export function insertTerm(tx: Tx, columns: TermColumns & { createdAt: Date }): Promise<number> {
+  return insertRowReturningId(tx, "Term", columns);
 }
 
 /** Writes a term's columns, and counts the write. */
-export async function saveTerm(tx: Tx, id: number, data: Prisma.TermUncheckedUpdateInput): Promise<void> {
-  await tx.term.update({ where: { id }, data: { ...data, version: { increment: 1 } } });
+export async function saveTerm(tx: Tx, id: number, columns: TermColumns): Promise<void> {
+  await updateRows(tx, "Term", Prisma.sql`"id" = ${id}`, columns, { countVersion: true });
 }
 
 /** Deletes a term for good: its children move up to `parentId`, and the events that had it count the change as a write of theirs. */
 export async function deleteTermRow(tx: Tx, id: number, parentId: number | null): Promise<void> {
-  await tx.term.updateMany({ where: { parentId: id }, data: { parentId, version: { increment: 1 } } });
-  await tx.event.updateMany({ where: { terms: { some: { termId: id } } }, data: { version: { increment: 1 } } });
-  await tx.term.delete({ where: { id } });
+  await updateRows(tx, "Term", Prisma.sql`"parentId" = ${id}`, { parentId }, { countVersion: true });
+  await tx.$executeRaw`UPDATE "Event" SET "version" = "version" + 1 WHERE "id" IN (SELECT "eventId" FROM "EventTerm" WHERE "termId" = ${id})`;
+  await tx.$executeRaw`DELETE FROM "Term" WHERE "id" = ${id}`;
 }
 
 /**

@@ -39,15 +39,20 @@ export async function createUser(
   if (!LOGIN.test(input.login)) throw new UserAdminError("--login must be 1 to 60 letters, digits or . _ @ -");
   if (!isRole(input.role)) throw new UserAdminError(`--role must be one of ${ROLES.join(", ")}`);
   const role = input.role;
-  if ((await userIdByLogin(db.read, input.login)) !== null)
+  if ((await userIdByLogin(db, input.login)) !== null)
     throw new UserAdminError(`a user with login ${input.login} exists`);
   const key = newApiKey();
   const password = newApplicationPassword();
   const data = { login: input.login, displayName: input.displayName ?? input.login, email: input.email ?? null, role };
-  const user = await insertUserWithCredentials(db, data, {
-    key: { keyId: key.keyId, secretHash: key.secretHash },
-    password,
-  });
+  const user = await insertUserWithCredentials(
+    db,
+    data,
+    {
+      key: { keyId: key.keyId, secretHash: key.secretHash },
+      password,
+    },
+    new Date(),
+  );
   return {
     id: user.id,
     login: user.login,
@@ -74,7 +79,7 @@ export async function listUsers(db: Database) {
 }
 
 async function userId(db: Database, login: string): Promise<number> {
-  const id = await userIdByLogin(db.read, login);
+  const id = await userIdByLogin(db, login);
   if (id === null) throw new UserAdminError(`no user with login ${login}`);
   return id;
 }
@@ -87,7 +92,7 @@ export async function issueCredentials(
   const id = await userId(db, login);
   const key = newApiKey();
   const password = newApplicationPassword();
-  await insertCredentials(db, id, { key: { keyId: key.keyId, secretHash: key.secretHash }, password });
+  await insertCredentials(db, id, { key: { keyId: key.keyId, secretHash: key.secretHash }, password }, new Date());
   return { login, api_key: key.apiKey, application_password: password.password };
 }
 

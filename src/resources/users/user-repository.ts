@@ -1,35 +1,42 @@
+import { Prisma } from "../../../generated/prisma/sqlite/client";
 import type { Database } from "../../db/database";
+import { rowsOf, type RowSource } from "../../db/item-records";
+import { insertRowReturningId, updateRows } from "../../db/row-writes";
 import type { Tx } from "../../db/transaction";
 
 /**
  * Every statement on the user tables ("User", "ApiKey", "ApplicationPassword"), and the one that
- * hands a user's items to another. All Prisma calls: these are the command line's and the
- * credential check's, one or two statements each, where Prisma's cost is noise beside a hash.
+ * hands a user's items to another. Reads for the command line and the credential check are Prisma
+ * calls (one or two statements, noise beside a hash); every write goes through the driver (its
+ * transaction: db/driver-transaction.ts), as all of the service's writes do.
  * auth/ receives the credential lookups as CredentialStore (wired in app.ts): it imports no resource.
  */
 
 const PRINCIPAL_COLUMNS = { id: true, login: true, role: true } as const;
 
 /** The first administrator (by id), if any. */
-export function firstAdministrator(client: Database["read"] | Tx): Promise<{ id: number; login: string } | null> {
-  return client.user.findFirst({
-    where: { role: "administrator" },
-    orderBy: { id: "asc" },
-    select: { id: true, login: true },
-  });
+export async function firstAdministrator(source: RowSource): Promise<{ id: number; login: string } | null> {
+  const [row] = await rowsOf(source).rows<{ id: number | bigint; login: string }>(
+    Prisma.sql`SELECT "id", "login" FROM "User" WHERE "role" = 'administrator' ORDER BY "id" LIMIT 1`,
+  );
+  return row ? { id: Number(row.id), login: row.login } : null;
 }
 
 /** The id of the user with this login, if any. */
-export async function userIdByLogin(client: Database["read"] | Tx, login: string): Promise<number | null> {
-  return (await client.user.findUnique({ where: { login }, select: { id: true } }))?.id ?? null;
+export async function userIdByLogin(source: RowSource, login: string): Promise<number | null> {
+  const [row] = await rowsOf(source).rows<{ id: number | bigint }>(
+    Prisma.sql`SELECT "id" FROM "User" WHERE "login" = ${login}`,
+  );
+  return row ? Number(row.id) : null;
 }
 
 /** Makes a user without credentials (the bootstrap administrator). */
-export function insertUser(
+export async function insertUser(
   tx: Tx,
   data: { login: string; displayName: string; role: string },
+  now: Date,
 ): Promise<{ id: number; login: string }> {
-  return tx.user.create({ data, select: { id: true, login: true } });
+  return { id: await insertRowReturningId(tx, "User", { ...data, createdAt: now }), login: data.login };
 }
 
 /** A credential's stored form: an API key's id and secret digest, an application password's digest. */
@@ -43,15 +50,19 @@ export function insertUserWithCredentials(
   db: Database,
   data: { login: string; displayName: string; email: string | null; role: string },
   credentials: StoredCredentials,
-) {
-  return db.write.user.create({
-    data: {
-      ...data,
-      apiKeys: { create: credentials.key },
-      applicationPasswords: { create: { name: "cli", secretHash: credentials.password.secretHash } },
-    },
-    select: { id: true, login: true, displayName: true, email: true },
+  now: Date,
+): Promise<{ id: number; login: string; displayName: string; email: string | null }> {
+  return db.transact(async (tx) => {
+    const id = await insertRowReturningId(tx, "User", { ...data, createdAt: now });
+    await insertCredentialRows(tx, id, credentials, now);
+    return { id, login: data.login, displayName: data.displayName, email: data.email };
   });
+}
+
+async function insertCredentialRows(tx: Tx, userId: number, credentials: StoredCredentials, now: Date): Promise<void> {
+  await insertRowReturningId(tx, "ApiKey", { userId, ...credentials.key, createdAt: now });
+  const { secretHash } = credentials.password;
+  await insertRowReturningId(tx, "ApplicationPassword", { userId, name: "cli", secretHash, createdAt: now });
 }
 
 /** Every user, with the number of their active credentials, by id. */
@@ -73,36 +84,38 @@ export function usersWithCredentialCounts(db: Database) {
 }
 
 /** Gives a user another API key and application password. */
-export async function insertCredentials(db: Database, userId: number, credentials: StoredCredentials): Promise<void> {
-  await db.write.$transaction([
-    db.write.apiKey.create({ data: { userId, ...credentials.key } }),
-    db.write.applicationPassword.create({ data: { userId, name: "cli", secretHash: credentials.password.secretHash } }),
-  ]);
+export async function insertCredentials(
+  db: Database,
+  userId: number,
+  credentials: StoredCredentials,
+  now: Date,
+): Promise<void> {
+  await db.transact((tx) => insertCredentialRows(tx, userId, credentials, now));
 }
 
 /** How many events, venues and organizers a user is the author of. */
 export async function itemsAuthoredBy(tx: Tx, userId: number): Promise<number> {
-  const where = { authorId: userId };
-  return (await tx.event.count({ where })) + (await tx.venue.count({ where })) + (await tx.organizer.count({ where }));
+  const [row] = await tx.$queryRaw<Array<{ items: number | bigint | string }>>`SELECT
+    (SELECT COUNT(*) FROM "Event" WHERE "authorId" = ${userId}) + (SELECT COUNT(*) FROM "Venue" WHERE "authorId" = ${userId})
+    + (SELECT COUNT(*) FROM "Organizer" WHERE "authorId" = ${userId}) AS "items"`;
+  return Number(row.items);
 }
 
 /** Makes `to` the author of every item of `from`. */
 export async function reassignItems(tx: Tx, from: number, to: number): Promise<void> {
-  const where = { authorId: from };
-  const data = { authorId: to };
-  await tx.event.updateMany({ where, data });
-  await tx.venue.updateMany({ where, data });
-  await tx.organizer.updateMany({ where, data });
+  for (const table of ["Event", "Venue", "Organizer"])
+    await updateRows(tx, table, Prisma.sql`"authorId" = ${from}`, { authorId: to });
 }
 
 /** Deletes a user (their credentials go with them). */
 export async function deleteUserRow(tx: Tx, id: number): Promise<void> {
-  await tx.user.delete({ where: { id } });
+  await tx.$executeRaw`DELETE FROM "User" WHERE "id" = ${id}`;
 }
 
 /** Revokes the active API key with this id; how many were. */
 export async function revokeApiKey(db: Database, keyId: string, now: Date): Promise<number> {
-  return (await db.write.apiKey.updateMany({ where: { keyId, revokedAt: null }, data: { revokedAt: now } })).count;
+  const active = Prisma.sql`"keyId" = ${keyId} AND "revokedAt" IS NULL`;
+  return db.transact((tx) => updateRows(tx, "ApiKey", active, { revokedAt: now }));
 }
 
 /** Revokes every active credential of a user; how many of each were. */
@@ -111,12 +124,11 @@ export async function revokeCredentialsOf(
   userId: number,
   now: Date,
 ): Promise<{ keys: number; passwords: number }> {
-  const keys = await db.write.apiKey.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: now } });
-  const passwords = await db.write.applicationPassword.updateMany({
-    where: { userId, revokedAt: null },
-    data: { revokedAt: now },
-  });
-  return { keys: keys.count, passwords: passwords.count };
+  const active = Prisma.sql`"userId" = ${userId} AND "revokedAt" IS NULL`;
+  return db.transact(async (tx) => ({
+    keys: await updateRows(tx, "ApiKey", active, { revokedAt: now }),
+    passwords: await updateRows(tx, "ApplicationPassword", active, { revokedAt: now }),
+  }));
 }
 
 /** The API key with this id, with its user. */
@@ -129,7 +141,7 @@ export function apiKeyById(db: Database, keyId: string) {
 
 /** Stores an API key's secret in its current form (a digest). */
 export async function saveApiKeyHash(db: Database, id: number, secretHash: string): Promise<void> {
-  await db.write.apiKey.update({ where: { id }, data: { secretHash } });
+  await db.transact((tx) => updateRows(tx, "ApiKey", Prisma.sql`"id" = ${id}`, { secretHash }));
 }
 
 /** The user of an active application password of `login` whose digest is `secretHash`. */
@@ -151,5 +163,5 @@ export function legacyApplicationPasswords(db: Database, login: string) {
 
 /** Stores an application password's secret in its current form (a digest). */
 export async function saveApplicationPasswordHash(db: Database, id: number, secretHash: string): Promise<void> {
-  await db.write.applicationPassword.update({ where: { id }, data: { secretHash } });
+  await db.transact((tx) => updateRows(tx, "ApplicationPassword", Prisma.sql`"id" = ${id}`, { secretHash }));
 }

@@ -1,31 +1,37 @@
-import type { Prisma } from "../../../generated/prisma/sqlite/client";
+import type { Venue } from "../../../generated/prisma/sqlite/client";
+import type { ColumnsOf } from "../../db/row-writes";
 import type { Database } from "../../db/database";
 import { linkedPostStatements, type LinkedPostRepository } from "../post-kernel/linked-post-repository";
-import { venueSelect, type VenueRecord } from "./venue-record";
+import { VENUE_COLUMNS, VENUE_VALUE_TYPES, venueSelect, type VenueRecord } from "./venue-record";
+
+/** Columns of a venue's row, as writes give them. */
+export type VenueColumns = ColumnsOf<Venue>;
 
 /**
- * Every statement on the venue tables ("Venue", "VenueText", "EventVenue"). A venue, a page and a
- * count are Prisma calls (typed by the model, cold enough that Prisma's cost does not matter); the
- * statements venues share with organizers are raw, written once in linked-post-repository.ts.
+ * Every statement on the venue tables ("Venue", "VenueText", "EventVenue"). A page and a count are
+ * Prisma calls (typed by the model); a venue's record and every write are raw statements through
+ * the driver, written once for venues and organizers in linked-post-repository.ts.
  * Events embed venues through their own record statement (event-repository.ts), which takes its
  * columns and value types from venue-record.ts.
  */
-export const venueRepository: LinkedPostRepository<VenueRecord, Prisma.VenueUncheckedUpdateInput> = {
-  ...linkedPostStatements({ table: "Venue", textTable: "VenueText", linkTable: "EventVenue", key: "venueId" }),
-  find: (client, id) => client.venue.findUnique({ where: { id }, select: venueSelect }),
+export const venueRepository: LinkedPostRepository<VenueRecord, VenueColumns> = {
+  ...linkedPostStatements({
+    record: {
+      table: "Venue",
+      columns: Object.keys(VENUE_COLUMNS),
+      textTable: "VenueText",
+      textKey: "venueId",
+      textColumns: Object.keys(venueSelect.texts.select),
+      valueTypes: VENUE_VALUE_TYPES,
+    },
+    table: "Venue",
+    textTable: "VenueText",
+    linkTable: "EventVenue",
+    key: "venueId",
+  }),
   findMany: (client, where, orderBy, offset, limit) =>
     client.venue.findMany({ where, orderBy, skip: offset, take: limit, select: venueSelect }),
   count: (client, where) => client.venue.count({ where }),
-  insert: async (tx, columns, fields) =>
-    (
-      await tx.venue.create({
-        data: { ...(columns as Prisma.VenueUncheckedCreateInput), ...fields },
-        select: { id: true },
-      })
-    ).id,
-  save: async (tx, id, columns) => {
-    await tx.venue.update({ where: { id }, data: { ...columns, version: { increment: 1 } } });
-  },
 };
 
 const EARTH_RADIUS_KM = 6371.0088;

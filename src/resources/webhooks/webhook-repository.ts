@@ -1,13 +1,17 @@
-import { Prisma } from "../../../generated/prisma/sqlite/client";
+import { Prisma, type WebhookDelivery, type WebhookSubscription } from "../../../generated/prisma/sqlite/client";
+import { insertRows } from "../../db/bulk-insert";
 import type { Database } from "../../db/database";
+import { rowsOf, type RowSource } from "../../db/item-records";
+import { inList, insertRowReturningId, instantOf, updateRows, type ColumnsOf } from "../../db/row-writes";
 import type { Tx } from "../../db/transaction";
 
 /**
  * Every statement on the webhook tables ("WebhookSubscription", "WebhookDelivery",
- * "WebhookOutbox", "WebhookItemState"). Prisma calls for rows of one table; raw statements where
- * Prisma has no form for them: the claim of due deliveries (UPDATE ... RETURNING with SKIP LOCKED),
- * reading and emptying the outbox (written by database triggers), and the pruning of told states
- * (NOT EXISTS over other tables).
+ * "WebhookOutbox", "WebhookItemState"). Pages for the administrators' routes are Prisma calls;
+ * every write, and every read inside one, is a raw statement through the driver (its transaction:
+ * db/driver-transaction.ts), as the service's writes all are: the claim of due deliveries (UPDATE
+ * ... RETURNING with SKIP LOCKED), the outbox (written by database triggers), the fan-out's
+ * deliveries and told states, the pruning of told states (NOT EXISTS over other tables).
  */
 
 /** A delivery a worker has claimed (its lease taken, its attempt counted). */
@@ -32,8 +36,33 @@ export interface OutboxRow {
   terms: string;
 }
 
-export function insertSubscription(db: Database, data: Prisma.WebhookSubscriptionUncheckedCreateInput) {
-  return db.write.webhookSubscription.create({ data });
+/** Columns of a subscription's row, as writes give them. */
+export type SubscriptionColumns = ColumnsOf<WebhookSubscription>;
+
+/** A subscription's row, as the driver reads it (booleans and instants as the database gives them: see subscriptionRowOf). */
+const SUBSCRIPTION_COLUMNS = Prisma.raw(
+  `"id", "url", "description", "eventTypes", "filter", "language", "active", "pausedReason", "secret", "createdAt", "modifiedAt"`,
+);
+
+function subscriptionRowOf(row: Record<string, unknown>): WebhookSubscription {
+  return {
+    ...(row as unknown as WebhookSubscription),
+    id: Number(row.id),
+    active: Boolean(row.active),
+    createdAt: instantOf(row.createdAt)!,
+    modifiedAt: instantOf(row.modifiedAt)!,
+  };
+}
+
+export async function insertSubscription(
+  db: Database,
+  columns: SubscriptionColumns & { url: string; eventTypes: string; language: string; secret: string },
+  now: Date,
+): Promise<WebhookSubscription> {
+  return db.transact(async (tx) => {
+    const id = await insertRowReturningId(tx, "WebhookSubscription", { ...columns, createdAt: now, modifiedAt: now });
+    return (await subscriptionRows(tx, [id]))[0];
+  });
 }
 
 /**
@@ -43,21 +72,20 @@ export function insertSubscription(db: Database, data: Prisma.WebhookSubscriptio
 export function saveSubscription(
   db: Database,
   id: number,
-  data: Prisma.WebhookSubscriptionUncheckedUpdateInput,
+  columns: SubscriptionColumns,
   resume: (before: { active: boolean }) => { now: number; giveUpAt: number } | null,
-) {
-  return db.write.$transaction(async (tx) => {
-    const before = await tx.webhookSubscription.findUnique({ where: { id } });
+): Promise<WebhookSubscription | null> {
+  return db.transact(async (tx) => {
+    const [before] = await subscriptionRows(tx, [id]);
     if (!before) return null;
     const resumed = resume(before);
-    const row = await tx.webhookSubscription.update({ where: { id }, data });
+    await updateRows(tx, "WebhookSubscription", Prisma.sql`"id" = ${id}`, columns);
     if (resumed) {
-      await tx.webhookDelivery.updateMany({
-        where: { subscriptionId: id, status: "pending" },
-        data: { nextAttemptAt: resumed.now, giveUpAt: resumed.giveUpAt, leaseUntil: null },
-      });
+      const { now, giveUpAt } = resumed;
+      const waiting = Prisma.sql`"subscriptionId" = ${id} AND "status" = 'pending'`;
+      await updateRows(tx, "WebhookDelivery", waiting, { nextAttemptAt: now, giveUpAt, leaseUntil: null });
     }
-    return row;
+    return (await subscriptionRows(tx, [id]))[0];
   });
 }
 
@@ -65,8 +93,13 @@ export function subscriptionRow(db: Database, id: number) {
   return db.read.webhookSubscription.findUnique({ where: { id } });
 }
 
-export function subscriptionRows(client: Database["read"] | Tx, ids?: number[]) {
-  return client.webhookSubscription.findMany({ where: ids ? { id: { in: ids } } : {}, orderBy: { id: "asc" } });
+/** Subscriptions (all of them, or those of `ids`), by id, through the driver: outside a write (`db.direct`) or in it. */
+export async function subscriptionRows(source: RowSource, ids?: number[]): Promise<WebhookSubscription[]> {
+  const where = ids ? inList("id", ids) : Prisma.sql`1 = 1`;
+  const rows = await rowsOf(source).rows<Record<string, unknown>>(
+    Prisma.sql`SELECT ${SUBSCRIPTION_COLUMNS} FROM "WebhookSubscription" WHERE ${where} ORDER BY "id"`,
+  );
+  return rows.map(subscriptionRowOf);
 }
 
 export async function subscriptionPage(db: Database, offset: number, limit: number) {
@@ -79,32 +112,41 @@ export async function subscriptionPage(db: Database, offset: number, limit: numb
 
 /** Deletes a subscription, and with it (the foreign key cascades) its deliveries; whether there was one. */
 export async function deleteSubscriptionRow(db: Database, id: number): Promise<boolean> {
-  return (await db.write.webhookSubscription.deleteMany({ where: { id } })).count > 0;
+  return (await db.transact((tx) => tx.$executeRaw`DELETE FROM "WebhookSubscription" WHERE "id" = ${id}`)) > 0;
 }
 
 /** Pauses a subscription whose delivery failed for its whole retry period, and records the failure. */
 export async function failDeliveryAndPause(
   db: Database,
   delivery: { id: number; attempts: number; subscriptionId: number },
-  data: Prisma.WebhookDeliveryUpdateManyMutationInput,
+  columns: DeliveryUpdate,
   now: number,
 ): Promise<void> {
-  await db.write.$transaction([
-    db.write.webhookDelivery.updateMany({ where: { id: delivery.id, attempts: delivery.attempts }, data }),
-    db.write.webhookSubscription.updateMany({
-      where: { id: delivery.subscriptionId },
-      data: { active: false, pausedReason: "failing", modifiedAt: new Date(now) },
-    }),
-  ]);
+  await db.transact(async (tx) => {
+    await updateRows(tx, "WebhookDelivery", stillClaimed(delivery), columns);
+    await updateRows(tx, "WebhookSubscription", Prisma.sql`"id" = ${delivery.subscriptionId}`, {
+      active: false,
+      pausedReason: "failing",
+      modifiedAt: new Date(now),
+    });
+  });
+}
+
+/** What an attempt records of a delivery. */
+export type DeliveryUpdate = Omit<ColumnsOf<WebhookDelivery>, "id" | "attempts">;
+
+/** The delivery, while the attempt still holds its claim (the attempt count it claimed with). */
+function stillClaimed(delivery: { id: number; attempts: number }): Prisma.Sql {
+  return Prisma.sql`"id" = ${delivery.id} AND "attempts" = ${delivery.attempts}`;
 }
 
 /** Records an attempt of a delivery, when the attempt still holds the claim (same attempt count). */
 export async function recordAttempt(
   db: Database,
   delivery: { id: number; attempts: number },
-  data: Prisma.WebhookDeliveryUpdateManyMutationInput,
+  columns: DeliveryUpdate,
 ): Promise<void> {
-  await db.write.webhookDelivery.updateMany({ where: { id: delivery.id, attempts: delivery.attempts }, data });
+  await db.transact((tx) => updateRows(tx, "WebhookDelivery", stillClaimed(delivery), columns));
 }
 
 /** A page of a subscription's deliveries, newest first, and their number. */
@@ -125,11 +167,15 @@ export async function deliveryPage(
 
 /** Deletes sent and failed deliveries completed before `before`; how many. */
 export async function deleteCompletedDeliveries(db: Database, before: number): Promise<number> {
-  return (
-    await db.write.webhookDelivery.deleteMany({
-      where: { status: { in: ["delivered", "failed"] }, completedAt: { lt: before } },
-    })
-  ).count;
+  return await db.transact(
+    (tx) => tx.$executeRaw`DELETE FROM "WebhookDelivery"
+        WHERE "status" IN ('delivered', 'failed') AND "completedAt" < ${before}`,
+  );
+}
+
+/** A delivery's row. */
+export function deliveryRow(db: Database, id: number) {
+  return db.read.webhookDelivery.findUniqueOrThrow({ where: { id } });
 }
 
 /**
@@ -138,7 +184,8 @@ export async function deleteCompletedDeliveries(db: Database, before: number): P
  */
 export async function claimDue(db: Database, now: number, leaseMs: number, limit: number): Promise<ClaimedDelivery[]> {
   const lock = db.provider === "postgresql" ? Prisma.sql`FOR UPDATE OF "d" SKIP LOCKED` : Prisma.empty;
-  const rows = await db.write.$queryRaw<ClaimedDelivery[]>`
+  const rows = await db.transact(
+    (tx) => tx.$queryRaw<ClaimedDelivery[]>`
     UPDATE "WebhookDelivery" SET "leaseUntil" = ${now + leaseMs}, "attempts" = "attempts" + 1
     WHERE "id" IN (
       SELECT "d"."id" FROM "WebhookDelivery" "d" JOIN "WebhookSubscription" "s" ON "s"."id" = "d"."subscriptionId" AND "s"."active" = ${true}
@@ -146,7 +193,8 @@ export async function claimDue(db: Database, now: number, leaseMs: number, limit
         AND NOT EXISTS (SELECT 1 FROM "WebhookDelivery" "e" WHERE "e"."subscriptionId" = "d"."subscriptionId" AND "e"."resource" = "d"."resource"
           AND "e"."itemId" = "d"."itemId" AND "e"."status" = 'pending' AND "e"."id" < "d"."id")
       ORDER BY "d"."id" LIMIT ${limit} ${lock})
-    RETURNING "id", "messageId", "subscriptionId", "payload", "attempts", "giveUpAt"`;
+    RETURNING "id", "messageId", "subscriptionId", "payload", "attempts", "giveUpAt"`,
+  );
   return rows.map((row) => ({
     ...row,
     id: Number(row.id),
@@ -173,8 +221,14 @@ export async function deleteOutboxChanges(tx: Tx, ids: number[]): Promise<void> 
 }
 
 /** What subscribers were last told of these items of a collection. */
-export function toldStateRows(tx: Tx, resource: string, ids: number[]) {
-  return tx.webhookItemState.findMany({ where: { resource, itemId: { in: ids } } });
+export async function toldStateRows(
+  tx: Tx,
+  resource: string,
+  ids: number[],
+): Promise<Array<{ itemId: number; visible: boolean; terms: string }>> {
+  const rows = await tx.$queryRaw<Array<{ itemId: number | bigint; visible: unknown; terms: string }>>`
+    SELECT "itemId", "visible", "terms" FROM "WebhookItemState" WHERE "resource" = ${resource} AND ${inList("itemId", ids)}`;
+  return rows.map((row) => ({ itemId: Number(row.itemId), visible: Boolean(row.visible), terms: row.terms }));
 }
 
 /** Replaces what subscribers were told of items of a collection. */
@@ -183,13 +237,20 @@ export async function saveToldStates(
   resource: string,
   rows: Array<{ itemId: number; visible: boolean; terms: string }>,
 ): Promise<void> {
-  await tx.webhookItemState.deleteMany({ where: { resource, itemId: { in: rows.map((row) => row.itemId) } } });
-  await tx.webhookItemState.createMany({ data: rows.map((row) => ({ resource, ...row })) });
+  await tx.$executeRaw`DELETE FROM "WebhookItemState" WHERE "resource" = ${resource} AND ${inList(
+    "itemId",
+    rows.map((row) => row.itemId),
+  )}`;
+  await insertRows(
+    tx,
+    "WebhookItemState",
+    rows.map((row) => ({ resource, ...row })),
+  );
 }
 
 /** Makes deliveries, many at once. */
-export async function insertDeliveries(tx: Tx, rows: Prisma.WebhookDeliveryCreateManyInput[]): Promise<void> {
-  await tx.webhookDelivery.createMany({ data: rows });
+export async function insertDeliveries(tx: Tx, rows: DeliveryColumns[]): Promise<void> {
+  await insertRows(tx, "WebhookDelivery", rows);
 }
 
 /** The number of waiting deliveries of each of these subscriptions. */
@@ -197,60 +258,84 @@ export async function waitingCounts(
   tx: Tx,
   subscriptionIds: number[],
 ): Promise<Array<{ subscriptionId: number; waiting: number }>> {
-  const counts = await tx.webhookDelivery.groupBy({
-    by: ["subscriptionId"],
-    where: { subscriptionId: { in: subscriptionIds }, status: "pending" },
-    _count: { _all: true },
-  });
-  return counts.map((row) => ({ subscriptionId: row.subscriptionId, waiting: row._count._all }));
+  const counts = await tx.$queryRaw<Array<{ subscriptionId: number | bigint; waiting: number | bigint | string }>>`
+    SELECT "subscriptionId", COUNT(*) AS "waiting" FROM "WebhookDelivery"
+    WHERE ${inList("subscriptionId", subscriptionIds)} AND "status" = 'pending' GROUP BY "subscriptionId"`;
+  return counts.map((row) => ({ subscriptionId: Number(row.subscriptionId), waiting: Number(row.waiting) }));
 }
 
 /** A subscription's waiting delivery of `type`, if any. */
-export function waitingOfType(tx: Tx, subscriptionId: number, type: string) {
-  return tx.webhookDelivery.findFirst({
-    where: { subscriptionId, status: "pending", type },
-    select: { id: true, payload: true },
-  });
+export async function waitingOfType(
+  tx: Tx,
+  subscriptionId: number,
+  type: string,
+): Promise<{ id: number; payload: string } | null> {
+  const [row] = await tx.$queryRaw<Array<{ id: number | bigint; payload: string }>>`
+    SELECT "id", "payload" FROM "WebhookDelivery"
+    WHERE "subscriptionId" = ${subscriptionId} AND "status" = 'pending' AND "type" = ${type} ORDER BY "id" LIMIT 1`;
+  return row ? { id: Number(row.id), payload: row.payload } : null;
 }
 
 /** The oldest `limit` waiting deliveries of a subscription not of `type` and not being sent (no live lease). */
-export function oldestWaitingOtherThan(tx: Tx, subscriptionId: number, type: string, now: number, limit: number) {
-  return tx.webhookDelivery.findMany({
-    where: {
-      subscriptionId,
-      status: "pending",
-      type: { not: type },
-      OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }],
-    },
-    orderBy: { id: "asc" },
-    take: limit,
-    select: { id: true, resource: true, itemId: true, seq: true },
-  });
+export async function oldestWaitingOtherThan(
+  tx: Tx,
+  subscriptionId: number,
+  type: string,
+  now: number,
+  limit: number,
+): Promise<Array<{ id: number; resource: string; itemId: number; seq: number }>> {
+  const rows = await tx.$queryRaw<Array<Record<"id" | "itemId" | "seq", number | bigint> & { resource: string }>>`
+    SELECT "id", "resource", "itemId", "seq" FROM "WebhookDelivery"
+    WHERE "subscriptionId" = ${subscriptionId} AND "status" = 'pending' AND "type" <> ${type}
+      AND ("leaseUntil" IS NULL OR "leaseUntil" < ${now})
+    ORDER BY "id" LIMIT ${limit}`;
+  return rows.map((row) => ({
+    id: Number(row.id),
+    resource: row.resource,
+    itemId: Number(row.itemId),
+    seq: Number(row.seq),
+  }));
 }
 
 export async function deleteDeliveries(tx: Tx, ids: number[]): Promise<void> {
-  await tx.webhookDelivery.deleteMany({ where: { id: { in: ids } } });
+  await tx.$executeRaw`DELETE FROM "WebhookDelivery" WHERE ${inList("id", ids)}`;
 }
 
 export async function saveDeliveryPayload(tx: Tx, id: number, payload: string): Promise<void> {
-  await tx.webhookDelivery.update({ where: { id }, data: { payload } });
+  await updateRows(tx, "WebhookDelivery", Prisma.sql`"id" = ${id}`, { payload });
 }
 
 /** Makes a delivery (a ping's, in its own statement; a gap notice's, in the fan-out's transaction). */
-export function insertDelivery(client: Database["write"] | Tx, data: Prisma.WebhookDeliveryUncheckedCreateInput) {
-  return client.webhookDelivery.create({ data });
+export function insertDelivery(tx: Tx, columns: DeliveryColumns): Promise<number> {
+  return insertRowReturningId(tx, "WebhookDelivery", columns);
 }
+
+/** Columns of a delivery's row, as writes give them. */
+export type DeliveryColumns = ColumnsOf<WebhookDelivery> & {
+  messageId: string;
+  subscriptionId: number;
+  type: string;
+  resource: string;
+  itemId: number;
+  payload: string;
+  status: string;
+  createdAt: number;
+  nextAttemptAt: number;
+  giveUpAt: number;
+};
 
 /**
  * Forgets what subscribers were told of items that are gone for good (deleted, not trashed), and
  * of every item when no subscription is left (a change not yet fanned out keeps its item's state).
  */
 export function deleteToldStatesOfGoneItems(db: Database): Promise<number> {
-  return db.write.$executeRaw`DELETE FROM "WebhookItemState"
+  return db.transact(
+    (tx) => tx.$executeRaw`DELETE FROM "WebhookItemState"
     WHERE NOT EXISTS (SELECT 1 FROM "WebhookOutbox" "o" WHERE "o"."resource" = "WebhookItemState"."resource" AND "o"."itemId" = "WebhookItemState"."itemId")
       AND (NOT EXISTS (SELECT 1 FROM "WebhookSubscription")
         OR ("resource" = 'events' AND NOT EXISTS (SELECT 1 FROM "Event" "i" WHERE "i"."id" = "WebhookItemState"."itemId"))
         OR ("resource" = 'venues' AND NOT EXISTS (SELECT 1 FROM "Venue" "i" WHERE "i"."id" = "WebhookItemState"."itemId"))
         OR ("resource" = 'organizers' AND NOT EXISTS (SELECT 1 FROM "Organizer" "i" WHERE "i"."id" = "WebhookItemState"."itemId"))
-        OR ("resource" IN ('categories', 'tags') AND NOT EXISTS (SELECT 1 FROM "Term" "i" WHERE "i"."id" = "WebhookItemState"."itemId")))`;
+        OR ("resource" IN ('categories', 'tags') AND NOT EXISTS (SELECT 1 FROM "Term" "i" WHERE "i"."id" = "WebhookItemState"."itemId")))`,
+  );
 }

@@ -134,15 +134,17 @@ export async function createSubscription(
 ): Promise<Subscription> {
   await checkWrite(db, config, input);
   const columns = columnsOf(input);
-  const row = await insertSubscription(db, {
-    ...columns,
-    url: input.url,
-    eventTypes: columns.eventTypes ?? JSON.stringify(NOTIFICATION_TYPES),
-    language: input.language ?? language,
-    secret: newSigningSecret(),
-    createdAt: now,
-    modifiedAt: now,
-  });
+  const row = await insertSubscription(
+    db,
+    {
+      ...columns,
+      url: input.url,
+      eventTypes: columns.eventTypes ?? JSON.stringify(NOTIFICATION_TYPES),
+      language: input.language ?? language,
+      secret: newSigningSecret(),
+    },
+    now,
+  );
   return subscriptionOf(row);
 }
 

@@ -9,6 +9,7 @@ import {
   claimDue,
   deleteCompletedDeliveries,
   failDeliveryAndPause,
+  deliveryRow,
   insertDelivery,
   recordAttempt,
   subscriptionRows,
@@ -148,9 +149,10 @@ export class WebhookWorker {
     );
     if (claimed.length === 0) return fannedOut > 0;
     const subscriptions = new Map(
-      (await subscriptionRows(this.db.read, [...new Set(claimed.map((delivery) => delivery.subscriptionId))])).map(
-        (row) => [row.id, row],
-      ),
+      (await subscriptionRows(this.db, [...new Set(claimed.map((delivery) => delivery.subscriptionId))])).map((row) => [
+        row.id,
+        row,
+      ]),
     );
     const snapshots = new Map<string, Promise<ItemSnapshot>>();
     const snapshotOf = (resource: SyncResource, id: number) => {
@@ -249,21 +251,24 @@ export async function sendPing(db: Database, config: Config, subscription: Subsc
   );
   const result = await attemptDelivery(config, subscription, messageId, payload, now);
   const completedAt = Date.now();
-  const row = await insertDelivery(db.write, {
-    messageId,
-    subscriptionId: subscription.id,
-    type: "webhook.ping",
-    resource: "webhooks",
-    itemId: subscription.id,
-    payload,
-    status: delivered(result) ? "delivered" : "failed",
-    attempts: 1,
-    createdAt: now,
-    nextAttemptAt: now,
-    giveUpAt: now,
-    completedAt,
-    ...lastAttempt(result, now),
-  });
+  const id = await db.transact((tx) =>
+    insertDelivery(tx, {
+      messageId,
+      subscriptionId: subscription.id,
+      type: "webhook.ping",
+      resource: "webhooks",
+      itemId: subscription.id,
+      payload,
+      status: delivered(result) ? "delivered" : "failed",
+      attempts: 1,
+      createdAt: now,
+      nextAttemptAt: now,
+      giveUpAt: now,
+      completedAt,
+      ...lastAttempt(result, now),
+    }),
+  );
+  const row = await deliveryRow(db, id);
   if (gone(result)) await deleteSubscription(db, subscription.id);
   return row;
 }
