@@ -159,6 +159,53 @@ describe("representations kept for anonymous readers", () => {
     expect((await readTwice(path)).body.venue).toEqual([]);
   });
 
+  it("of venue, organizer and term lists follow the items' changes, their counts and their status", async () => {
+    const venue = await createLinkedVia(server, "venues", { venue: "Listed hall" });
+    const organizer = await createLinkedVia(server, "organizers", { organizer: "Listed crew" });
+    const category = await createTermVia(server, "categories", { name: "Listed kind" });
+    const entry = (response: RawResponse, key: string, id: number) =>
+      response.body[key].find((item: { id: number }) => item.id === id);
+    const lists = {
+      venues: ["/venues?per_page=50", venue.id],
+      organizers: ["/organizers?per_page=50", organizer.id],
+      categories: ["/categories?per_page=50&hide_empty=false", category.id],
+    } as const;
+    for (const [key, [path, id]] of Object.entries(lists)) expect(entry(await readTwice(path), key, id)).toBeDefined();
+    // The Spanish lists are kept apart from the English ones.
+    for (const [key, [path, id]] of Object.entries(lists))
+      expect(entry(await server.raw("GET", `/es${root}${path}`), key, id)).toBeDefined();
+
+    await write("PATCH", `/venues/${venue.id}`, { venue: "Renamed hall", city: "Lisbon" });
+    await write("PATCH", `/organizers/${organizer.id}`, { organizer: "Renamed crew" });
+    await write("POST", "/events", { ...when, title: "Counts in the kind", categories: [category.id] });
+    expect(entry(await readTwice(lists.venues[0]), "venues", venue.id)).toMatchObject({
+      venue: "Renamed hall",
+      city: "Lisbon",
+    });
+    expect(entry(await readTwice(lists.organizers[0]), "organizers", organizer.id)).toMatchObject({
+      organizer: "Renamed crew",
+    });
+    expect(entry(await readTwice(lists.categories[0]), "categories", category.id)).toMatchObject({ count: 1 });
+    await server.raw("PATCH", `/es${root}/categories/${category.id}`, {
+      body: { name: "Tipo listado" },
+      headers: ADMIN_HEADERS,
+    });
+    expect(entry(await server.raw("GET", `/es${root}${lists.categories[0]}`), "categories", category.id).name).toBe(
+      "Tipo listado",
+    );
+    expect(entry(await readTwice(lists.categories[0]), "categories", category.id).name).toBe("Listed kind");
+
+    // Out of the list when it is no longer public; in it again when it is.
+    await write("PATCH", `/venues/${venue.id}`, { status: "draft" });
+    expect(entry(await read(lists.venues[0]), "venues", venue.id)).toBeUndefined();
+    expect(entry(await read(lists.venues[0], ADMIN_HEADERS), "venues", venue.id)).toMatchObject({ status: "draft" });
+    expect(entry(await read(lists.venues[0]), "venues", venue.id)).toBeUndefined();
+    await write("PATCH", `/venues/${venue.id}`, { status: "publish" });
+    expect(entry(await readTwice(lists.venues[0]), "venues", venue.id)).toMatchObject({ venue: "Renamed hall" });
+    await write("DELETE", `/categories/${category.id}?force=true`);
+    expect(entry(await read(lists.categories[0]), "categories", category.id)).toBeUndefined();
+  });
+
   it("follow changes made outside the service, through the database's change log", async () => {
     const event = (await write("POST", "/events", { ...when, title: "Changed behind its back" })).body;
     const path = `/events/${event.id}`;

@@ -186,7 +186,8 @@ async function openSqlite(databaseUrl: string): Promise<Database> {
   const path = sqlitePath(databaseUrl);
   mkdirSync(dirname(path), { recursive: true });
   const writer = sqliteWriter(path, SQLITE_BUSY_TIMEOUT_MS, SQLITE_WRITE_PRAGMAS);
-  const write = prismaWriteClient(path, writer);
+  // Made on first use: the service never uses it (a Prisma client and a connection fewer).
+  let write: Db | undefined;
   const readFactory = new PrismaBetterSQLite3({ url: `file:${path}`, timeout: SQLITE_BUSY_TIMEOUT_MS, readonly: true });
   const connectReader = readFactory.connect.bind(readFactory);
   readFactory.connect = async () => {
@@ -206,13 +207,15 @@ async function openSqlite(databaseUrl: string): Promise<Database> {
     provider: "sqlite",
     read,
     transact: writer.transact,
-    write,
+    get write() {
+      return (write ??= prismaWriteClient(path, writer));
+    },
     direct,
     async close() {
       clearInterval(optimizer);
       await direct.close();
       await read.$disconnect();
-      await write.$disconnect();
+      await write?.$disconnect();
       await writer.close();
     },
   };

@@ -58,7 +58,13 @@ export async function updateRows(
   return tx.$executeRaw(Prisma.sql`UPDATE ${quoted(table)} SET ${Prisma.join(sets)} WHERE ${where}`);
 }
 
-/** `"column" IN (…)` for a list that may be empty (then no row). */
+/** `"column" IN (…)` (or `"alias"."column"` for `alias.column`) for a list that may be empty (then no row). */
 export function inList(column: string, values: Array<string | number>): Prisma.Sql {
-  return values.length === 0 ? Prisma.sql`1 = 0` : Prisma.sql`${quoted(column)} IN (${Prisma.join(values)})`;
+  const name = Prisma.raw(
+    column
+      .split(".")
+      .map((part) => `"${part}"`)
+      .join("."),
+  );
+  return values.length === 0 ? Prisma.sql`1 = 0` : Prisma.sql`${name} IN (${Prisma.join(values)})`;
 }

@@ -424,15 +424,30 @@ export interface EventTextRow {
   sortKey: string;
 }
 
-/** Writes an event's text row in a language (made, or replaced). */
-export async function saveEventText(tx: Tx, eventId: number, language: string, row: EventTextRow): Promise<void> {
-  const columns = Object.entries(row).filter(([, value]) => value !== undefined) as Array<[string, string | null]>;
-  const names = columns.map(([column]) => Prisma.raw(`"${column}"`));
-  await tx.$executeRaw(
-    Prisma.sql`INSERT INTO "EventText" ("eventId", "language", ${Prisma.join(names)})
-      VALUES (${eventId}, ${language}, ${Prisma.join(columns.map(([, value]) => value))})
-      ON CONFLICT ("eventId", "language") DO UPDATE SET ${Prisma.join(names.map((name) => Prisma.sql`${name} = EXCLUDED.${name}`))}`,
-  );
+/**
+ * Writes an event's text rows (made, or replaced), one statement for the rows that give the same
+ * columns (a write gives every language's row: each language's search text follows the others').
+ */
+export async function saveEventTexts(
+  tx: Tx,
+  eventId: number,
+  rows: Array<{ language: string } & EventTextRow>,
+): Promise<void> {
+  const byColumns = new Map<string, Array<Array<[string, ColumnValue]>>>();
+  for (const row of rows) {
+    const columns = Object.entries(row).filter(([, value]) => value !== undefined) as Array<[string, ColumnValue]>;
+    const key = columns.map(([column]) => column).join(",");
+    byColumns.set(key, [...(byColumns.get(key) ?? []), columns]);
+  }
+  for (const group of byColumns.values()) {
+    const names = group[0].map(([column]) => Prisma.raw(`"${column}"`));
+    const values = group.map((columns) => Prisma.sql`(${eventId}, ${Prisma.join(columns.map(([, value]) => value))})`);
+    const updates = names.map((name) => Prisma.sql`${name} = EXCLUDED.${name}`);
+    await tx.$executeRaw(
+      Prisma.sql`INSERT INTO "EventText" ("eventId", ${Prisma.join(names)}) VALUES ${Prisma.join(values)}
+        ON CONFLICT ("eventId", "language") DO UPDATE SET ${Prisma.join(updates)}`,
+    );
+  }
 }
 
 /** Writes (or replaces) the search documents of these events, from their search texts (every language's). */
@@ -621,10 +636,10 @@ export async function deleteLinksOf(tx: Tx, ids: number[]): Promise<void> {
       await tx.$executeRaw`DELETE FROM ${Prisma.raw(`"${table}"`)} WHERE ${inList("eventId", part)}`;
 }
 
-/** Replaces the links of an event that changed, keeping the order given. */
-export async function replaceLinks(tx: Tx, eventId: number, changes: LinkIds): Promise<void> {
+/** Replaces the links of an event that changed, keeping the order given (`made`: the event is new, it has none yet). */
+export async function replaceLinks(tx: Tx, eventId: number, changes: LinkIds, { made = false } = {}): Promise<void> {
   if (changes.venue) {
-    await tx.$executeRaw`DELETE FROM "EventVenue" WHERE "eventId" = ${eventId}`;
+    if (!made) await tx.$executeRaw`DELETE FROM "EventVenue" WHERE "eventId" = ${eventId}`;
     await insertRows(
       tx,
       "EventVenue",
@@ -632,7 +647,7 @@ export async function replaceLinks(tx: Tx, eventId: number, changes: LinkIds): P
     );
   }
   if (changes.organizer) {
-    await tx.$executeRaw`DELETE FROM "EventOrganizer" WHERE "eventId" = ${eventId}`;
+    if (!made) await tx.$executeRaw`DELETE FROM "EventOrganizer" WHERE "eventId" = ${eventId}`;
     await insertRows(
       tx,
       "EventOrganizer",
@@ -644,7 +659,8 @@ export async function replaceLinks(tx: Tx, eventId: number, changes: LinkIds): P
     ["tag", changes.tags],
   ] as const) {
     if (!termIds) continue;
-    await tx.$executeRaw`DELETE FROM "EventTerm" WHERE "eventId" = ${eventId}
+    if (!made)
+      await tx.$executeRaw`DELETE FROM "EventTerm" WHERE "eventId" = ${eventId}
       AND "termId" IN (SELECT "id" FROM "Term" WHERE "taxonomy" = ${taxonomy})`;
     // In term order, the order lockTermsToLink locked them in (the count triggers update each term).
     const links = termIds.map((termId, position) => ({ eventId, termId, position }));

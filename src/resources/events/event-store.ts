@@ -27,7 +27,7 @@ import {
   replaceLinks,
   resolveEvent,
   saveEvent,
-  saveEventText,
+  saveEventTexts,
   saveSeriesColumns,
   storedRecurrenceOf,
   takenEventSlugs,
@@ -125,9 +125,13 @@ async function writeTexts(
     defaultLanguage: ctx.defaultLanguage,
     sourceLanguage,
   });
-  for (const row of rows) {
-    await saveEventText(tx, eventId, row.language, { ...row.own, searchText: row.searchText, sortKey: row.sortKey });
-  }
+  const stored = rows.map((row) => ({
+    language: row.language,
+    ...row.own,
+    searchText: row.searchText,
+    sortKey: row.sortKey,
+  }));
+  await saveEventTexts(tx, eventId, stored);
   if (searchChanged)
     await writeSearchDocuments(db.provider, tx, [{ eventId, searchTexts: all.map((row) => row.searchText) }]);
 }
@@ -193,7 +197,7 @@ export async function createEvent(
       problems.throwIfAny();
       const change = await textChangeWithSlug(db, tx, ctx, input, null, id);
       await writeTexts(db, tx, id, ctx.language, [], ctx, change);
-      await replaceLinks(tx, id, links);
+      await replaceLinks(tx, id, links, { made: true });
       if (recurrence) await syncSeries(db, tx, id, "create", ctx.now, horizonOf(ctx.now, series.horizonDays));
       return (await readEvent(db.provider, tx, id))!;
     }),

@@ -27,7 +27,9 @@ export const organizerRepository: LinkedPostRepository<OrganizerRecord, Organize
     linkTable: "EventOrganizer",
     key: "organizerId",
   }),
-  findMany: (client, where, orderBy, offset, limit) =>
-    client.organizer.findMany({ where, orderBy, skip: offset, take: limit, select: organizerSelect }),
+  pageIds: async (client, where, orderBy, offset, limit) =>
+    (await client.organizer.findMany({ where, orderBy, skip: offset, take: limit, select: { id: true } })).map(
+      (row) => row.id,
+    ),
   count: (client, where) => client.organizer.count({ where }),
 };

@@ -80,11 +80,9 @@ export function linkedPostOperations<R extends LinkedPostRecord, I>(
     const orderBy = linkedPostOrder(query.orderby, query.order);
     return {
       present: (item) => serialize(item, ctx, { jsonLd: false }),
-      readPage: async ({ offset, limit }) => {
-        const { items, total } = await store.list(db, filters, orderBy, offset, limit);
-        return { ids: items.map((item) => item.id), items, total };
-      },
-      readShown: async (ids) => (await store.list(db, { ...filters, onlyIds: ids }, orderBy, 0, ids.length)).items,
+      readPage: (page, needed) => store.list(db, filters, orderBy, page, needed),
+      readShown: async (ids) =>
+        (await store.list(db, { ...filters, onlyIds: ids }, orderBy, { offset: 0, limit: ids.length })).items,
     };
   };
 
@@ -98,6 +96,8 @@ export function linkedPostOperations<R extends LinkedPostRecord, I>(
     pastLastPage: codes.archivePageNotFound,
     totalsFirst: false,
     tombstoneShown: (principal) => postTombstoneShown(principal, type),
+    // Every anonymous reader sees a published item the same way: its list entry is kept.
+    kept: { shared: (item) => item.status === "publish", shows: (item) => [`${type}:${item.id}`] },
   };
 
   const handlers = {

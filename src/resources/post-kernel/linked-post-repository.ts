@@ -1,7 +1,7 @@
 import { Prisma } from "../../../generated/prisma/sqlite/client";
 import type { Database, Db } from "../../db/database";
 import { readItemRecords, type ItemRecordShape, type RowSource } from "../../db/item-records";
-import { insertRowReturningId, updateRows, type RowColumns } from "../../db/row-writes";
+import { inList, insertRowReturningId, updateRows, type RowColumns } from "../../db/row-writes";
 import type { Tx } from "../../db/transaction";
 import type { LocalizedRow } from "../../i18n/localized-rows";
 import type { Language } from "../../i18n/languages";
@@ -36,7 +36,16 @@ export interface LinkedPostRepository<R, C> {
   tables: LinkedPostTables;
   /** An item's record, through the driver: outside a write (`db.direct`) or in it (`tx`). */
   find(source: RowSource, id: number): Promise<R | null>;
-  findMany(client: Db, where: LinkedPostWhere, orderBy: LinkedPostOrder, offset: number, limit: number): Promise<R[]>;
+  /** The records of items `ids` (in no particular order). */
+  findAll(source: RowSource, ids: number[]): Promise<R[]>;
+  /** The ids of a page of the items `where` selects, in `orderBy` order. */
+  pageIds(
+    client: Db,
+    where: LinkedPostWhere,
+    orderBy: LinkedPostOrder,
+    offset: number,
+    limit: number,
+  ): Promise<number[]>;
   count(client: Db, where: LinkedPostWhere): Promise<number>;
   insert(tx: Tx, columns: C, fields: NewItemFields): Promise<number>;
   /** Writes the given columns of the item (and counts the write). */
@@ -71,7 +80,7 @@ export interface LinkedPostRepository<R, C> {
 /** The statements of LinkedPostRepository that are the same for venues and organizers. */
 export function linkedPostStatements<R, C extends RowColumns>(
   tables: LinkedPostTables,
-): Omit<LinkedPostRepository<R, C>, "findMany" | "count"> {
+): Omit<LinkedPostRepository<R, C>, "pageIds" | "count"> {
   const table = Prisma.raw(`"${tables.table}"`);
   const textTable = Prisma.raw(`"${tables.textTable}"`);
   const links = Prisma.raw(`"${tables.linkTable}"`);
@@ -82,6 +91,7 @@ export function linkedPostStatements<R, C extends RowColumns>(
       const [record] = await readItemRecords<R>(source, tables.record, Prisma.sql`"i"."id" = ${id}`);
       return record ?? null;
     },
+    findAll: (source, ids) => readItemRecords<R>(source, tables.record, inList("i.id", ids)),
     insert: (tx, columns, fields) =>
       insertRowReturningId(tx, tables.table, { ...columns, ...fields, createdAt: fields.modifiedAt }),
     async save(tx, id, columns) {

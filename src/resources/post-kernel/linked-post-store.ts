@@ -61,13 +61,17 @@ export interface LinkedPostModel<
 export interface LinkedPostStore<R extends LinkedPostRecord, I> {
   /** The one lookup of an item by reference: by id, or by slug (see slug-sql.ts for the language order). */
   resolve(db: Database, ref: ItemRef, order: LanguageOrder): Promise<R | null>;
+  /**
+   * A page of the list: its ids in order, the records of those `needed` (default: all; the
+   * others' representations are kept), in page order, and the total.
+   */
   list(
     db: Database,
     filters: LinkedPostFilters,
     orderBy: LinkedPostOrder,
-    offset: number,
-    limit: number,
-  ): Promise<{ items: R[]; total: number }>;
+    page: { offset: number; limit: number },
+    needed?: (id: number) => boolean,
+  ): Promise<{ ids: number[]; items: R[]; total: number }>;
   create(db: Database, ctx: PostWriteContext, input: I): Promise<R>;
   update(db: Database, ctx: PostWriteContext, target: WriteTarget<R>, input: I): Promise<R>;
   /**
@@ -220,13 +224,17 @@ export function createLinkedPostStore<
       return id !== null && isItemId(id) ? repository.find(db, id) : null;
     },
 
-    async list(db, filters, orderBy, offset, limit) {
+    async list(db, filters, orderBy, { offset, limit }, needed = () => true) {
       const where = linkedPostWhere(filters);
-      const [items, total] = await Promise.all([
-        repository.findMany(db.read, where, orderBy, offset, limit),
+      const [ids, total] = await Promise.all([
+        repository.pageIds(db.read, where, orderBy, offset, limit),
         repository.count(db.read, where),
       ]);
-      return { items, total };
+      const wanted = ids.filter(needed);
+      const records = new Map(
+        (wanted.length > 0 ? await repository.findAll(db, wanted) : []).map((record) => [record.id, record]),
+      );
+      return { ids, items: wanted.flatMap((id) => records.get(id) ?? []), total };
     },
 
     create(db, ctx, input) {

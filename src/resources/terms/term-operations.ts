@@ -67,10 +67,7 @@ function termHandlers(config: TaxonomyConfig, services: Services): ItemOperation
     const listQuery = await termListQueryOf(db, config, query, ctx, services.clock(), services.bridges);
     return {
       present: (term) => serializeTerm(term, config, ctx),
-      readPage: async ({ offset, limit }) => {
-        const { items, total } = await listTerms(db, { ...listQuery, offset, limit });
-        return { ids: items.map((term) => term.id), items, total };
-      },
+      readPage: ({ offset, limit }, needed) => listTerms(db, { ...listQuery, offset, limit }, needed),
       readShown: async (ids) =>
         (await listTerms(db, { ...listQuery, onlyIds: ids, offset: 0, limit: ids.length })).items,
     };
@@ -87,6 +84,8 @@ function termHandlers(config: TaxonomyConfig, services: Services): ItemOperation
     totalsFirst: true,
     // Terms are public: anyone may learn that one is gone.
     tombstoneShown: () => () => true,
+    // And every anonymous reader sees a term the same way: its list entry is kept.
+    kept: { shared: () => true, shows: (term) => [`${config.collectionKey}:${term.id}`] },
   };
 
   const get: OperationHandler = async (req, res) => {

@@ -22,6 +22,15 @@ import { languageOrderSql } from "../post-kernel/slug-sql";
  * own record statement (event-repository.ts), with the columns and value types of term-record.ts.
  */
 
+const TERM_RECORD: ItemRecordShape = {
+  table: "Term",
+  columns: Object.keys(TERM_COLUMNS),
+  textTable: "TermText",
+  textKey: "termId",
+  textColumns: Object.keys(termSelect.texts.select),
+  valueTypes: TERM_VALUE_TYPES,
+};
+
 function orderOf(query: TermListQuery): Prisma.TermTextOrderByWithRelationInput[] {
   const dir = query.order;
   switch (query.orderBy) {
@@ -44,8 +53,16 @@ function orderOf(query: TermListQuery): Prisma.TermTextOrderByWithRelationInput[
   }
 }
 
-/** Lists a page of terms. Terms are listed through their text row in the request language. */
-export async function listTerms(db: Database, query: TermListQuery): Promise<{ items: TermRecord[]; total: number }> {
+/**
+ * Lists a page of terms: its ids in order, the records of those `needed` (default: all; the
+ * others' representations are kept) in page order, and the total. Terms are listed through their
+ * text row in the request language.
+ */
+export async function listTerms(
+  db: Database,
+  query: TermListQuery,
+  needed: (id: number) => boolean = () => true,
+): Promise<{ ids: number[]; items: TermRecord[]; total: number }> {
   const termWhere: Prisma.TermWhereInput = { taxonomy: query.taxonomy };
   if (query.hideEmpty) termWhere.count = { gt: 0 };
   if (query.includeIds || query.excludeIds) {
@@ -77,27 +94,24 @@ export async function listTerms(db: Database, query: TermListQuery): Promise<{ i
       where,
       orderBy: orderOf(query),
       ...(byInclude ? {} : { skip: query.offset, take: query.limit }),
-      select: { term: { select: termSelect } },
+      select: { termId: true },
     }),
     db.read.termText.count({ where }),
   ]);
-  let items = rows.map((row) => row.term);
+  let ids = rows.map((row) => row.termId);
   if (byInclude) {
     const position = new Map(query.includeIds!.map((id, index) => [id, index]));
-    items.sort((a, b) => (position.get(a.id)! - position.get(b.id)!) * (query.order === "desc" ? -1 : 1));
-    items = items.slice(query.offset, query.offset + query.limit);
+    ids.sort((a, b) => (position.get(a)! - position.get(b)!) * (query.order === "desc" ? -1 : 1));
+    ids = ids.slice(query.offset, query.offset + query.limit);
   }
-  return { items, total };
+  const wanted = ids.filter(needed);
+  const records = new Map(
+    (wanted.length > 0 ? await readItemRecords<TermRecord>(db, TERM_RECORD, inList("i.id", wanted)) : []).map(
+      (record) => [record.id, record],
+    ),
+  );
+  return { ids, items: wanted.flatMap((id) => records.get(id) ?? []), total };
 }
-
-const TERM_RECORD: ItemRecordShape = {
-  table: "Term",
-  columns: Object.keys(TERM_COLUMNS),
-  textTable: "TermText",
-  textKey: "termId",
-  textColumns: Object.keys(termSelect.texts.select),
-  valueTypes: TERM_VALUE_TYPES,
-};
 
 /** A term's record, through the driver: outside a write (`db.direct`) or in it (`tx`). */
 export async function findTerm(source: RowSource, taxonomy: Taxonomy, id: number): Promise<TermRecord | null> {

@@ -29,8 +29,10 @@ export const venueRepository: LinkedPostRepository<VenueRecord, VenueColumns> = 
     linkTable: "EventVenue",
     key: "venueId",
   }),
-  findMany: (client, where, orderBy, offset, limit) =>
-    client.venue.findMany({ where, orderBy, skip: offset, take: limit, select: venueSelect }),
+  pageIds: async (client, where, orderBy, offset, limit) =>
+    (await client.venue.findMany({ where, orderBy, skip: offset, take: limit, select: { id: true } })).map(
+      (row) => row.id,
+    ),
   count: (client, where) => client.venue.count({ where }),
 };
 
