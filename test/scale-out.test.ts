@@ -1,6 +1,7 @@
 // Several instances and workers on one database: what one writes, the others read; creates that
 // race for the same slug all succeed with unique slugs; migrations run once; workers share the
 // port; a stopping cluster stops every worker cleanly.
+import { insertRowReturningId } from "../src/db/row-writes";
 import { isUniqueViolation, retryOnSlugClash } from "../src/resources/post-kernel/unique-slug";
 import { openDatabase } from "../src/db/database";
 import { inTransaction } from "../src/db/transaction";
@@ -138,23 +139,26 @@ describe("the slug retry", () => {
     const db = await openDatabase({ databaseUrl: database.url, databasePoolSize: 2 });
     try {
       const user = await db.write.user.create({ data: { login: "retry", displayName: "r", role: "editor" } });
+      // Through the service's own door for writes (the driver's errors, not Prisma's).
       const venue = (slug: string) =>
-        db.write.venue.create({
-          data: {
+        db.transact((tx) =>
+          insertRowReturningId(tx, "Venue", {
             authorId: user.id,
             status: "publish",
             sourceLanguage: "en",
             slug,
             postDate: new Date(),
+            createdAt: new Date(),
             modifiedAt: new Date(),
-          },
-        });
+          }),
+        );
       await venue("taken");
       const duplicate = await venue("taken").catch((error: unknown) => error);
       expect(isUniqueViolation(duplicate)).toBe(true);
       let attempts = 0;
       const created = await retryOnSlugClash(() => venue(++attempts === 1 ? "taken" : "taken-2"));
-      expect([attempts, created.slug]).toEqual([2, "taken-2"]);
+      const stored = await db.read.venue.findUniqueOrThrow({ where: { id: created }, select: { slug: true } });
+      expect([attempts, stored.slug]).toEqual([2, "taken-2"]);
     } finally {
       await db.close();
       await database.drop();

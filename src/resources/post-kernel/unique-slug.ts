@@ -3,10 +3,14 @@ import { driverCause, lockFor, type Tx } from "../../db/transaction";
 import type { ParamProblems } from "../../http/errors";
 import { firstFreeSlug, slugify, type TakenAmong } from "../../text/slug";
 
-/** Whether an error is the database refusing a duplicate value of a unique column (P2002). */
+/** Codes of a duplicate value refused by a unique index: Prisma's, SQLite's (better-sqlite3), PostgreSQL's. */
+const UNIQUE_VIOLATION_CODES = new Set(["P2002", "SQLITE_CONSTRAINT_UNIQUE", "SQLITE_CONSTRAINT_PRIMARYKEY", "23505"]);
+
+/** Whether an error is the database refusing a duplicate value of a unique column. */
 export function isUniqueViolation(error: unknown): boolean {
   return (
-    (error as { code?: string } | null)?.code === "P2002" || driverCause(error)?.kind === "UniqueConstraintViolation"
+    UNIQUE_VIOLATION_CODES.has((error as { code?: string } | null)?.code ?? "") ||
+    driverCause(error)?.kind === "UniqueConstraintViolation"
   );
 }
 
