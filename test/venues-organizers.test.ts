@@ -140,6 +140,19 @@ describe.each<[LinkedCollection, string, string]>([
       expect(names(collection, (await list(collection, "?search=river%20bar")).body)).toEqual([`${noun} bar`]);
     });
 
+    it("searches `%`, `_` and `\\` as the characters they are, not as patterns", async () => {
+      await createLinkedVia(server, collection, { [name]: `${noun} 100% club` });
+      await createLinkedVia(server, collection, { [name]: `${noun} snake_case` });
+      await createLinkedVia(server, collection, { [name]: `${noun} plain` });
+      const found = async (search: string) =>
+        names(collection, (await list(collection, `?search=${encodeURIComponent(search)}`)).body);
+      expect(await found("100%")).toEqual([`${noun} 100% club`]);
+      expect(await found("snake_case")).toEqual([`${noun} snake_case`]);
+      expect(await found("snake%case")).toEqual([]);
+      expect(await found("e_c")).toEqual([`${noun} snake_case`]);
+      expect(await found("a_n")).toEqual([]);
+    });
+
     it("rejects an event filter that names no event", async () => {
       const response = await list(collection, "?event=23");
       expect(response.status).toBe(400);

@@ -7,29 +7,22 @@ import { ORGANIZER_COLUMNS, ORGANIZER_VALUE_TYPES, organizerSelect, type Organiz
 export type OrganizerColumns = ColumnsOf<Organizer>;
 
 /**
- * Every statement on the organizer tables ("Organizer", "OrganizerText", "EventOrganizer"). A page
- * and a count are Prisma calls; an organizer's record and every write are raw statements through
- * the driver, written once for organizers and venues in linked-post-repository.ts. Events embed organizers through their own
+ * Every statement on the organizer tables ("Organizer", "OrganizerText", "EventOrganizer"). Every one
+ * is a raw statement through the driver, written once for organizers and venues in
+ * linked-post-repository.ts. Events embed organizers through their own
  * record statement (event-repository.ts), with the columns and value types of organizer-record.ts.
  */
-export const organizerRepository: LinkedPostRepository<OrganizerRecord, OrganizerColumns> = {
-  ...linkedPostStatements({
-    record: {
-      table: "Organizer",
-      columns: Object.keys(ORGANIZER_COLUMNS),
-      textTable: "OrganizerText",
-      textKey: "organizerId",
-      textColumns: Object.keys(organizerSelect.texts.select),
-      valueTypes: ORGANIZER_VALUE_TYPES,
-    },
+export const organizerRepository: LinkedPostRepository<OrganizerRecord, OrganizerColumns> = linkedPostStatements({
+  record: {
     table: "Organizer",
+    columns: Object.keys(ORGANIZER_COLUMNS),
     textTable: "OrganizerText",
-    linkTable: "EventOrganizer",
-    key: "organizerId",
-  }),
-  pageIds: async (client, where, orderBy, offset, limit) =>
-    (await client.organizer.findMany({ where, orderBy, skip: offset, take: limit, select: { id: true } })).map(
-      (row) => row.id,
-    ),
-  count: (client, where) => client.organizer.count({ where }),
-};
+    textKey: "organizerId",
+    textColumns: Object.keys(organizerSelect.texts.select),
+    valueTypes: ORGANIZER_VALUE_TYPES,
+  },
+  table: "Organizer",
+  textTable: "OrganizerText",
+  linkTable: "EventOrganizer",
+  key: "organizerId",
+});

@@ -1,4 +1,3 @@
-import type { Prisma } from "../../../generated/prisma/sqlite/client";
 import type { Language } from "../../i18n/languages";
 import { listableConditions, statusesToList, type StatusCondition } from "../../auth/post-permissions";
 import type { PostType } from "../../auth/roles";
@@ -61,42 +60,13 @@ export function linkedPostFiltersOf(
   return filters;
 }
 
-/** Event statuses that do not count for `has_events`. */
-const NOT_COUNTED = ["draft", "pending", "trash"];
-
-export type LinkedPostWhere = Prisma.VenueWhereInput & Prisma.OrganizerWhereInput;
-
-export function linkedPostWhere(filters: LinkedPostFilters): LinkedPostWhere {
-  const conditions: LinkedPostWhere[] = [{ OR: filters.visible }];
-  if (filters.searchWords.length > 0) {
-    conditions.push({
-      texts: {
-        some: {
-          language: filters.language,
-          AND: filters.searchWords.map((word) => ({ searchText: { contains: word } })),
-        },
-      },
-    });
-  }
-  if (filters.eventId !== undefined) conditions.push({ events: { some: { eventId: filters.eventId } } });
-  if (filters.hasEvents) {
-    const counted = { event: { status: { notIn: NOT_COUNTED }, OR: filters.hasEvents.visible } };
-    conditions.push({ events: filters.hasEvents.value ? { some: counted } : { none: counted } });
-  }
-  if (filters.upcoming) {
-    conditions.push({
-      events: { some: { event: { startsAt: { gte: filters.upcoming.since }, OR: filters.upcoming.visible } } },
-    });
-  }
-  if (filters.modified.after || filters.modified.before)
-    conditions.push({ modifiedAt: { gt: filters.modified.after, lt: filters.modified.before } });
-  if (filters.onlyIds) conditions.push({ id: { in: filters.onlyIds } });
-  return { AND: conditions };
-}
-
 const ORDER_COLUMNS = { date: "postDate", modified: "modifiedAt", id: "id" } as const;
 
-export type LinkedPostOrder = Array<Prisma.VenueOrderByWithRelationInput & Prisma.OrganizerOrderByWithRelationInput>;
+/** The order of a list: a column of the item, in a direction (ties by id, the same way). */
+export interface LinkedPostOrder {
+  column: (typeof ORDER_COLUMNS)[keyof typeof ORDER_COLUMNS];
+  direction: "asc" | "desc";
+}
 
 /**
  * By `orderby` (default `date`) in `order` (default newest first, as WordPress lists posts); ties
@@ -104,7 +74,8 @@ export type LinkedPostOrder = Array<Prisma.VenueOrderByWithRelationInput & Prism
  */
 export function linkedPostOrder(orderBy: string = "date", order: string = "desc"): LinkedPostOrder {
   if (!(orderBy in ORDER_COLUMNS)) return linkedPostOrder();
-  const direction = order.toLowerCase() === "asc" ? "asc" : "desc";
-  const column = ORDER_COLUMNS[orderBy as keyof typeof ORDER_COLUMNS];
-  return column === "id" ? [{ id: direction }] : [{ [column]: direction }, { id: direction }];
+  return {
+    column: ORDER_COLUMNS[orderBy as keyof typeof ORDER_COLUMNS],
+    direction: order.toLowerCase() === "asc" ? "asc" : "desc",
+  };
 }

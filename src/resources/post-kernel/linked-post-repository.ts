@@ -1,21 +1,23 @@
 import { Prisma } from "../../../generated/prisma/sqlite/client";
-import type { Database, Db } from "../../db/database";
+import type { Database } from "../../db/database";
 import { readItemRecords, type ItemRecordShape, type RowSource } from "../../db/item-records";
 import { inList, insertRowReturningId, updateRows, type RowColumns } from "../../db/row-writes";
 import type { Tx } from "../../db/transaction";
 import type { LocalizedRow } from "../../i18n/localized-rows";
 import type { Language } from "../../i18n/languages";
-import type { LinkedPostOrder, LinkedPostWhere } from "./linked-post-query";
+import { linkedPostCountSql, linkedPostPageSql } from "./linked-post-list-sql";
+import type { LinkedPostFilters, LinkedPostOrder } from "./linked-post-query";
 import type { LinkedPostTextField } from "./post-record";
 import { itemIdBySlug } from "./post-repository";
 import type { ResolvedPostFields } from "./post-fields";
 
 /**
- * The statements on the tables of venues and organizers (TEC's "linked posts"). Each resource's
- * repository (venue-repository.ts, organizer-repository.ts) gives its Prisma calls, typed by its
- * model: an item, a page, a count, an insert, a save. The statements that are the same for both
- * but for the table's name are raw, written once here (the names come from LinkedPostTables,
- * never from a request): slugs taken, text rows, links to events, the kept slug, deletion.
+ * The statements on the tables of venues and organizers (TEC's "linked posts"), the same for both
+ * but for the tables' names, written once here as raw statements through the driver (the names
+ * come from LinkedPostTables, never from a request): records, pages (linked-post-list-sql.ts),
+ * inserts and saves, slugs taken, text rows, links to events, the kept slug, deletion. Each
+ * resource's repository (venue-repository.ts, organizer-repository.ts) gives its tables and its
+ * record's shape.
  */
 
 /** The tables of one model (venue or organizer): the item's, its texts', its links' to events; its record's shape. */
@@ -38,15 +40,13 @@ export interface LinkedPostRepository<R, C> {
   find(source: RowSource, id: number): Promise<R | null>;
   /** The records of items `ids` (in no particular order). */
   findAll(source: RowSource, ids: number[]): Promise<R[]>;
-  /** The ids of a page of the items `where` selects, in `orderBy` order. */
-  pageIds(
-    client: Db,
-    where: LinkedPostWhere,
-    orderBy: LinkedPostOrder,
-    offset: number,
-    limit: number,
-  ): Promise<number[]>;
-  count(client: Db, where: LinkedPostWhere): Promise<number>;
+  /** The ids of a page of the list, in order, and its total. */
+  page(
+    db: Database,
+    filters: LinkedPostFilters,
+    order: LinkedPostOrder,
+    page: { offset: number; limit: number },
+  ): Promise<{ ids: number[]; total: number }>;
   insert(tx: Tx, columns: C, fields: NewItemFields): Promise<number>;
   /** Writes the given columns of the item (and counts the write). */
   save(tx: Tx, id: number, columns: RowColumns): Promise<void>;
@@ -78,9 +78,7 @@ export interface LinkedPostRepository<R, C> {
 }
 
 /** The statements of LinkedPostRepository that are the same for venues and organizers. */
-export function linkedPostStatements<R, C extends RowColumns>(
-  tables: LinkedPostTables,
-): Omit<LinkedPostRepository<R, C>, "pageIds" | "count"> {
+export function linkedPostStatements<R, C extends RowColumns>(tables: LinkedPostTables): LinkedPostRepository<R, C> {
   const table = Prisma.raw(`"${tables.table}"`);
   const textTable = Prisma.raw(`"${tables.textTable}"`);
   const links = Prisma.raw(`"${tables.linkTable}"`);
@@ -92,6 +90,14 @@ export function linkedPostStatements<R, C extends RowColumns>(
       return record ?? null;
     },
     findAll: (source, ids) => readItemRecords<R>(source, tables.record, inList("i.id", ids)),
+    async page(db, filters, order, page) {
+      type Row = { id: number | string; total: number | bigint | string };
+      const rows = await db.direct.rows<Row>(linkedPostPageSql(tables, filters, order, page));
+      // A page past the last one has no row to carry the total.
+      const counted = async () => (await db.direct.rows<Row>(linkedPostCountSql(tables, filters)))[0].total;
+      const total = rows.length > 0 ? rows[0].total : page.offset === 0 ? 0 : await counted();
+      return { ids: rows.map((row) => Number(row.id)), total: Number(total) };
+    },
     insert: (tx, columns, fields) =>
       insertRowReturningId(tx, tables.table, { ...columns, ...fields, createdAt: fields.modifiedAt }),
     async save(tx, id, columns) {

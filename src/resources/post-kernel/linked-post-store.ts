@@ -12,7 +12,7 @@ import { changedColumns } from "./item-columns";
 import { lockTarget } from "./post-repository";
 import type { LanguageOrder } from "./item-operations";
 import { nameForNewSlug, textRowsToWrite, type SharedText } from "./item-texts";
-import { linkedPostWhere, type LinkedPostFilters, type LinkedPostOrder } from "./linked-post-query";
+import type { LinkedPostFilters, LinkedPostOrder } from "./linked-post-query";
 import type { LinkedPostRepository } from "./linked-post-repository";
 import { LINKED_POST_TEXT, type LinkedPostTextField } from "./post-record";
 import { resolvePostFields, type PostFieldsInput, type PostWriteContext } from "./post-fields";
@@ -224,12 +224,8 @@ export function createLinkedPostStore<
       return id !== null && isItemId(id) ? repository.find(db, id) : null;
     },
 
-    async list(db, filters, orderBy, { offset, limit }, needed = () => true) {
-      const where = linkedPostWhere(filters);
-      const [ids, total] = await Promise.all([
-        repository.pageIds(db.read, where, orderBy, offset, limit),
-        repository.count(db.read, where),
-      ]);
+    async list(db, filters, orderBy, page, needed = () => true) {
+      const { ids, total } = await repository.page(db, filters, orderBy, page);
       const wanted = ids.filter(needed);
       const records = new Map(
         (wanted.length > 0 ? await repository.findAll(db, wanted) : []).map((record) => [record.id, record]),

@@ -8,33 +8,25 @@ import { VENUE_COLUMNS, VENUE_VALUE_TYPES, venueSelect, type VenueRecord } from 
 export type VenueColumns = ColumnsOf<Venue>;
 
 /**
- * Every statement on the venue tables ("Venue", "VenueText", "EventVenue"). A page and a count are
- * Prisma calls (typed by the model); a venue's record and every write are raw statements through
- * the driver, written once for venues and organizers in linked-post-repository.ts.
+ * Every statement on the venue tables ("Venue", "VenueText", "EventVenue"). Every one is a raw
+ * statement through the driver, written once for venues and organizers in linked-post-repository.ts.
  * Events embed venues through their own record statement (event-repository.ts), which takes its
  * columns and value types from venue-record.ts.
  */
-export const venueRepository: LinkedPostRepository<VenueRecord, VenueColumns> = {
-  ...linkedPostStatements({
-    record: {
-      table: "Venue",
-      columns: Object.keys(VENUE_COLUMNS),
-      textTable: "VenueText",
-      textKey: "venueId",
-      textColumns: Object.keys(venueSelect.texts.select),
-      valueTypes: VENUE_VALUE_TYPES,
-    },
+export const venueRepository: LinkedPostRepository<VenueRecord, VenueColumns> = linkedPostStatements({
+  record: {
     table: "Venue",
+    columns: Object.keys(VENUE_COLUMNS),
     textTable: "VenueText",
-    linkTable: "EventVenue",
-    key: "venueId",
-  }),
-  pageIds: async (client, where, orderBy, offset, limit) =>
-    (await client.venue.findMany({ where, orderBy, skip: offset, take: limit, select: { id: true } })).map(
-      (row) => row.id,
-    ),
-  count: (client, where) => client.venue.count({ where }),
-};
+    textKey: "venueId",
+    textColumns: Object.keys(venueSelect.texts.select),
+    valueTypes: VENUE_VALUE_TYPES,
+  },
+  table: "Venue",
+  textTable: "VenueText",
+  linkTable: "EventVenue",
+  key: "venueId",
+});
 
 const EARTH_RADIUS_KM = 6371.0088;
 const KM_PER_DEGREE = (Math.PI * EARTH_RADIUS_KM) / 180;

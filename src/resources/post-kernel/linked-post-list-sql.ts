@@ -1,0 +1,94 @@
+import { Prisma } from "../../../generated/prisma/sqlite/client";
+import type { StatusCondition } from "../../auth/post-permissions";
+import type { LinkedPostFilters, LinkedPostOrder } from "./linked-post-query";
+
+/**
+ * The statement of a page of venues or organizers (the item aliased "i"): its ids in order and
+ * the total, in one statement sent through the driver (the records of the items not kept are read
+ * after, as an event page's are). The names come from LinkedPostTables, never from a request.
+ */
+
+/** The tables a list statement names (see LinkedPostTables). */
+export interface LinkedPostListTables {
+  table: string;
+  textTable: string;
+  linkTable: string;
+  key: string;
+}
+
+/** Event statuses that do not count for `has_events`. */
+const NOT_COUNTED = ["draft", "pending", "trash"];
+
+/** The OR-list of status conditions on `alias`; an empty list matches nothing. */
+function visibleSql(alias: string, conditions: StatusCondition[]): Prisma.Sql {
+  if (conditions.length === 0) return Prisma.sql`1 = 0`;
+  const each = conditions.map((condition) =>
+    condition.authorId === undefined
+      ? Prisma.sql`${Prisma.raw(`"${alias}"`)}."status" = ${condition.status}`
+      : Prisma.sql`(${Prisma.raw(`"${alias}"`)}."status" = ${condition.status} AND ${Prisma.raw(`"${alias}"`)}."authorId" = ${condition.authorId})`,
+  );
+  return Prisma.sql`(${Prisma.join(each, " OR ")})`;
+}
+
+/** A LIKE pattern that finds `word` as written (its `%`, `_` and `\` literal). */
+function containing(word: string): string {
+  return `%${word.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
+/** The conditions of a list, on the item aliased "i". */
+function conditionsSql(tables: LinkedPostListTables, filters: LinkedPostFilters): Prisma.Sql {
+  const texts = Prisma.raw(`"${tables.textTable}"`);
+  const links = Prisma.raw(`"${tables.linkTable}"`);
+  const key = Prisma.raw(`"${tables.key}"`);
+  const linkedEvent = (condition: Prisma.Sql) =>
+    Prisma.sql`EXISTS (SELECT 1 FROM ${links} "l" JOIN "Event" "e" ON "e"."id" = "l"."eventId" WHERE "l".${key} = "i"."id" AND ${condition})`;
+  const conditions = [visibleSql("i", filters.visible)];
+  if (filters.searchWords.length > 0) {
+    const likes = filters.searchWords.map((word) => Prisma.sql`"t"."searchText" LIKE ${containing(word)} ESCAPE '\\'`);
+    conditions.push(
+      Prisma.sql`EXISTS (SELECT 1 FROM ${texts} "t" WHERE "t".${key} = "i"."id" AND "t"."language" = ${filters.language} AND ${Prisma.join(likes, " AND ")})`,
+    );
+  }
+  if (filters.eventId !== undefined)
+    conditions.push(
+      Prisma.sql`EXISTS (SELECT 1 FROM ${links} "l" WHERE "l".${key} = "i"."id" AND "l"."eventId" = ${filters.eventId})`,
+    );
+  if (filters.hasEvents) {
+    const counted = linkedEvent(
+      Prisma.sql`"e"."status" NOT IN (${Prisma.join(NOT_COUNTED)}) AND ${visibleSql("e", filters.hasEvents.visible)}`,
+    );
+    conditions.push(filters.hasEvents.value ? counted : Prisma.sql`NOT ${counted}`);
+  }
+  if (filters.upcoming)
+    conditions.push(
+      linkedEvent(
+        Prisma.sql`"e"."startsAt" >= ${filters.upcoming.since} AND ${visibleSql("e", filters.upcoming.visible)}`,
+      ),
+    );
+  if (filters.modified.after) conditions.push(Prisma.sql`"i"."modifiedAt" > ${filters.modified.after}`);
+  if (filters.modified.before) conditions.push(Prisma.sql`"i"."modifiedAt" < ${filters.modified.before}`);
+  if (filters.onlyIds)
+    conditions.push(
+      filters.onlyIds.length > 0 ? Prisma.sql`"i"."id" IN (${Prisma.join(filters.onlyIds)})` : Prisma.sql`1 = 0`,
+    );
+  return Prisma.join(conditions, " AND ");
+}
+
+/** A page's ids in `order`, each row with the total of the list (a window over the rows sorted anyway). */
+export function linkedPostPageSql(
+  tables: LinkedPostListTables,
+  filters: LinkedPostFilters,
+  order: LinkedPostOrder,
+  page: { offset: number; limit: number },
+): Prisma.Sql {
+  const direction = order.direction === "asc" ? "ASC" : "DESC";
+  const orderBy =
+    order.column === "id" ? `"i"."id" ${direction}` : `"i"."${order.column}" ${direction}, "i"."id" ${direction}`;
+  return Prisma.sql`SELECT "i"."id" AS "id", COUNT(*) OVER () AS "total" FROM ${Prisma.raw(`"${tables.table}"`)} "i"
+    WHERE ${conditionsSql(tables, filters)} ORDER BY ${Prisma.raw(orderBy)} LIMIT ${page.limit} OFFSET ${page.offset}`;
+}
+
+/** The total of a list (asked for a page past the last one, which the page's statement cannot total). */
+export function linkedPostCountSql(tables: LinkedPostListTables, filters: LinkedPostFilters): Prisma.Sql {
+  return Prisma.sql`SELECT COUNT(*) AS "total" FROM ${Prisma.raw(`"${tables.table}"`)} "i" WHERE ${conditionsSql(tables, filters)}`;
+}
