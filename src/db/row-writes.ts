@@ -68,3 +68,8 @@ export function inList(column: string, values: Array<string | number>): Prisma.S
   );
   return values.length === 0 ? Prisma.sql`1 = 0` : Prisma.sql`${name} IN (${Prisma.join(values)})`;
 }
+
+/** A LIKE pattern (with `ESCAPE '\\'`) that finds `text` as written: its `%`, `_` and `\\` literal. */
+export function likePatternContaining(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}

@@ -1,5 +1,6 @@
 import { Prisma } from "../../../generated/prisma/sqlite/client";
 import type { StatusCondition } from "../../auth/post-permissions";
+import { likePatternContaining } from "../../db/row-writes";
 import type { LinkedPostFilters, LinkedPostOrder } from "./linked-post-query";
 
 /**
@@ -30,11 +31,6 @@ function visibleSql(alias: string, conditions: StatusCondition[]): Prisma.Sql {
   return Prisma.sql`(${Prisma.join(each, " OR ")})`;
 }
 
-/** A LIKE pattern that finds `word` as written (its `%`, `_` and `\` literal). */
-function containing(word: string): string {
-  return `%${word.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-}
-
 /** The conditions of a list, on the item aliased "i". */
 function conditionsSql(tables: LinkedPostListTables, filters: LinkedPostFilters): Prisma.Sql {
   const texts = Prisma.raw(`"${tables.textTable}"`);
@@ -44,7 +40,9 @@ function conditionsSql(tables: LinkedPostListTables, filters: LinkedPostFilters)
     Prisma.sql`EXISTS (SELECT 1 FROM ${links} "l" JOIN "Event" "e" ON "e"."id" = "l"."eventId" WHERE "l".${key} = "i"."id" AND ${condition})`;
   const conditions = [visibleSql("i", filters.visible)];
   if (filters.searchWords.length > 0) {
-    const likes = filters.searchWords.map((word) => Prisma.sql`"t"."searchText" LIKE ${containing(word)} ESCAPE '\\'`);
+    const likes = filters.searchWords.map(
+      (word) => Prisma.sql`"t"."searchText" LIKE ${likePatternContaining(word)} ESCAPE '\\'`,
+    );
     conditions.push(
       Prisma.sql`EXISTS (SELECT 1 FROM ${texts} "t" WHERE "t".${key} = "i"."id" AND "t"."language" = ${filters.language} AND ${Prisma.join(likes, " AND ")})`,
     );

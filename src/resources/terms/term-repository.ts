@@ -14,11 +14,12 @@ import {
   type TermRecord,
 } from "./term-record";
 import { languageOrderSql } from "../post-kernel/slug-sql";
+import { termCountSql, termPageSql } from "./term-list-sql";
 
 /**
- * Every statement on the term tables ("Term", "TermText"), each a named function. A page and a
- * count are Prisma calls, typed by the model; a term's record and every write are raw statements
- * through the driver (its transaction: db/driver-transaction.ts). Events embed terms through their
+ * Every statement on the term tables ("Term", "TermText"), each a named function, each a raw
+ * statement through the driver: records (item-records.ts), pages (term-list-sql.ts), and every
+ * write in its transaction (db/driver-transaction.ts). Events embed terms through their
  * own record statement (event-repository.ts), with the columns and value types of term-record.ts.
  */
 
@@ -31,28 +32,6 @@ const TERM_RECORD: ItemRecordShape = {
   valueTypes: TERM_VALUE_TYPES,
 };
 
-function orderOf(query: TermListQuery): Prisma.TermTextOrderByWithRelationInput[] {
-  const dir = query.order;
-  switch (query.orderBy) {
-    case "id":
-    case "term_id":
-      return [{ termId: dir }];
-    case "slug":
-      return [{ slugKey: dir }, { termId: dir }];
-    case "count":
-      return [{ term: { count: dir } }, { termId: dir }];
-    case "modified":
-      return [{ term: { modifiedAt: dir } }, { termId: dir }];
-    case "parent":
-      return [{ term: { parentId: { sort: dir, nulls: dir === "asc" ? "first" : "last" } } }, { termId: dir }];
-    case "none":
-    case "include":
-      return [{ termId: "asc" }];
-    case "name":
-      return [{ sortKey: dir }, { termId: dir }];
-  }
-}
-
 /**
  * Lists a page of terms: its ids in order, the records of those `needed` (default: all; the
  * others' representations are kept) in page order, and the total. Terms are listed through their
@@ -63,47 +42,19 @@ export async function listTerms(
   query: TermListQuery,
   needed: (id: number) => boolean = () => true,
 ): Promise<{ ids: number[]; items: TermRecord[]; total: number }> {
-  const termWhere: Prisma.TermWhereInput = { taxonomy: query.taxonomy };
-  if (query.hideEmpty) termWhere.count = { gt: 0 };
-  if (query.includeIds || query.excludeIds) {
-    termWhere.id = {
-      ...(query.includeIds ? { in: query.includeIds } : {}),
-      ...(query.excludeIds ? { notIn: query.excludeIds } : {}),
-    };
-  }
-  if (query.parentId !== undefined) termWhere.parentId = query.parentId === 0 ? null : query.parentId;
-  if (query.eventId !== undefined) termWhere.events = { some: { eventId: query.eventId } };
-  if (query.onlyIds) termWhere.AND = [{ id: { in: query.onlyIds } }];
-  if (query.modified.after || query.modified.before)
-    termWhere.modifiedAt = { gt: query.modified.after, lt: query.modified.before };
-  const where: Prisma.TermTextWhereInput = {
-    language: query.language,
-    term: termWhere,
-    AND: query.searchWords.map((word) => ({ searchText: { contains: word } })),
-  };
-  if (query.slug !== undefined) {
-    where.OR = [
-      { slug: query.slug },
-      { term: { texts: { some: { language: query.defaultLanguage, slug: query.slug } } } },
-    ];
-  }
+  type Row = { id: number | string; total: number | bigint | string };
   // Ordering by the `include` list: that list is short (at most 100), so order it here.
   const byInclude = query.orderBy === "include" && query.includeIds !== undefined;
-  const [rows, total] = await Promise.all([
-    db.read.termText.findMany({
-      where,
-      orderBy: orderOf(query),
-      ...(byInclude ? {} : { skip: query.offset, take: query.limit }),
-      select: { termId: true },
-    }),
-    db.read.termText.count({ where }),
-  ]);
-  let ids = rows.map((row) => row.termId);
+  const rows = await db.direct.rows<Row>(termPageSql(query, { whole: byInclude }));
+  let ids = rows.map((row) => Number(row.id));
   if (byInclude) {
     const position = new Map(query.includeIds!.map((id, index) => [id, index]));
     ids.sort((a, b) => (position.get(a)! - position.get(b)!) * (query.order === "desc" ? -1 : 1));
     ids = ids.slice(query.offset, query.offset + query.limit);
   }
+  // A page past the last one has no row to carry the total.
+  const counted = async () => (await db.direct.rows<Row>(termCountSql(query)))[0].total;
+  const total = Number(rows.length > 0 ? rows[0].total : query.offset === 0 || byInclude ? 0 : await counted());
   const wanted = ids.filter(needed);
   const records = new Map(
     (wanted.length > 0 ? await readItemRecords<TermRecord>(db, TERM_RECORD, inList("i.id", wanted)) : []).map(
