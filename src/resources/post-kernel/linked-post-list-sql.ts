@@ -4,9 +4,9 @@ import { likePatternContaining } from "../../db/row-writes";
 import type { LinkedPostFilters, LinkedPostOrder } from "./linked-post-query";
 
 /**
- * The statement of a page of venues or organizers (the item aliased "i"): its ids in order and
- * the total, in one statement sent through the driver (the records of the items not kept are read
- * after, as an event page's are). The names come from LinkedPostTables, never from a request.
+ * The statements of a page of venues or organizers (the item aliased "i"): its ids in order, and
+ * the total, sent through the driver (the records of the items not kept are read after, as an
+ * event page's are). The names come from LinkedPostTables, never from a request.
  */
 
 /** The tables a list statement names (see LinkedPostTables). */
@@ -72,7 +72,11 @@ function conditionsSql(tables: LinkedPostListTables, filters: LinkedPostFilters)
   return Prisma.join(conditions, " AND ");
 }
 
-/** A page's ids in `order`, each row with the total of the list (a window over the rows sorted anyway). */
+/**
+ * A page's ids in `order`. The total is counted apart (linkedPostCountSql): counted in the same
+ * statement, every item of the list would be read and sorted to give ten, where the status and
+ * date index gives them in order.
+ */
 export function linkedPostPageSql(
   tables: LinkedPostListTables,
   filters: LinkedPostFilters,
@@ -82,11 +86,11 @@ export function linkedPostPageSql(
   const direction = order.direction === "asc" ? "ASC" : "DESC";
   const orderBy =
     order.column === "id" ? `"i"."id" ${direction}` : `"i"."${order.column}" ${direction}, "i"."id" ${direction}`;
-  return Prisma.sql`SELECT "i"."id" AS "id", COUNT(*) OVER () AS "total" FROM ${Prisma.raw(`"${tables.table}"`)} "i"
+  return Prisma.sql`SELECT "i"."id" AS "id" FROM ${Prisma.raw(`"${tables.table}"`)} "i"
     WHERE ${conditionsSql(tables, filters)} ORDER BY ${Prisma.raw(orderBy)} LIMIT ${page.limit} OFFSET ${page.offset}`;
 }
 
-/** The total of a list (asked for a page past the last one, which the page's statement cannot total). */
+/** The total of a list. */
 export function linkedPostCountSql(tables: LinkedPostListTables, filters: LinkedPostFilters): Prisma.Sql {
   return Prisma.sql`SELECT COUNT(*) AS "total" FROM ${Prisma.raw(`"${tables.table}"`)} "i" WHERE ${conditionsSql(tables, filters)}`;
 }

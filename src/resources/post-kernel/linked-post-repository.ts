@@ -91,11 +91,10 @@ export function linkedPostStatements<R, C extends RowColumns>(tables: LinkedPost
     },
     findAll: (source, ids) => readItemRecords<R>(source, tables.record, inList("i.id", ids)),
     async page(db, filters, order, page) {
-      type Row = { id: number | string; total: number | bigint | string };
-      const rows = await db.direct.rows<Row>(linkedPostPageSql(tables, filters, order, page));
-      // A page past the last one has no row to carry the total.
-      const counted = async () => (await db.direct.rows<Row>(linkedPostCountSql(tables, filters)))[0].total;
-      const total = rows.length > 0 ? rows[0].total : page.offset === 0 ? 0 : await counted();
+      const [rows, [{ total }]] = await Promise.all([
+        db.direct.rows<{ id: number | string }>(linkedPostPageSql(tables, filters, order, page)),
+        db.direct.rows<{ total: number | bigint | string }>(linkedPostCountSql(tables, filters)),
+      ]);
       return { ids: rows.map((row) => Number(row.id)), total: Number(total) };
     },
     insert: (tx, columns, fields) =>
