@@ -31,6 +31,11 @@ const databaseStatements = [
     message: DATABASE_DOOR,
   },
 ];
+const prismaWrites = {
+  selector:
+    "MemberExpression[property.name='write'][object.name='db'], MemberExpression[property.name='write'][object.property.name='db']",
+  message: "the service writes through db.transact (inTransaction), not Prisma's write client",
+};
 const RESOURCES = ["events", "venues", "organizers", "terms", "webhooks", "users", "health", "namespace"];
 
 module.exports = tseslint.config(
@@ -62,10 +67,16 @@ module.exports = tseslint.config(
     // The adapters' internals are not typed; this file patches them (see its header).
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
+  // The service writes through one door, a driver transaction (db.transact); Prisma's write client
+  // is for what runs outside requests (seeding, data migrations at start, tests), never the service's.
   {
     files: ["src/**/*.ts"],
     ignores: ["src/db/**", "src/**/*-repository.ts", "src/**/*-sql.ts"],
-    rules: { "no-restricted-syntax": ["error", ...databaseStatements] },
+    rules: { "no-restricted-syntax": ["error", ...databaseStatements, prismaWrites] },
+  },
+  {
+    files: ["src/**/*-repository.ts", "src/**/*-sql.ts"],
+    rules: { "no-restricted-syntax": ["error", prismaWrites] },
   },
   // A resource imports another's repository, record or serializer only (an event's JSON embeds its
   // venue's and organizers'; its rules reach it through the
