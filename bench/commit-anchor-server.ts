@@ -7,9 +7,9 @@
 // commit on this machine. Its rows go to a scratch database beside the benchmark's, never to it.
 //   node --import tsx bench/commit-anchor-server.ts   (COMMIT_DATABASE_URL, PORT); PUT /__body sets the body.
 import BetterSqlite3 from "better-sqlite3";
-import express from "express";
 import { Pool } from "pg";
 import { providerOf, sqlitePath } from "../src/db/database";
+import { startAnchor } from "./anchor";
 
 const url = process.env.COMMIT_DATABASE_URL;
 if (!url) throw new Error("COMMIT_DATABASE_URL names the scratch database the anchor commits to");
@@ -45,25 +45,4 @@ function postgresCommitter(): () => Promise<void> {
   };
 }
 
-const commitOne = providerOf(url) === "sqlite" ? sqliteCommitter() : postgresCommitter();
-
-const app = express();
-app.disable("x-powered-by");
-app.set("etag", false);
-
-let body = "{}";
-let status = 200;
-
-app.put("/__body", express.text({ type: "*/*", limit: "64mb" }), (req, res) => {
-  body = req.body as string;
-  status = Number(req.query.status ?? 200);
-  res.status(204).end();
-});
-
-app.get("/__ready", (_req, res) => void commitOne().then(() => res.status(204).end()));
-
-app.use(express.text({ type: "*/*" }), (_req, res, next) => {
-  commitOne().then(() => res.status(status).type("json").send(body), next);
-});
-
-app.listen(Number(process.env.PORT ?? 8091), process.env.HOST ?? "127.0.0.1");
+startAnchor(providerOf(url) === "sqlite" ? sqliteCommitter() : postgresCommitter(), 8091);

@@ -36,14 +36,10 @@ export function postgresValue(value: unknown): unknown {
     .replace(/\.000Z$|Z$/, "");
 }
 
-/**
- * A read-only connection of its own, beside Prisma's: under WAL it reads committed data only,
- * and its prepared statements are kept (SQLite compiles a statement in about as long as it runs).
- */
-export function sqliteDirectReads(path: string, busyTimeoutMs: number): DirectReads {
-  const connection = new BetterSqlite3(path, { readonly: true, timeout: busyTimeoutMs });
+/** A connection's statements, prepared once and kept (at most STATEMENT_CACHE_SIZE, the least recently made going first). */
+export function preparedStatements(connection: BetterSqlite3.Database): (sql: string) => BetterSqlite3.Statement {
   const statements = new Map<string, BetterSqlite3.Statement>();
-  const statementOf = (sql: string) => {
+  return (sql) => {
     let statement = statements.get(sql);
     if (!statement) {
       if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
@@ -52,6 +48,15 @@ export function sqliteDirectReads(path: string, busyTimeoutMs: number): DirectRe
     }
     return statement;
   };
+}
+
+/**
+ * A read-only connection of its own, beside Prisma's: under WAL it reads committed data only,
+ * and its prepared statements are kept (SQLite compiles a statement in about as long as it runs).
+ */
+export function sqliteDirectReads(path: string, busyTimeoutMs: number): DirectReads {
+  const connection = new BetterSqlite3(path, { readonly: true, timeout: busyTimeoutMs });
+  const statementOf = preparedStatements(connection);
   return {
     provider: "sqlite",
     rows: async <T>(query: Prisma.Sql) => statementOf(query.sql).all(...query.values.map(sqliteValue)) as T[],

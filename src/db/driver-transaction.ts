@@ -2,7 +2,7 @@ import BetterSqlite3 from "better-sqlite3";
 import { types, type CustomTypesConfig, type Pool, type PoolClient } from "pg";
 import { Prisma } from "../../generated/prisma/sqlite/client";
 import type { Provider } from "./database";
-import { postgresValue, sqliteValue } from "./direct-reads";
+import { postgresValue, preparedStatements, sqliteValue } from "./direct-reads";
 
 /**
  * The one door writes go through: a transaction of the driver itself (better-sqlite3, pg), its
@@ -61,8 +61,6 @@ function txOf(
   };
 }
 
-const STATEMENT_CACHE_SIZE = 500;
-
 /**
  * SQLite: the process's one write connection (WAL, with `pragmas`), its prepared statements kept.
  * Transactions run one at a time, in the order asked, each begun `IMMEDIATE` (it takes the write
@@ -73,16 +71,7 @@ const STATEMENT_CACHE_SIZE = 500;
 export function sqliteWriter(path: string, busyTimeoutMs: number, pragmas: string): DriverWriter {
   const connection = new BetterSqlite3(path, { timeout: busyTimeoutMs });
   connection.exec(pragmas);
-  const statements = new Map<string, BetterSqlite3.Statement>();
-  const statementOf = (sql: string) => {
-    let statement = statements.get(sql);
-    if (!statement) {
-      if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
-      statement = connection.prepare(sql);
-      statements.set(sql, statement);
-    }
-    return statement;
-  };
+  const statementOf = preparedStatements(connection);
   const tx = txOf(
     "sqlite",
     async (sql, values) => {
