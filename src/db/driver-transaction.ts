@@ -11,7 +11,8 @@ import { postgresValue, preparedStatements, sqliteValue } from "./direct-reads";
  * an ORM statement up to 1.4 ms; a write of ten statements spent 3.3 ms (raw) or 14 ms (ORM) there
  * against 0.6 ms on the driver, fsync included. The methods keep the names and forms of Prisma's
  * raw ones (a tagged template, or a `Prisma.Sql`), so a statement reads the same whichever client
- * runs it; rows come back as the driver gives them (see rowsOf below).
+ * runs it. Rows come back as the driver gives them: SQLite's integers as numbers, booleans as 0/1
+ * and instants as ISO text; PostgreSQL's counts as text and instants as Dates (UTC, below).
  */
 export interface Tx {
   readonly provider: Provider;
