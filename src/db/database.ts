@@ -6,6 +6,7 @@ import { Pool } from "pg";
 import { PrismaClient as SqliteClient } from "../../generated/prisma/sqlite/client";
 import { postgresDirectReads, sqliteDirectReads, type DirectReads } from "./direct-reads";
 import { postgresWriter, sqliteWriter, type DriverWriter, type Transact } from "./driver-transaction";
+import type { Provider } from "./provider";
 
 /**
  * The Prisma client type the data layer is written against. The PostgreSQL client is generated
@@ -14,7 +15,7 @@ import { postgresWriter, sqliteWriter, type DriverWriter, type Transact } from "
  */
 export type Db = SqliteClient;
 
-export type Provider = "sqlite" | "postgresql";
+export type { Provider } from "./provider";
 
 export interface Database {
   provider: Provider;

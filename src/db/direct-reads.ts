@@ -1,7 +1,7 @@
 import BetterSqlite3 from "better-sqlite3";
 import type { Pool } from "pg";
 import type { Prisma } from "../../generated/prisma/sqlite/client";
-import type { Provider } from "./database";
+import type { Provider } from "./provider";
 
 /**
  * Reads that go to the driver straight, past Prisma: the hot reads of every request (an item, a

@@ -1,7 +1,7 @@
 import BetterSqlite3 from "better-sqlite3";
 import { types, type CustomTypesConfig, type Pool, type PoolClient } from "pg";
 import { Prisma } from "../../generated/prisma/sqlite/client";
-import type { Provider } from "./database";
+import type { Provider } from "./provider";
 import { postgresValue, preparedStatements, sqliteValue } from "./direct-reads";
 
 /**

@@ -1,0 +1,2 @@
+/** The database kinds the service runs on. */
+export type Provider = "sqlite" | "postgresql";
