@@ -45,18 +45,27 @@ function recordSql(provider: Provider, shape: ItemRecordShape): string {
 }
 
 /**
- * The records of the items `where` selects (a condition on the item aliased "i"), in `orderBy`
- * order (default: by id), as the resource's Prisma select would give them: one statement.
+ * The records of the items `where` selects (a condition on the item aliased "i"), by id, as the
+ * resource's Prisma select would give them: one statement.
  */
-export async function readItemRecords<R>(
-  source: RowSource,
-  shape: ItemRecordShape,
-  where: Prisma.Sql,
-  orderBy: Prisma.Sql = Prisma.sql`"i"."id"`,
-): Promise<R[]> {
+export async function readItemRecords<R>(source: RowSource, shape: ItemRecordShape, where: Prisma.Sql): Promise<R[]> {
   const reads = rowsOf(source);
   const rows = await reads.rows<{ record: unknown }>(
-    Prisma.sql`SELECT ${Prisma.raw(recordSql(reads.provider, shape))} AS "record" FROM ${Prisma.raw(`"${shape.table}"`)} "i" WHERE ${where} ORDER BY ${orderBy}`,
+    Prisma.sql`SELECT ${Prisma.raw(recordSql(reads.provider, shape))} AS "record" FROM ${Prisma.raw(`"${shape.table}"`)} "i" WHERE ${where} ORDER BY "i"."id"`,
   );
   return rows.map((row) => revive<R>(row.record, shape.valueTypes));
+}
+
+/**
+ * Of a page's `ids`, the records of those `needed` (the others' representations are kept), in
+ * page order, read with `read` (in any order); an item gone meanwhile is left out.
+ */
+export async function neededInPageOrder<R extends { id: number }>(
+  ids: number[],
+  needed: (id: number) => boolean,
+  read: (ids: number[]) => Promise<R[]>,
+): Promise<R[]> {
+  const wanted = ids.filter(needed);
+  const records = new Map((wanted.length > 0 ? await read(wanted) : []).map((record) => [record.id, record]));
+  return wanted.flatMap((id) => records.get(id) ?? []);
 }

@@ -1,4 +1,6 @@
 import { Prisma } from "../../../generated/prisma/sqlite/client";
+import { inList } from "../../db/row-writes";
+import { visibleSql } from "../post-kernel/visibility-sql";
 import type { Provider } from "../../db/database";
 import type { Language } from "../../i18n/languages";
 import { searchPrefix } from "../../text/search-tokens";
@@ -104,12 +106,7 @@ function protectedOpenSql({ passwordHash, editable }: EventFilters["protectedOpe
 export function eventListSql(filters: EventFilters, provider: Provider): { from: Prisma.Sql; where: Prisma.Sql } {
   const { window } = filters;
   const conditions: Prisma.Sql[] = [];
-  const visible = filters.visible.map((condition) =>
-    condition.authorId === undefined
-      ? Prisma.sql`"e"."status" = ${condition.status}`
-      : Prisma.sql`("e"."status" = ${condition.status} AND "e"."authorId" = ${condition.authorId})`,
-  );
-  conditions.push(visible.length > 0 ? Prisma.sql`(${Prisma.join(visible, " OR ")})` : NOTHING);
+  conditions.push(visibleSql("e", filters.visible));
   conditions.push(Prisma.sql`"e"."hideFromListings" = ${false}`);
   if (window.startsFrom) conditions.push(Prisma.sql`"e"."startsAt" >= ${window.startsFrom}`);
   if (window.startsBefore) conditions.push(Prisma.sql`"e"."startsAt" < ${window.startsBefore}`);
@@ -140,12 +137,8 @@ export function eventListSql(filters: EventFilters, provider: Provider): { from:
   if (filters.featured !== undefined) conditions.push(Prisma.sql`"e"."featured" = ${filters.featured}`);
   if (filters.ticketed !== undefined) conditions.push(Prisma.sql`"e"."ticketed" = ${filters.ticketed}`);
   if (filters.parentId !== undefined) conditions.push(Prisma.sql`"e"."parentId" = ${filters.parentId}`);
-  if (filters.includeIds)
-    conditions.push(
-      filters.includeIds.length > 0 ? Prisma.sql`"e"."id" IN (${Prisma.join(filters.includeIds)})` : NOTHING,
-    );
-  if (filters.onlyIds)
-    conditions.push(filters.onlyIds.length > 0 ? Prisma.sql`"e"."id" IN (${Prisma.join(filters.onlyIds)})` : NOTHING);
+  if (filters.includeIds) conditions.push(inList("e.id", filters.includeIds));
+  if (filters.onlyIds) conditions.push(inList("e.id", filters.onlyIds));
   if (filters.oncePublished) {
     conditions.push(
       Prisma.sql`EXISTS (SELECT 1 FROM "SyncChange" "s" WHERE "s"."resource" = 'events' AND "s"."itemId" = "e"."id" AND "s"."everPublic" = ${true})`,

@@ -1,7 +1,7 @@
 import { Prisma } from "../../../generated/prisma/sqlite/client";
-import type { StatusCondition } from "../../auth/post-permissions";
-import { likePatternContaining } from "../../db/row-writes";
+import { inList, likePatternContaining } from "../../db/row-writes";
 import type { LinkedPostFilters, LinkedPostOrder } from "./linked-post-query";
+import { visibleSql } from "./visibility-sql";
 
 /**
  * The statements of a page of venues or organizers (the item aliased "i"): its ids in order, and
@@ -19,17 +19,6 @@ export interface LinkedPostListTables {
 
 /** Event statuses that do not count for `has_events`. */
 const NOT_COUNTED = ["draft", "pending", "trash"];
-
-/** The OR-list of status conditions on `alias`; an empty list matches nothing. */
-function visibleSql(alias: string, conditions: StatusCondition[]): Prisma.Sql {
-  if (conditions.length === 0) return Prisma.sql`1 = 0`;
-  const each = conditions.map((condition) =>
-    condition.authorId === undefined
-      ? Prisma.sql`${Prisma.raw(`"${alias}"`)}."status" = ${condition.status}`
-      : Prisma.sql`(${Prisma.raw(`"${alias}"`)}."status" = ${condition.status} AND ${Prisma.raw(`"${alias}"`)}."authorId" = ${condition.authorId})`,
-  );
-  return Prisma.sql`(${Prisma.join(each, " OR ")})`;
-}
 
 /** The conditions of a list, on the item aliased "i". */
 function conditionsSql(tables: LinkedPostListTables, filters: LinkedPostFilters): Prisma.Sql {
@@ -65,10 +54,7 @@ function conditionsSql(tables: LinkedPostListTables, filters: LinkedPostFilters)
     );
   if (filters.modified.after) conditions.push(Prisma.sql`"i"."modifiedAt" > ${filters.modified.after}`);
   if (filters.modified.before) conditions.push(Prisma.sql`"i"."modifiedAt" < ${filters.modified.before}`);
-  if (filters.onlyIds)
-    conditions.push(
-      filters.onlyIds.length > 0 ? Prisma.sql`"i"."id" IN (${Prisma.join(filters.onlyIds)})` : Prisma.sql`1 = 0`,
-    );
+  if (filters.onlyIds) conditions.push(inList("i.id", filters.onlyIds));
   return Prisma.join(conditions, " AND ");
 }
 

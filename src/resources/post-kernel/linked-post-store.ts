@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { neededInPageOrder } from "../../db/item-records";
 import type { Database } from "../../db/database";
 import { canReadItem } from "../../auth/visibility";
 import { inTransaction, lockFor, type Tx } from "../../db/transaction";
@@ -226,11 +227,8 @@ export function createLinkedPostStore<
 
     async list(db, filters, orderBy, page, needed = () => true) {
       const { ids, total } = await repository.page(db, filters, orderBy, page);
-      const wanted = ids.filter(needed);
-      const records = new Map(
-        (wanted.length > 0 ? await repository.findAll(db, wanted) : []).map((record) => [record.id, record]),
-      );
-      return { ids, items: wanted.flatMap((id) => records.get(id) ?? []), total };
+      const items = await neededInPageOrder(ids, needed, (wanted) => repository.findAll(db, wanted));
+      return { ids, items, total };
     },
 
     create(db, ctx, input) {

@@ -1,5 +1,5 @@
 import { Prisma } from "../../../generated/prisma/sqlite/client";
-import { likePatternContaining } from "../../db/row-writes";
+import { inList, likePatternContaining } from "../../db/row-writes";
 import type { TermListQuery } from "./term-record";
 
 /**
@@ -10,14 +10,10 @@ import type { TermListQuery } from "./term-record";
 
 function conditionsSql(query: TermListQuery): Prisma.Sql {
   const conditions = [Prisma.sql`"x"."language" = ${query.language}`, Prisma.sql`"i"."taxonomy" = ${query.taxonomy}`];
-  const ids = (values: number[], negated = false) =>
-    values.length === 0
-      ? Prisma.sql`${Prisma.raw(negated ? "1 = 1" : "1 = 0")}`
-      : Prisma.sql`"i"."id" ${Prisma.raw(negated ? "NOT IN" : "IN")} (${Prisma.join(values)})`;
   if (query.hideEmpty) conditions.push(Prisma.sql`"i"."count" > 0`);
-  if (query.includeIds) conditions.push(ids(query.includeIds));
-  if (query.excludeIds) conditions.push(ids(query.excludeIds, true));
-  if (query.onlyIds) conditions.push(ids(query.onlyIds));
+  if (query.includeIds) conditions.push(inList("i.id", query.includeIds));
+  if (query.excludeIds) conditions.push(Prisma.sql`NOT ${inList("i.id", query.excludeIds)}`);
+  if (query.onlyIds) conditions.push(inList("i.id", query.onlyIds));
   if (query.parentId !== undefined)
     conditions.push(
       query.parentId === 0 ? Prisma.sql`"i"."parentId" IS NULL` : Prisma.sql`"i"."parentId" = ${query.parentId}`,

@@ -1,6 +1,6 @@
 import { Prisma, type Term } from "../../../generated/prisma/sqlite/client";
 import type { Database } from "../../db/database";
-import { readItemRecords, type ItemRecordShape, type RowSource } from "../../db/item-records";
+import { neededInPageOrder, readItemRecords, type ItemRecordShape, type RowSource } from "../../db/item-records";
 import { inList, insertRowReturningId, updateRows, type ColumnsOf } from "../../db/row-writes";
 import type { Tx } from "../../db/transaction";
 import { isItemId } from "../../http/operation-types";
@@ -55,13 +55,10 @@ export async function listTerms(
   // A page past the last one has no row to carry the total.
   const counted = async () => (await db.direct.rows<Row>(termCountSql(query)))[0].total;
   const total = Number(rows.length > 0 ? rows[0].total : query.offset === 0 || byInclude ? 0 : await counted());
-  const wanted = ids.filter(needed);
-  const records = new Map(
-    (wanted.length > 0 ? await readItemRecords<TermRecord>(db, TERM_RECORD, inList("i.id", wanted)) : []).map(
-      (record) => [record.id, record],
-    ),
+  const items = await neededInPageOrder(ids, needed, (wanted) =>
+    readItemRecords<TermRecord>(db, TERM_RECORD, inList("i.id", wanted)),
   );
-  return { ids, items: wanted.flatMap((id) => records.get(id) ?? []), total };
+  return { ids, items, total };
 }
 
 /** A term's record, through the driver: outside a write (`db.direct`) or in it (`tx`). */
