@@ -7,7 +7,12 @@ export type ColumnValue = string | number | boolean | Date | null;
 // Prisma's SQLite driver takes at most 999 parameters in one statement.
 const MAX_PARAMETERS = 900;
 
-function insertStatements(table: string, rows: Array<Record<string, ColumnValue>>, returning: string[]): Prisma.Sql[] {
+function insertStatements(
+  table: string,
+  rows: Array<Record<string, ColumnValue>>,
+  returning: string[],
+  onConflict: Prisma.Sql = Prisma.empty,
+): Prisma.Sql[] {
   const columns = Object.keys(rows[0]);
   const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
   const names = Prisma.raw(columns.map((column) => `"${column}"`).join(", "));
@@ -21,7 +26,7 @@ function insertStatements(table: string, rows: Array<Record<string, ColumnValue>
       .slice(first, first + perStatement)
       .map((row) => Prisma.sql`(${Prisma.join(columns.map((column) => row[column]))})`);
     statements.push(
-      Prisma.sql`INSERT INTO ${Prisma.raw(`"${table}"`)} (${names}) VALUES ${Prisma.join(values)}${returned}`,
+      Prisma.sql`INSERT INTO ${Prisma.raw(`"${table}"`)} (${names}) VALUES ${Prisma.join(values)}${onConflict}${returned}`,
     );
   }
   return statements;
@@ -48,4 +53,23 @@ export async function insertRowsReturning<R>(
   const made: R[] = [];
   for (const statement of insertStatements(table, rows, returning)) made.push(...(await tx.$queryRaw<R[]>(statement)));
   return made;
+}
+
+/**
+ * insertRows, each row replacing the one of the same `key` (the columns of a unique index): its
+ * other columns take the row's values, columns it does not give keep theirs.
+ */
+export async function upsertRows(
+  tx: Tx,
+  table: string,
+  key: string[],
+  rows: Array<Record<string, ColumnValue>>,
+): Promise<void> {
+  if (rows.length === 0) return;
+  const quote = (column: string) => `"${column}"`;
+  const updates = Object.keys(rows[0])
+    .filter((column) => !key.includes(column))
+    .map((column) => `${quote(column)} = EXCLUDED.${quote(column)}`);
+  const onConflict = Prisma.raw(` ON CONFLICT (${key.map(quote).join(", ")}) DO UPDATE SET ${updates.join(", ")}`);
+  for (const statement of insertStatements(table, rows, [], onConflict)) await tx.$executeRaw(statement);
 }

@@ -1,6 +1,6 @@
 import { Prisma, type Event } from "../../../generated/prisma/sqlite/client";
 import type { Database, Db, Provider } from "../../db/database";
-import { insertRows, insertRowsReturning, type ColumnValue } from "../../db/bulk-insert";
+import { insertRows, insertRowsReturning, upsertRows, type ColumnValue } from "../../db/bulk-insert";
 import { inList, insertRowReturningId, instantOf, updateRows, type ColumnsOf } from "../../db/row-writes";
 import { columns, jsonSql, mergedValueTypes, revive } from "../../db/sql-json";
 import type { Tx } from "../../db/transaction";
@@ -433,21 +433,13 @@ export async function saveEventTexts(
   eventId: number,
   rows: Array<{ language: string } & EventTextRow>,
 ): Promise<void> {
-  const byColumns = new Map<string, Array<Array<[string, ColumnValue]>>>();
+  const byColumns = new Map<string, Array<Record<string, ColumnValue>>>();
   for (const row of rows) {
-    const columns = Object.entries(row).filter(([, value]) => value !== undefined) as Array<[string, ColumnValue]>;
-    const key = columns.map(([column]) => column).join(",");
-    byColumns.set(key, [...(byColumns.get(key) ?? []), columns]);
+    const given = Object.fromEntries(Object.entries(row).filter(([, value]) => value !== undefined));
+    const key = Object.keys(given).join(",");
+    byColumns.set(key, [...(byColumns.get(key) ?? []), { eventId, ...given }]);
   }
-  for (const group of byColumns.values()) {
-    const names = group[0].map(([column]) => Prisma.raw(`"${column}"`));
-    const values = group.map((columns) => Prisma.sql`(${eventId}, ${Prisma.join(columns.map(([, value]) => value))})`);
-    const updates = names.map((name) => Prisma.sql`${name} = EXCLUDED.${name}`);
-    await tx.$executeRaw(
-      Prisma.sql`INSERT INTO "EventText" ("eventId", ${Prisma.join(names)}) VALUES ${Prisma.join(values)}
-        ON CONFLICT ("eventId", "language") DO UPDATE SET ${Prisma.join(updates)}`,
-    );
-  }
+  for (const group of byColumns.values()) await upsertRows(tx, "EventText", ["eventId", "language"], group);
 }
 
 /** Writes (or replaces) the search documents of these events, from their search texts (every language's). */

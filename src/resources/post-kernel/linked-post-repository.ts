@@ -1,4 +1,5 @@
 import { Prisma } from "../../../generated/prisma/sqlite/client";
+import { upsertRows } from "../../db/bulk-insert";
 import type { Database } from "../../db/database";
 import { readItemRecords, type ItemRecordShape, type RowSource } from "../../db/item-records";
 import { inList, insertRowReturningId, updateRows, type RowColumns } from "../../db/row-writes";
@@ -118,11 +119,14 @@ export function linkedPostStatements<R, C extends RowColumns>(tables: LinkedPost
       return rows.map((row) => row.slug);
     },
     async saveText(tx, id, row) {
-      const { own } = row;
-      await tx.$executeRaw`INSERT INTO ${textTable} (${key}, "language", "name", "description", "slug", "searchText", "sortKey")
-        VALUES (${id}, ${row.language}, ${own.name}, ${own.description}, ${own.slug}, ${row.searchText}, ${row.sortKey})
-        ON CONFLICT (${key}, "language") DO UPDATE SET "name" = excluded."name", "description" = excluded."description",
-          "slug" = excluded."slug", "searchText" = excluded."searchText", "sortKey" = excluded."sortKey"`;
+      const { own, language, searchText, sortKey } = row;
+      const { name, description, slug } = own;
+      await upsertRows(
+        tx,
+        tables.textTable,
+        [tables.key, "language"],
+        [{ [tables.key]: id, language, name, description, slug, searchText, sortKey }],
+      );
     },
     async saveKeptSlug(tx, id, slug) {
       await tx.$executeRaw`UPDATE ${table} SET "slug" = ${slug} WHERE "id" = ${id}`;

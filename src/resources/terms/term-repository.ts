@@ -1,4 +1,5 @@
 import { Prisma, type Term } from "../../../generated/prisma/sqlite/client";
+import { upsertRows } from "../../db/bulk-insert";
 import type { Database } from "../../db/database";
 import { neededInPageOrder, readItemRecords, type ItemRecordShape, type RowSource } from "../../db/item-records";
 import { inList, insertRowReturningId, updateRows, type ColumnsOf } from "../../db/row-writes";
@@ -140,11 +141,9 @@ export async function saveTermText(
   row: TermTextRow,
 ): Promise<void> {
   const { name, description, slug, searchText, sortKey, slugKey } = row;
-  await tx.$executeRaw`INSERT INTO "TermText" ("termId", "language", "taxonomy", "name", "description", "slug", "searchText", "sortKey", "slugKey")
-    VALUES (${term.id}, ${language}, ${term.taxonomy}, ${name}, ${description}, ${slug}, ${searchText}, ${sortKey}, ${slugKey})
-    ON CONFLICT ("termId", "language") DO UPDATE SET "taxonomy" = excluded."taxonomy", "name" = excluded."name",
-      "description" = excluded."description", "slug" = excluded."slug", "searchText" = excluded."searchText",
-      "sortKey" = excluded."sortKey", "slugKey" = excluded."slugKey"`;
+  const { id: termId, taxonomy } = term;
+  const stored = { termId, language, taxonomy, name, description, slug, searchText, sortKey, slugKey };
+  await upsertRows(tx, "TermText", ["termId", "language"], [stored]);
 }
 
 /** The parent of a category (undefined: no such category). */
