@@ -1,3 +1,4 @@
+import { Prisma } from "../../generated/prisma/sqlite/client";
 import type { Database } from "./database";
 import { driverCause } from "./transaction";
 
@@ -43,6 +44,6 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 /** Fails when the database cannot answer a query now (a readiness probe; a start-up's first query: Prisma connects lazily). */
-export async function pingDatabase(db: Pick<Database, "read">): Promise<void> {
-  await db.read.$queryRawUnsafe("SELECT 1");
+export async function pingDatabase(db: Pick<Database, "direct">): Promise<void> {
+  await db.direct.rows(Prisma.sql`SELECT 1`);
 }

@@ -19,7 +19,11 @@ export type { Provider } from "./provider";
 
 export interface Database {
   provider: Provider;
-  /** For reads outside a write. On SQLite, a separate read-only connection: see openSqlite. */
+  /**
+   * Prisma's client for reads outside a write (on SQLite, a separate read-only connection: see
+   * openSqlite), made on first use: the service reads through `direct`, and a Prisma client costs
+   * a process some 70 MB; the seeder, the command line and tests still use it.
+   */
   read: Db;
   /**
    * The service's writes: one driver transaction each (driver-transaction.ts), through
@@ -176,6 +180,17 @@ function prismaWriteClient(path: string, writer: DriverWriter): Db {
   }) as unknown as Db;
 }
 
+function prismaReadClient(path: string): Db {
+  const factory = new PrismaBetterSQLite3({ url: `file:${path}`, timeout: SQLITE_BUSY_TIMEOUT_MS, readonly: true });
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => {
+    const connection = await connect();
+    cacheStatements((connection as unknown as AdapterConnection).client);
+    return connection;
+  };
+  return new SqliteClient({ adapter: factory });
+}
+
 /**
  * The SQLite adapter runs every query of a client on one connection, and an interactive
  * transaction holds that connection between its statements. A read issued by another request
@@ -187,17 +202,9 @@ async function openSqlite(databaseUrl: string): Promise<Database> {
   const path = sqlitePath(databaseUrl);
   mkdirSync(dirname(path), { recursive: true });
   const writer = sqliteWriter(path, SQLITE_BUSY_TIMEOUT_MS, SQLITE_WRITE_PRAGMAS);
-  // Made on first use: the service never uses it (a Prisma client and a connection fewer).
+  // Made on first use: the service uses neither (two Prisma clients and connections fewer).
   let write: Db | undefined;
-  const readFactory = new PrismaBetterSQLite3({ url: `file:${path}`, timeout: SQLITE_BUSY_TIMEOUT_MS, readonly: true });
-  const connectReader = readFactory.connect.bind(readFactory);
-  readFactory.connect = async () => {
-    const connection = await connectReader();
-    cacheStatements((connection as unknown as AdapterConnection).client);
-    return connection;
-  };
-  const read = new SqliteClient({ adapter: readFactory });
-  await read.$connect();
+  let read: Db | undefined;
   const direct = sqliteDirectReads(path, SQLITE_BUSY_TIMEOUT_MS);
   const optimizer = setInterval(
     () => void writer.transact((tx) => tx.$executeRawUnsafe("PRAGMA optimize")).catch(() => undefined),
@@ -206,7 +213,9 @@ async function openSqlite(databaseUrl: string): Promise<Database> {
   optimizer.unref();
   return {
     provider: "sqlite",
-    read,
+    get read() {
+      return (read ??= prismaReadClient(path));
+    },
     transact: writer.transact,
     get write() {
       return (write ??= prismaWriteClient(path, writer));
@@ -215,7 +224,7 @@ async function openSqlite(databaseUrl: string): Promise<Database> {
     async close() {
       clearInterval(optimizer);
       await direct.close();
-      await read.$disconnect();
+      await read?.$disconnect();
       await write?.$disconnect();
       await writer.close();
     },
@@ -230,16 +239,21 @@ async function openPostgres(databaseUrl: string, poolSize: number, statementTime
   const pool = new Pool({ connectionString: databaseUrl, max: poolSize, statement_timeout: statementTimeoutMs });
   // An idle connection that breaks (a server restart) is dropped by the pool; without a listener it would end the process.
   pool.on("error", () => undefined);
-  const client = new PrismaClient({ adapter: new PrismaPg(pool) }) as Db;
-  await client.$connect();
+  // Made on first use, as on SQLite.
+  let client: Db | undefined;
+  const prisma = () => (client ??= new PrismaClient({ adapter: new PrismaPg(pool) }) as Db);
   return {
     provider: "postgresql",
-    read: client,
+    get read() {
+      return prisma();
+    },
     transact: postgresWriter(pool).transact,
-    write: client,
+    get write() {
+      return prisma();
+    },
     direct: postgresDirectReads(pool),
     async close() {
-      await client.$disconnect();
+      await client?.$disconnect();
       await pool.end();
     },
   };

@@ -60,24 +60,22 @@ export async function changesAfter(
   after: LogPosition,
   limit: number,
 ): Promise<LoggedChange[]> {
-  const rows = await db.read.$queryRaw<
-    Array<{
-      itemId: number;
-      seq: number | bigint;
-      deleted: unknown;
-      everPublic: unknown;
-      authorId: number | null;
-      hiddenAt: number | bigint | null;
-    }>
-  >`
+  const rows = await db.direct.rows<{
+    itemId: number | bigint;
+    seq: number | bigint;
+    deleted: unknown;
+    everPublic: unknown;
+    authorId: number | bigint | null;
+    hiddenAt: number | bigint | null;
+  }>(Prisma.sql`
     SELECT "itemId", "seq", "deleted", "everPublic", "authorId", "hiddenAt" FROM "SyncChange"
-      WHERE "resource" = ${resource} AND ("seq", "itemId") > (${after.seq}, ${after.itemId}) ORDER BY "seq", "itemId" LIMIT ${limit}`;
+      WHERE "resource" = ${resource} AND ("seq", "itemId") > (${after.seq}, ${after.itemId}) ORDER BY "seq", "itemId" LIMIT ${limit}`);
   return rows.map((row) => ({
-    itemId: row.itemId,
+    itemId: Number(row.itemId),
     seq: Number(row.seq),
     deleted: Boolean(row.deleted),
     everPublic: Boolean(row.everPublic),
-    authorId: row.authorId,
+    authorId: row.authorId === null ? null : Number(row.authorId),
     hiddenAt: row.hiddenAt === null ? null : Number(row.hiddenAt),
   }));
 }

@@ -146,10 +146,10 @@ export function linkedPostStatements<R, C extends RowColumns>(tables: LinkedPost
       return rows.map((row) => Number(row.id));
     },
     idBySlug: (db, slug, language, defaultLanguage) =>
-      itemIdBySlug(db.read, tables.textTable, slug, language, defaultLanguage),
+      itemIdBySlug(db, tables.textTable, slug, language, defaultLanguage),
     async owners(db, ids) {
-      const rows = await db.read.$queryRaw<Array<{ status: string; authorId: number | bigint }>>(
-        Prisma.sql`SELECT "status", "authorId" FROM ${table} WHERE "id" IN (${Prisma.join(ids)})`,
+      const rows = await db.direct.rows<{ status: string; authorId: number | bigint }>(
+        Prisma.sql`SELECT "status", "authorId" FROM ${table} WHERE ${inList("id", ids)}`,
       );
       return rows.map((row) => ({ status: row.status, authorId: Number(row.authorId) }));
     },

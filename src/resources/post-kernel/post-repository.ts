@@ -1,5 +1,6 @@
 import { Prisma } from "../../../generated/prisma/sqlite/client";
-import type { Database, Db } from "../../db/database";
+import type { Database } from "../../db/database";
+import { rowsOf, type RowSource } from "../../db/item-records";
 import { updateRows } from "../../db/row-writes";
 import type { Tx } from "../../db/transaction";
 import type { Versioned, WriteTarget } from "../../http/operation-types";
@@ -83,13 +84,13 @@ export interface OwnedRow {
 
 /** The id of the item `itemBySlugSql` finds, or null. */
 export async function itemIdBySlug(
-  client: Db | Tx,
+  source: RowSource,
   table: SluggedTable,
   slug: string,
   language: Language,
   defaultLanguage: Language,
 ): Promise<number | null> {
-  const rows = await client.$queryRaw<Array<Record<string, number | bigint>>>(
+  const rows = await rowsOf(source).rows<Record<string, number | bigint>>(
     itemBySlugSql(table, slug, language, defaultLanguage),
   );
   return rows.length > 0 ? Number(Object.values(rows[0])[0]) : null;

@@ -87,7 +87,7 @@ async function termIdsBySlug(
   defaultLanguage: Language,
 ): Promise<Map<string, number>> {
   const order = languageOrderSql(Prisma.raw(`"language"`), language, defaultLanguage);
-  const rows = await db.read.$queryRaw<Array<{ slug: string; termId: number | bigint }>>(
+  const rows = await db.direct.rows<{ slug: string; termId: number | bigint }>(
     Prisma.sql`SELECT "slug", "termId" FROM (SELECT "slug", "termId", ROW_NUMBER() OVER (PARTITION BY "slug" ORDER BY ${order}) AS "rank"
       FROM "TermText" WHERE "taxonomy" = ${taxonomy} AND "slug" IN (${Prisma.join(slugs)})) "m" WHERE "rank" = 1`,
   );
@@ -104,10 +104,14 @@ export async function resolveTermRefs(
   const numeric = refs.filter((ref) => /^\d+$/.test(ref) && Number(ref) <= 2_147_483_647).map(Number);
   const slugs = refs.filter((ref) => !/^\d+$/.test(ref));
   const [byId, bySlug] = await Promise.all([
-    numeric.length ? db.read.term.findMany({ where: { taxonomy, id: { in: numeric } }, select: { id: true } }) : [],
+    numeric.length
+      ? db.direct.rows<{ id: number | bigint }>(
+          Prisma.sql`SELECT "id" FROM "Term" WHERE "taxonomy" = ${taxonomy} AND ${inList("id", numeric)}`,
+        )
+      : [],
     slugs.length ? termIdsBySlug(db, taxonomy, slugs, language, defaultLanguage) : new Map<string, number>(),
   ]);
-  const knownIds = new Set(byId.map((term) => term.id));
+  const knownIds = new Set(byId.map((term) => Number(term.id)));
   const ids: number[] = [];
   const unknown: string[] = [];
   for (const ref of refs) {
@@ -242,5 +246,8 @@ export async function lockTermsToLink(db: Database, tx: Tx, ids: number[]): Prom
 
 /** Whether every one of `ids` is a term of the taxonomy (a webhook filter's check). */
 export async function termsExist(db: Database, taxonomy: Taxonomy, ids: number[]): Promise<boolean> {
-  return (await db.read.term.count({ where: { id: { in: ids }, taxonomy } })) === new Set(ids).size;
+  const [{ found }] = await db.direct.rows<{ found: number | bigint | string }>(
+    Prisma.sql`SELECT COUNT(*) AS "found" FROM "Term" WHERE "taxonomy" = ${taxonomy} AND ${inList("id", [...new Set(ids)])}`,
+  );
+  return Number(found) === new Set(ids).size;
 }

@@ -73,8 +73,8 @@ export async function listUsers(db: Database) {
     display_name: user.displayName,
     email: user.email,
     created_at: user.createdAt.toISOString(),
-    active_api_keys: user._count.apiKeys,
-    active_application_passwords: user._count.applicationPasswords,
+    active_api_keys: user.activeApiKeys,
+    active_application_passwords: user.activeApplicationPasswords,
   }));
 }
 

@@ -1,7 +1,7 @@
 import { Prisma } from "../../../generated/prisma/sqlite/client";
 import type { Database } from "../../db/database";
 import { rowsOf, type RowSource } from "../../db/item-records";
-import { insertRowReturningId, updateRows } from "../../db/row-writes";
+import { insertRowReturningId, instantOf, updateRows } from "../../db/row-writes";
 import type { Tx } from "../../db/transaction";
 
 /**
@@ -12,7 +12,14 @@ import type { Tx } from "../../db/transaction";
  * auth/ receives the credential lookups as CredentialStore (wired in app.ts): it imports no resource.
  */
 
-const PRINCIPAL_COLUMNS = { id: true, login: true, role: true } as const;
+/** A credential's user, as the credential checks need it ("u" is the user). */
+type PrincipalRow = { id: number; login: string; role: string };
+type PrincipalColumns = { userId: number | bigint; userLogin: string; userRole: string };
+const PRINCIPAL_SELECT = Prisma.sql`"u"."id" AS "userId", "u"."login" AS "userLogin", "u"."role" AS "userRole"`;
+
+function principalOf(row: PrincipalColumns): PrincipalRow {
+  return { id: Number(row.userId), login: row.userLogin, role: row.userRole };
+}
 
 /** The first administrator (by id), if any. */
 export async function firstAdministrator(source: RowSource): Promise<{ id: number; login: string } | null> {
@@ -66,21 +73,39 @@ async function insertCredentialRows(tx: Tx, userId: number, credentials: StoredC
 }
 
 /** Every user, with the number of their active credentials, by id. */
-export function usersWithCredentialCounts(db: Database) {
-  return db.read.user.findMany({
-    orderBy: { id: "asc" },
-    select: {
-      id: true,
-      login: true,
-      role: true,
-      displayName: true,
-      email: true,
-      createdAt: true,
-      _count: {
-        select: { apiKeys: { where: { revokedAt: null } }, applicationPasswords: { where: { revokedAt: null } } },
-      },
-    },
-  });
+export async function usersWithCredentialCounts(db: Database): Promise<
+  Array<{
+    id: number;
+    login: string;
+    role: string;
+    displayName: string;
+    email: string | null;
+    createdAt: Date;
+    activeApiKeys: number;
+    activeApplicationPasswords: number;
+  }>
+> {
+  type Count = number | bigint | string;
+  const rows = await db.direct.rows<{
+    id: number | bigint;
+    login: string;
+    role: string;
+    displayName: string;
+    email: string | null;
+    createdAt: unknown;
+    keys: Count;
+    passwords: Count;
+  }>(Prisma.sql`SELECT "u"."id", "u"."login", "u"."role", "u"."displayName", "u"."email", "u"."createdAt",
+      (SELECT COUNT(*) FROM "ApiKey" "k" WHERE "k"."userId" = "u"."id" AND "k"."revokedAt" IS NULL) AS "keys",
+      (SELECT COUNT(*) FROM "ApplicationPassword" "p" WHERE "p"."userId" = "u"."id" AND "p"."revokedAt" IS NULL) AS "passwords"
+    FROM "User" "u" ORDER BY "u"."id"`);
+  return rows.map(({ keys, passwords, createdAt, ...user }) => ({
+    ...user,
+    id: Number(user.id),
+    createdAt: instantOf(createdAt)!,
+    activeApiKeys: Number(keys),
+    activeApplicationPasswords: Number(passwords),
+  }));
 }
 
 /** Gives a user another API key and application password. */
@@ -132,11 +157,24 @@ export async function revokeCredentialsOf(
 }
 
 /** The API key with this id, with its user. */
-export function apiKeyById(db: Database, keyId: string) {
-  return db.read.apiKey.findUnique({
-    where: { keyId },
-    select: { id: true, secretHash: true, revokedAt: true, user: { select: PRINCIPAL_COLUMNS } },
-  });
+export async function apiKeyById(
+  db: Database,
+  keyId: string,
+): Promise<{ id: number; secretHash: string; revokedAt: Date | null; user: PrincipalRow } | null> {
+  const [row] = await db.direct.rows<
+    PrincipalColumns & { keyRowId: number | bigint; secretHash: string; revokedAt: unknown }
+  >(
+    Prisma.sql`SELECT "k"."id" AS "keyRowId", "k"."secretHash", "k"."revokedAt", ${PRINCIPAL_SELECT}
+      FROM "ApiKey" "k" JOIN "User" "u" ON "u"."id" = "k"."userId" WHERE "k"."keyId" = ${keyId}`,
+  );
+  return row
+    ? {
+        id: Number(row.keyRowId),
+        secretHash: row.secretHash,
+        revokedAt: instantOf(row.revokedAt),
+        user: principalOf(row),
+      }
+    : null;
 }
 
 /** Stores an API key's secret in its current form (a digest). */
@@ -145,20 +183,30 @@ export async function saveApiKeyHash(db: Database, id: number, secretHash: strin
 }
 
 /** The user of an active application password of `login` whose digest is `secretHash`. */
-export async function applicationPasswordUser(db: Database, login: string, secretHash: string) {
-  const match = await db.read.applicationPassword.findFirst({
-    where: { revokedAt: null, user: { login }, secretHash },
-    select: { user: { select: PRINCIPAL_COLUMNS } },
-  });
-  return match?.user ?? null;
+export async function applicationPasswordUser(
+  db: Database,
+  login: string,
+  secretHash: string,
+): Promise<PrincipalRow | null> {
+  const [row] = await db.direct.rows<PrincipalColumns>(
+    Prisma.sql`SELECT ${PRINCIPAL_SELECT} FROM "ApplicationPassword" "p" JOIN "User" "u" ON "u"."id" = "p"."userId"
+      WHERE "p"."revokedAt" IS NULL AND "u"."login" = ${login} AND "p"."secretHash" = ${secretHash} LIMIT 1`,
+  );
+  return row ? principalOf(row) : null;
 }
 
 /** The active application passwords of `login` stored as salted hashes of earlier versions. */
-export function legacyApplicationPasswords(db: Database, login: string) {
-  return db.read.applicationPassword.findMany({
-    where: { revokedAt: null, user: { login }, secretHash: { startsWith: "scrypt$" } },
-    select: { id: true, secretHash: true, user: { select: PRINCIPAL_COLUMNS } },
-  });
+export async function legacyApplicationPasswords(
+  db: Database,
+  login: string,
+): Promise<Array<{ id: number; secretHash: string; user: PrincipalRow }>> {
+  const rows = await db.direct.rows<PrincipalColumns & { passwordRowId: number | bigint; secretHash: string }>(
+    Prisma.sql`SELECT "p"."id" AS "passwordRowId", "p"."secretHash", ${PRINCIPAL_SELECT}
+      FROM "ApplicationPassword" "p" JOIN "User" "u" ON "u"."id" = "p"."userId"
+      WHERE "p"."revokedAt" IS NULL AND "u"."login" = ${login} AND substr("p"."secretHash", 1, 7) = 'scrypt$'
+      ORDER BY "p"."id"`,
+  );
+  return rows.map((row) => ({ id: Number(row.passwordRowId), secretHash: row.secretHash, user: principalOf(row) }));
 }
 
 /** Stores an application password's secret in its current form (a digest). */

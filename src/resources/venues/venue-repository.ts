@@ -1,4 +1,4 @@
-import type { Venue } from "../../../generated/prisma/sqlite/client";
+import { Prisma, type Venue } from "../../../generated/prisma/sqlite/client";
 import type { ColumnsOf } from "../../db/row-writes";
 import type { Database } from "../../db/database";
 import { linkedPostStatements, type LinkedPostRepository } from "../post-kernel/linked-post-repository";
@@ -70,14 +70,14 @@ export async function venueIdsWithin(db: Database, lat: number, lng: number, rad
   const latSpan = radiusKm / KM_PER_DEGREE;
   const cosLat = Math.cos(radians(Math.min(89.9, Math.abs(lat) + latSpan)));
   const lngSpan = cosLat > 0 ? latSpan / cosLat : 360;
-  const candidates = await db.read.venue.findMany({
-    where: {
-      geoLat: { gte: Math.max(-90, lat - latSpan), lte: Math.min(90, lat + latSpan) },
-      OR: longitudeRanges(lng, lngSpan).map(([min, max]) => ({ geoLng: { gte: min, lte: max } })),
-    },
-    select: { id: true, geoLat: true, geoLng: true },
-  });
+  const longitudes = longitudeRanges(lng, lngSpan).map(
+    ([min, max]) => Prisma.sql`("geoLng" >= ${min} AND "geoLng" <= ${max})`,
+  );
+  const candidates = await db.direct.rows<{ id: number | bigint; geoLat: number; geoLng: number }>(
+    Prisma.sql`SELECT "id", "geoLat", "geoLng" FROM "Venue"
+      WHERE "geoLat" >= ${Math.max(-90, lat - latSpan)} AND "geoLat" <= ${Math.min(90, lat + latSpan)} AND (${Prisma.join(longitudes, " OR ")})`,
+  );
   return candidates
-    .filter((venue) => distanceKm(lat, lng, venue.geoLat!, venue.geoLng!) <= radiusKm)
-    .map((venue) => venue.id);
+    .filter((venue) => distanceKm(lat, lng, Number(venue.geoLat), Number(venue.geoLng)) <= radiusKm)
+    .map((venue) => Number(venue.id));
 }

@@ -89,8 +89,8 @@ export function saveSubscription(
   });
 }
 
-export function subscriptionRow(db: Database, id: number) {
-  return db.read.webhookSubscription.findUnique({ where: { id } });
+export async function subscriptionRow(db: Database, id: number): Promise<WebhookSubscription | null> {
+  return (await subscriptionRows(db, [id]))[0] ?? null;
 }
 
 /** Subscriptions (all of them, or those of `ids`), by id, through the driver: outside a write (`db.direct`) or in it. */
@@ -102,12 +102,49 @@ export async function subscriptionRows(source: RowSource, ids?: number[]): Promi
   return rows.map(subscriptionRowOf);
 }
 
-export async function subscriptionPage(db: Database, offset: number, limit: number) {
+export async function subscriptionPage(
+  db: Database,
+  offset: number,
+  limit: number,
+): Promise<{ rows: WebhookSubscription[]; total: number }> {
   const [rows, total] = await Promise.all([
-    db.read.webhookSubscription.findMany({ orderBy: { id: "asc" }, skip: offset, take: limit }),
-    db.read.webhookSubscription.count(),
+    db.direct.rows<Record<string, unknown>>(
+      Prisma.sql`SELECT ${SUBSCRIPTION_COLUMNS} FROM "WebhookSubscription" ORDER BY "id" LIMIT ${limit} OFFSET ${offset}`,
+    ),
+    countOf(db, Prisma.sql`SELECT COUNT(*) AS "total" FROM "WebhookSubscription"`),
   ]);
-  return { rows, total };
+  return { rows: rows.map(subscriptionRowOf), total };
+}
+
+async function countOf(db: Database, query: Prisma.Sql): Promise<number> {
+  const [row] = await db.direct.rows<{ total: number | bigint | string }>(query);
+  return Number(row.total);
+}
+
+const DELIVERY_COLUMNS = Prisma.raw(
+  `"id", "messageId", "subscriptionId", "type", "resource", "itemId", "seq", "payload", "status", "attempts", "createdAt",
+  "nextAttemptAt", "leaseUntil", "giveUpAt", "completedAt", "lastAttemptAt", "lastStatusCode", "lastDurationMs", "lastError"`,
+);
+
+const numberOrNull = (value: unknown): number | null => (value === null ? null : Number(value));
+
+function deliveryRowOf(row: Record<string, unknown>): WebhookDelivery {
+  return {
+    ...(row as unknown as WebhookDelivery),
+    id: Number(row.id),
+    subscriptionId: Number(row.subscriptionId),
+    itemId: Number(row.itemId),
+    seq: Number(row.seq),
+    attempts: Number(row.attempts),
+    createdAt: Number(row.createdAt),
+    nextAttemptAt: Number(row.nextAttemptAt),
+    leaseUntil: numberOrNull(row.leaseUntil),
+    giveUpAt: Number(row.giveUpAt),
+    completedAt: numberOrNull(row.completedAt),
+    lastAttemptAt: numberOrNull(row.lastAttemptAt),
+    lastStatusCode: numberOrNull(row.lastStatusCode),
+    lastDurationMs: numberOrNull(row.lastDurationMs),
+  };
 }
 
 /** Deletes a subscription, and with it (the foreign key cascades) its deliveries; whether there was one. */
@@ -157,12 +194,16 @@ export async function deliveryPage(
   offset: number,
   limit: number,
 ) {
-  const where = { subscriptionId, ...(status ? { status } : {}) };
+  const where = status
+    ? Prisma.sql`"subscriptionId" = ${subscriptionId} AND "status" = ${status}`
+    : Prisma.sql`"subscriptionId" = ${subscriptionId}`;
   const [rows, total] = await Promise.all([
-    db.read.webhookDelivery.findMany({ where, orderBy: { id: "desc" }, skip: offset, take: limit }),
-    db.read.webhookDelivery.count({ where }),
+    db.direct.rows<Record<string, unknown>>(
+      Prisma.sql`SELECT ${DELIVERY_COLUMNS} FROM "WebhookDelivery" WHERE ${where} ORDER BY "id" DESC LIMIT ${limit} OFFSET ${offset}`,
+    ),
+    countOf(db, Prisma.sql`SELECT COUNT(*) AS "total" FROM "WebhookDelivery" WHERE ${where}`),
   ]);
-  return { rows, total };
+  return { rows: rows.map(deliveryRowOf), total };
 }
 
 /** Deletes sent and failed deliveries completed before `before`; how many. */
@@ -174,8 +215,12 @@ export async function deleteCompletedDeliveries(db: Database, before: number): P
 }
 
 /** A delivery's row. */
-export function deliveryRow(db: Database, id: number) {
-  return db.read.webhookDelivery.findUniqueOrThrow({ where: { id } });
+export async function deliveryRow(db: Database, id: number): Promise<WebhookDelivery> {
+  const [row] = await db.direct.rows<Record<string, unknown>>(
+    Prisma.sql`SELECT ${DELIVERY_COLUMNS} FROM "WebhookDelivery" WHERE "id" = ${id}`,
+  );
+  if (!row) throw new Error(`webhook delivery ${id} is gone`);
+  return deliveryRowOf(row);
 }
 
 /**
@@ -206,7 +251,7 @@ export async function claimDue(db: Database, now: number, leaseMs: number, limit
 
 /** Whether any change waits in the outbox (a read, without the write lock). */
 export async function outboxHasChanges(db: Database): Promise<boolean> {
-  return (await db.read.$queryRaw<unknown[]>`SELECT 1 FROM "WebhookOutbox" LIMIT 1`).length > 0;
+  return (await db.direct.rows(Prisma.sql`SELECT 1 FROM "WebhookOutbox" LIMIT 1`)).length > 0;
 }
 
 /** The first `limit` changes of the outbox, in log order. */
