@@ -13,6 +13,7 @@ import { EVENT_TEXT } from "../src/resources/events/event-record";
 import { ORGANIZER_TEXT } from "../src/resources/organizers/organizer-record";
 import { VENUE_TEXT } from "../src/resources/venues/venue-record";
 import { slugify } from "../src/text/slug";
+import type { LanguageSearchText } from "../src/text/search-tokens";
 
 const BATCH = 500;
 /** Changes whenever the seeded data would: cached benchmark databases are named after it. */
@@ -314,7 +315,7 @@ export async function seed(
     const venueLinks: Array<{ eventId: number; venueId: number; position: number }> = [];
     const organizerLinks: Array<{ eventId: number; organizerId: number; position: number }> = [];
     const termLinks: Array<{ eventId: number; termId: number; position: number }> = [];
-    const searchTexts = new Map<number, string[]>();
+    const searchTexts = new Map<number, LanguageSearchText[]>();
     for (const id of ids) {
       const zone = pick(rnd, ZONES);
       const starts = new Date(Math.floor((from + rnd() * span) / 900_000) * 900_000);
@@ -361,7 +362,7 @@ export async function seed(
         translations,
       )) {
         textRows.push({ ...row, eventId: id });
-        searchTexts.set(id, [...(searchTexts.get(id) ?? []), row.searchText]);
+        searchTexts.set(id, [...(searchTexts.get(id) ?? []), { language: row.language, searchText: row.searchText }]);
       }
       if (rnd() < 0.9) venueLinks.push({ eventId: id, venueId: 1 + Math.floor(rnd() * venues.length), position: 0 });
       const organizerCount = rnd() < 0.8 ? 1 + Math.floor(rnd() * 2) : 0;
@@ -385,7 +386,7 @@ export async function seed(
     await w.eventText.createMany({ data: textRows });
     await w.$executeRawUnsafe(
       searchDocumentsSql(db.provider, ids.length),
-      ...searchDocumentsParams(ids.map((eventId) => ({ eventId, searchTexts: searchTexts.get(eventId)! }))),
+      ...searchDocumentsParams(ids.map((eventId) => ({ eventId, texts: searchTexts.get(eventId)! }))),
     );
     await w.eventVenue.createMany({ data: venueLinks });
     await w.eventOrganizer.createMany({ data: organizerLinks });

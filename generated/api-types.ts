@@ -3253,11 +3253,15 @@ export interface components {
         /**
          * @description Words to look for in the title, excerpt and description, in the request language (falling back
          *     to the default language where an event is not translated). Case and accents are ignored; every
-         *     word must occur. Password-protected events are found only by callers who may edit them or who
-         *     give their `password` (as WordPress keeps protected posts out of visitors' searches). Search
-         *     finds a word within the first 1,000 characters of each word of the text, and within the first
-         *     150,000 characters of index a text gives in each language (a description of tens of thousands of
-         *     characters is saved whole, and searched in its beginning).
+         *     word must occur, as part of a word or whole (`fest` finds "Festival"); words are not reduced to
+         *     their stems (`festivals` does not find "Festival"), since a search finds what the original's
+         *     does. Results keep the list's order (`orderby`, start date unless given): they are not ranked
+         *     by relevance, as the original's event archive does not rank them. Password-protected events are
+         *     found only by callers who may edit them or who give their `password` (as WordPress keeps
+         *     protected posts out of visitors' searches). Search finds a word within the first 1,000
+         *     characters of each word of the text, and within the first 150,000 characters of index a text
+         *     gives in each language (a description of tens of thousands of characters is saved whole, and
+         *     searched in its beginning).
          * @example jazz quartet
          */
         EventSearch: string;
@@ -3847,11 +3851,15 @@ export interface operations {
                 /**
                  * @description Words to look for in the title, excerpt and description, in the request language (falling back
                  *     to the default language where an event is not translated). Case and accents are ignored; every
-                 *     word must occur. Password-protected events are found only by callers who may edit them or who
-                 *     give their `password` (as WordPress keeps protected posts out of visitors' searches). Search
-                 *     finds a word within the first 1,000 characters of each word of the text, and within the first
-                 *     150,000 characters of index a text gives in each language (a description of tens of thousands of
-                 *     characters is saved whole, and searched in its beginning).
+                 *     word must occur, as part of a word or whole (`fest` finds "Festival"); words are not reduced to
+                 *     their stems (`festivals` does not find "Festival"), since a search finds what the original's
+                 *     does. Results keep the list's order (`orderby`, start date unless given): they are not ranked
+                 *     by relevance, as the original's event archive does not rank them. Password-protected events are
+                 *     found only by callers who may edit them or who give their `password` (as WordPress keeps
+                 *     protected posts out of visitors' searches). Search finds a word within the first 1,000
+                 *     characters of each word of the text, and within the first 150,000 characters of index a text
+                 *     gives in each language (a description of tens of thousands of characters is saved whole, and
+                 *     searched in its beginning).
                  * @example jazz quartet
                  */
                 search?: components["parameters"]["EventSearch"];

@@ -265,5 +265,40 @@ describe("the search index", () => {
     expect((await migrate(server.config.databaseUrl)).applied).toEqual(["20261121030000_event_search"]);
     expect(await search("lantern")).toEqual([first.id, second.id]);
     expect(await search("parade")).toEqual([first.id]);
+
+    // A database indexed before tokens carried their language: the next migration writes every document again.
+    await server.db.write.$executeRawUnsafe(`DELETE FROM "EventSearch"`);
+    await server.db.write.$executeRawUnsafe(
+      `DELETE FROM "_prisma_migrations" WHERE "migration_name" = '20261126010000_event_search_by_language'`,
+    );
+    expect((await migrate(server.config.databaseUrl)).applied).toEqual(["20261126010000_event_search_by_language"]);
+    expect(await search("workshop")).toEqual([second.id]);
+  });
+
+  it("looks for every word in the asked language's text, the index answering alone", async () => {
+    const harbour = await event("Harbour concert");
+    await server.raw("PATCH", `/es/calendar/events/v1/events/${harbour.id}`, {
+      body: { title: "Concierto del puerto" },
+      headers: ADMIN_HEADERS,
+    });
+    expect(await search("harbour concert")).toEqual([harbour.id]);
+    expect(await search("concierto puerto", "es")).toEqual([harbour.id]);
+    // Part of a word is found; a word is not reduced to its stem.
+    expect(await search("conc")).toEqual([harbour.id]);
+    expect(await search("concerts")).toEqual([]);
+    // One word of each language's text: neither text has both.
+    expect(await search("harbour concierto")).toEqual([]);
+    expect(await search("harbour concierto", "es")).toEqual([]);
+    expect(await search("puerto", "en")).toEqual([]);
+  });
+
+  it("keeps the list's order, not relevance", async () => {
+    const later = await event("Opera opera opera", {
+      start_date: wall(NOW.getTime() + 96 * HOUR),
+      end_date: wall(NOW.getTime() + 97 * HOUR),
+    });
+    const sooner = await event("Garden party", { description: "Arias from an opera" });
+    expect(await search("opera")).toEqual([sooner.id, later.id]);
+    expect(ids((await list("?search=opera&orderby=title&order=desc")).events)).toEqual([later.id, sooner.id]);
   });
 });

@@ -11,6 +11,7 @@ import { rebuildEventSearch, type SqlRunner } from "../resources/events/event-se
  */
 export const DATA_MIGRATIONS: Record<string, (sql: SqlRunner, progress: Progress) => Promise<unknown>> = {
   "20261121030000_event_search": rebuildEventSearch,
+  "20261126010000_event_search_by_language": rebuildEventSearch,
 };
 
 export function sqliteRunner(db: BetterSqlite3.Database): SqlRunner {

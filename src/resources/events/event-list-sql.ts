@@ -3,7 +3,7 @@ import { inList } from "../../db/row-writes";
 import { visibleSql } from "../post-kernel/visibility-sql";
 import type { Provider } from "../../db/database";
 import type { Language } from "../../i18n/languages";
-import { searchPrefix } from "../../text/search-tokens";
+import { indexedWhole, searchPrefixes } from "../../text/search-tokens";
 import type { EditableCondition, StatusCondition } from "../../auth/post-permissions";
 import type { QueryOf } from "../../http/operation-types";
 import type { ModifiedWindow } from "../../sync/modified-window";
@@ -116,7 +116,8 @@ export function eventListSql(filters: EventFilters, provider: Provider): { from:
   if (window.endsAfter) conditions.push(Prisma.sql`"e"."endsAt" > ${window.endsAfter}`);
   const searching = filters.searchWords.length > 0;
   if (searching) {
-    conditions.push(searchMatchSql(filters.language, filters.searchWords));
+    const recheck = searchRecheckSql(filters.language, filters.searchWords);
+    if (recheck) conditions.push(recheck);
     conditions.push(protectedOpenSql(filters.protectedOpen));
   }
   // Most selective first, as calendars go: a venue or an organizer has few events, a tag more,
@@ -147,7 +148,7 @@ export function eventListSql(filters: EventFilters, provider: Provider): { from:
   if (filters.modified.after) conditions.push(Prisma.sql`"e"."modifiedAt" > ${filters.modified.after}`);
   if (filters.modified.before) conditions.push(Prisma.sql`"e"."modifiedAt" < ${filters.modified.before}`);
   return {
-    from: searching ? searchSourceSql(provider, filters.searchWords) : Prisma.sql`"Event" "e"`,
+    from: searching ? searchSourceSql(provider, filters.language, filters.searchWords) : Prisma.sql`"Event" "e"`,
     where: Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}`,
   };
 }
@@ -254,22 +255,27 @@ function laterOf(provider: Provider, instant: Date, other: Prisma.Sql): Prisma.S
 
 /**
  * The rows a search starts from: the ids (column "id" of alias "m") of the events whose document
- * has every word's token prefix, joined to the event (alias "e"). On SQLite, CROSS JOIN keeps
- * that order: its planner would otherwise walk the date index and probe the search for each
- * event, which is slower by orders of magnitude; PostgreSQL's planner picks with statistics.
+ * has, for every word, one of its token prefixes in `language`, joined to the event (alias "e"). On SQLite, CROSS
+ * JOIN keeps that order: its planner would otherwise walk the date index and probe the search
+ * for each event, which is slower by orders of magnitude; PostgreSQL's planner picks with statistics.
  */
-export function searchSourceSql(provider: Provider, words: string[]): Prisma.Sql {
-  const prefixes = words.map(searchPrefix);
+export function searchSourceSql(provider: Provider, language: Language, words: string[]): Prisma.Sql {
+  const alternatives = words.map((word) => searchPrefixes(language, word));
   if (provider === "postgresql") {
-    const query = prefixes.map((prefix) => `'${prefix}':*`).join(" & ");
+    const query = alternatives.map((prefixes) => `(${prefixes.map((p) => `'${p}':*`).join(" | ")})`).join(" & ");
     return Prisma.sql`(SELECT "eventId" AS "id" FROM "EventSearch" WHERE "tokens" @@ ${query}::tsquery) "m" JOIN "Event" "e" ON "e"."id" = "m"."id"`;
   }
-  const match = prefixes.map((prefix) => `"${prefix}"*`).join(" AND ");
+  const match = alternatives.map((prefixes) => `(${prefixes.map((p) => `"${p}"*`).join(" OR ")})`).join(" AND ");
   return Prisma.sql`(SELECT "rowid" AS "id" FROM "EventSearch" WHERE "EventSearch" MATCH ${match}) "m" CROSS JOIN "Event" "e" ON "e"."id" = "m"."id"`;
 }
 
-/** The exact test of a candidate of `searchSourceSql`: its text in `language` has every word. */
-export function searchMatchSql(language: Language, words: string[]): Prisma.Sql {
-  const likes = words.map((word) => Prisma.sql`"s"."searchText" LIKE ${`%${word}%`}`);
+/**
+ * What the index cannot tell of a search: that its text in `language` has the words longer than
+ * the index's tokens (which it matched on their first characters). Null when it can tell it all.
+ */
+export function searchRecheckSql(language: Language, words: string[]): Prisma.Sql | null {
+  const long = words.filter((word) => !indexedWhole(word));
+  if (long.length === 0) return null;
+  const likes = long.map((word) => Prisma.sql`"s"."searchText" LIKE ${`%${word}%`}`);
   return Prisma.sql`EXISTS (SELECT 1 FROM "EventText" "s" WHERE "s"."eventId" = "e"."id" AND "s"."language" = ${language} AND ${Prisma.join(likes, " AND ")})`;
 }

@@ -28,7 +28,7 @@ import {
   type FallbackLanguages,
   type LinkIds,
 } from "./event-record";
-import { searchDocumentsParams, searchDocumentsSql } from "./event-search-sql";
+import { searchDocumentsParams, searchDocumentsSql, type SearchDocument } from "./event-search-sql";
 
 /**
  * Every statement on the event tables ("Event", "EventText", the link tables, "EventSearch"), each
@@ -356,8 +356,11 @@ export async function feedEvents(
 }
 
 /** Of `ids`, the events that exist, with what says who may see them (the list filters' check). */
-export function eventOwners(db: Database, ids: number[]): Promise<Array<{ status: string; authorId: number }>> {
-  return db.read.event.findMany({ where: { id: { in: ids } }, select: { status: true, authorId: true } });
+export async function eventOwners(db: Database, ids: number[]): Promise<Array<{ status: string; authorId: number }>> {
+  const rows = await db.direct.rows<{ status: string; authorId: number | bigint }>(
+    Prisma.sql`SELECT "status", "authorId" FROM "Event" WHERE ${inList("id", ids)}`,
+  );
+  return rows.map((row) => ({ status: row.status, authorId: Number(row.authorId) }));
 }
 
 /** Prisma refuses a statement with more than 999 parameters on SQLite: long lists go in parts. */
@@ -443,11 +446,7 @@ export async function saveEventTexts(
 }
 
 /** Writes (or replaces) the search documents of these events, from their search texts (every language's). */
-export async function writeSearchDocuments(
-  provider: Provider,
-  tx: Tx,
-  documents: Array<{ eventId: number; searchTexts: Iterable<string> }>,
-): Promise<void> {
+export async function writeSearchDocuments(provider: Provider, tx: Tx, documents: SearchDocument[]): Promise<void> {
   for (const part of inParts(documents)) {
     await tx.$executeRawUnsafe(searchDocumentsSql(provider, part.length), ...searchDocumentsParams(part));
   }
@@ -487,13 +486,11 @@ export interface SeriesOccurrence {
 
 /** Series whose occurrences are made up to before `before`, earliest first, at most `limit`. */
 export async function seriesShortOf(db: Database, before: Date, limit: number): Promise<number[]> {
-  const rows = await db.read.event.findMany({
-    where: { recurrence: { not: null }, status: { not: "trash" }, recurrenceUntil: { lt: before } },
-    select: { id: true },
-    orderBy: { recurrenceUntil: "asc" },
-    take: limit,
-  });
-  return rows.map((row) => row.id);
+  const rows = await db.direct.rows<{ id: number | bigint }>(
+    Prisma.sql`SELECT "id" FROM "Event" WHERE "recurrence" IS NOT NULL AND "status" <> 'trash' AND "recurrenceUntil" < ${before}
+      ORDER BY "recurrenceUntil", "id" LIMIT ${limit}`,
+  );
+  return rows.map((row) => Number(row.id));
 }
 
 /** Moves a series' occurrences to the trash, or deletes them for good (`destroy`). */
@@ -519,7 +516,7 @@ export function eventTextRows(tx: Tx, eventId: number): Promise<StoredEventText[
 
 /** An event's text row as stored. */
 export interface StoredEventText extends EventTextRow {
-  language: string;
+  language: Language;
   slug: string | null;
 }
 

@@ -1,10 +1,11 @@
 import type { Provider } from "../../db/database";
+import { isLanguage } from "../../i18n/languages";
 import { silent, type Progress } from "../../logging/progress";
-import { searchTokens } from "../../text/search-tokens";
+import { searchTokens, type LanguageSearchText } from "../../text/search-tokens";
 
 /**
  * The event search index ("EventSearch", created by hand in the event_search migrations): one
- * document of search tokens per event, over all its languages. See search-tokens.ts.
+ * document of search tokens per event, each token marked with its language. See search-tokens.ts.
  */
 
 /**
@@ -22,11 +23,15 @@ export function searchDocumentsSql(provider: Provider, count: number): string {
   return `INSERT OR REPLACE INTO "EventSearch" ("rowid", "tokens") VALUES ${Array.from({ length: count }, () => "(?, ?)").join(", ")}`;
 }
 
+/** An event's search texts, one per language it has. */
+export interface SearchDocument {
+  eventId: number;
+  texts: LanguageSearchText[];
+}
+
 /** The parameters of `searchDocumentsSql` for these events' search texts (all languages). */
-export function searchDocumentsParams(
-  events: Array<{ eventId: number; searchTexts: Iterable<string> }>,
-): Array<number | string> {
-  return events.flatMap(({ eventId, searchTexts }) => [eventId, searchTokens(searchTexts).join(" ")]);
+export function searchDocumentsParams(events: SearchDocument[]): Array<number | string> {
+  return events.flatMap(({ eventId, texts }) => [eventId, searchTokens(texts).join(" ")]);
 }
 
 /** Plain SQL access, for the migrator's own connection as for Prisma's (placeholders as the dialect's). */
@@ -49,14 +54,22 @@ export async function rebuildEventSearch(sql: SqlRunner, progress: Progress = si
     const ids = (
       await sql.all(`SELECT "id" FROM "Event" WHERE "id" > ${after} ORDER BY "id" LIMIT ${REBUILD_BATCH}`, [last])
     ).map((row) => Number(row.id));
-    if (ids.length === 0) return written;
-    const texts = await sql.all(
-      `SELECT "eventId", "searchText" FROM "EventText" WHERE "eventId" IN (${ids.join(", ")})`,
+    if (ids.length === 0) {
+      // Documents written over others leave the old ones' deletions in SQLite's index until its
+      // segments merge: merged now, a search reads only what it finds.
+      if (sql.provider === "sqlite") await sql.run(`INSERT INTO "EventSearch" ("EventSearch") VALUES ('optimize')`, []);
+      return written;
+    }
+    const rows = await sql.all(
+      `SELECT "eventId", "language", "searchText" FROM "EventText" WHERE "eventId" IN (${ids.join(", ")})`,
       [],
     );
-    const byEvent = new Map<number, string[]>(ids.map((id) => [id, []]));
-    for (const row of texts) byEvent.get(Number(row.eventId))!.push(String(row.searchText));
-    const documents = [...byEvent].map(([eventId, searchTexts]) => ({ eventId, searchTexts }));
+    const byEvent = new Map<number, LanguageSearchText[]>(ids.map((id) => [id, []]));
+    for (const row of rows) {
+      if (!isLanguage(row.language)) continue;
+      byEvent.get(Number(row.eventId))!.push({ language: row.language, searchText: String(row.searchText) });
+    }
+    const documents = [...byEvent].map(([eventId, texts]) => ({ eventId, texts }));
     await sql.run(searchDocumentsSql(sql.provider, documents.length), searchDocumentsParams(documents));
     written += documents.length;
     progress("search documents", written, Math.max(written, Number(total)));

@@ -214,7 +214,7 @@ async function followSeries(db: Database, tx: Tx, series: EventRecord, ids: numb
   await writeSearchDocuments(
     db.provider,
     tx,
-    ids.map((eventId) => ({ eventId, searchTexts: texts.map((text) => text.searchText) })),
+    ids.map((eventId) => ({ eventId, texts })),
   );
 }
 
@@ -253,7 +253,7 @@ async function makeOccurrences(
   await writeSearchDocuments(
     db.provider,
     tx,
-    made.map((row) => ({ eventId: row.id, searchTexts: texts.map((text) => text.searchText) })),
+    made.map((row) => ({ eventId: row.id, texts })),
   );
 }
 

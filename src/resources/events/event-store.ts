@@ -132,8 +132,7 @@ async function writeTexts(
     sortKey: row.sortKey,
   }));
   await saveEventTexts(tx, eventId, stored);
-  if (searchChanged)
-    await writeSearchDocuments(db.provider, tx, [{ eventId, searchTexts: all.map((row) => row.searchText) }]);
+  if (searchChanged) await writeSearchDocuments(db.provider, tx, [{ eventId, texts: all }]);
 }
 
 /**
