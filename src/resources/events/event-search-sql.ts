@@ -5,7 +5,8 @@ import { searchTokens, type LanguageSearchText } from "../../text/search-tokens"
 
 /**
  * The event search index ("EventSearch", created by hand in the event_search migrations): one
- * document of search tokens per event, each token marked with its language. See search-tokens.ts.
+ * document of search tokens per event, each token marked with the languages whose text holds it.
+ * See search-tokens.ts.
  */
 
 /**
