@@ -10,6 +10,7 @@ import { createLogger, type Logger } from "./logging/logger";
 import { publishDueItems } from "./resources/post-kernel/scheduled-publishing";
 import { pruneTombstones } from "./sync/change-log-repository";
 import { extendSeries } from "./resources/events/event-series";
+import { reindexStaleSearchDocuments } from "./resources/events/event-repository";
 import { pruneDeliveryLog, WebhookWorker } from "./resources/webhooks/webhook-worker";
 import { databaseStartupMessage, portStartupMessage } from "./startup-errors";
 import { itemSnapshot } from "./item-snapshots";
@@ -81,8 +82,18 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
           logger.info({ published }, "scheduled items published");
       })
       .catch((err: unknown) => logger.error({ err }, "publishing scheduled items failed"));
-  void publishDue();
-  const scheduler = setInterval(publishDue, PUBLISH_DUE_EVERY_MS);
+  // Documents an instance of an earlier version writes while it still runs beside this one (an
+  // upgrade's rolling restart) are in the index's earlier form, which this version's searches do
+  // not find: they are written again within a minute.
+  const reindexStaleSearch = () =>
+    reindexStaleSearchDocuments(db)
+      .then((written) => {
+        if (written > 0) logger.info({ events: written }, "search documents of an earlier version written again");
+      })
+      .catch((err: unknown) => logger.error({ err }, "writing search documents again failed"));
+  const everyMinute = () => void publishDue().then(reindexStaleSearch);
+  everyMinute();
+  const scheduler = setInterval(everyMinute, PUBLISH_DUE_EVERY_MS);
   scheduler.unref();
   const pruneSyncLog = () =>
     pruneTombstones(db, new Date(), config.syncRetentionDays)

@@ -5,7 +5,8 @@
 import { Prisma } from "../generated/prisma/sqlite/client";
 import { prismaRunner } from "../src/db/data-migrations";
 import { migrate } from "../src/db/migrate";
-import { rebuildEventSearch } from "../src/resources/events/event-search-sql";
+import { reindexStaleSearchDocuments } from "../src/resources/events/event-repository";
+import { rebuildEventSearch, searchDocumentsSql } from "../src/resources/events/event-search-sql";
 import { createEventVia, fixedClock, ids, NOW, type EventCreateBody, type EventJson } from "./support/events";
 import { testDatabaseProvider } from "./support/test-database";
 import { ADMIN_HEADERS, startTestServer, type TestServer } from "./support/test-server";
@@ -275,6 +276,18 @@ describe("the search index", () => {
     );
     expect((await migrate(server.config.databaseUrl)).applied).toEqual(["20261126010000_event_search_by_language"]);
     expect(await search("workshop")).toEqual([second.id]);
+  });
+
+  it("writes again, once, the documents an earlier version wrote beside this one", async () => {
+    const lantern = await event("Lantern festival");
+    // The earlier form: each word's suffixes in hexadecimal, without the languages' marks.
+    const earlierTokens = ["lantern", "festival"].map((word) => Buffer.from(word).toString("hex")).join(" ");
+    await server.db.write.$executeRawUnsafe(searchDocumentsSql(server.db.provider, 1), lantern.id, earlierTokens);
+    expect(await search("lantern")).toEqual([]);
+    expect(await reindexStaleSearchDocuments(server.db)).toBe(1);
+    expect(await search("lantern")).toEqual([lantern.id]);
+    expect(await search("tival")).toEqual([lantern.id]);
+    expect(await reindexStaleSearchDocuments(server.db)).toBe(0);
   });
 
   it("looks for every word in the asked language's text, the index answering alone", async () => {

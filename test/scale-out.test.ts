@@ -5,6 +5,7 @@ import { insertRowReturningId } from "../src/db/row-writes";
 import { isUniqueViolation, retryOnSlugClash } from "../src/resources/post-kernel/unique-slug";
 import { openDatabase } from "../src/db/database";
 import { inTransaction } from "../src/db/transaction";
+import { searchDocumentsSql } from "../src/resources/events/event-search-sql";
 import { startServiceProcess, type ServiceProcess } from "./support/service-process";
 import { createTestDatabase, testDatabaseProvider, type TestDatabase } from "./support/test-database";
 
@@ -59,6 +60,33 @@ describe("two instances on one database", () => {
     expect((await get(b.base, "/events?search=renamed")).body.total).toBe(1);
     await fetch(`${b.base}/events/${event.body.id}`, { method: "DELETE", headers: auth });
     expect((await get(a.base, `/events/${event.body.id}`)).body.code).toBe("event-no-longer-available");
+  });
+
+  it("finds at start the search documents an earlier version wrote beside it, and writes them again", async () => {
+    const event = await post(a.base, "/events", {
+      title: "Lantern parade",
+      start_date: "+2 days",
+      end_date: "+2 days 2 hours",
+    });
+    // As an instance of the version before 20261126010000_event_search_by_language writes it: no language marks.
+    const db = await openDatabase({ databaseUrl: database.url, databasePoolSize: 1 });
+    const earlierTokens = ["lantern", "parade"].map((word) => Buffer.from(word).toString("hex")).join(" ");
+    await db.write.$executeRawUnsafe(searchDocumentsSql(db.provider, 1), event.body.id, earlierTokens);
+    await db.close();
+    expect((await get(a.base, "/events?search=lantern")).body.total).toBe(0);
+
+    const c = await startServiceProcess({ DATABASE_URL: database.url, CALENDAR_ADMIN_TOKEN: TOKEN });
+    try {
+      const [written] = await c.waitForLog(
+        (line) => line.msg === "search documents of an earlier version written again",
+      );
+      expect(written.events).toBe(1);
+      expect((await get(a.base, "/events?search=lantern")).body.events.map((e: { id: number }) => e.id)).toEqual([
+        event.body.id,
+      ]);
+    } finally {
+      await c.stop();
+    }
   });
 
   it("gives every one of many creates racing for the same slug, through both instances, a unique slug", async () => {

@@ -28,7 +28,13 @@ import {
   type FallbackLanguages,
   type LinkIds,
 } from "./event-record";
-import { searchDocumentsParams, searchDocumentsSql, type SearchDocument } from "./event-search-sql";
+import {
+  searchDocumentsOf,
+  searchDocumentsParams,
+  searchDocumentsSql,
+  staleSearchDocumentsSql,
+  type SearchDocument,
+} from "./event-search-sql";
 
 /**
  * Every statement on the event tables ("Event", "EventText", the link tables, "EventSearch"), each
@@ -450,6 +456,30 @@ export async function writeSearchDocuments(provider: Provider, tx: Tx, documents
   for (const part of inParts(documents)) {
     await tx.$executeRawUnsafe(searchDocumentsSql(provider, part.length), ...searchDocumentsParams(part));
   }
+}
+
+/**
+ * Writes again, from their texts, up to `limit` search documents an earlier version wrote (see
+ * staleSearchDocumentsSql); how many. On PostgreSQL the documents are locked first, so that an
+ * earlier version's write of the same event waits and is found by the next call.
+ */
+export async function reindexStaleSearchDocuments(db: Database, limit = 500): Promise<number> {
+  const found = await db.direct.rows<{ id: number | bigint }>(Prisma.raw(staleSearchDocumentsSql(db.provider, limit)));
+  if (found.length === 0) return 0;
+  const candidates = found.map((row) => Number(row.id));
+  await db.transact(async (tx) => {
+    if (db.provider === "postgresql")
+      await tx.$queryRaw`SELECT "eventId" FROM "EventSearch" WHERE ${inList("eventId", candidates)} FOR UPDATE`;
+    const existing = await tx.rows<{ id: number | bigint }>(
+      Prisma.sql`SELECT "id" FROM "Event" WHERE ${inList("id", candidates)}`,
+    );
+    const ids = existing.map((row) => Number(row.id));
+    const texts = await tx.rows<Record<string, unknown>>(
+      Prisma.sql`SELECT "eventId", "language", "searchText" FROM "EventText" WHERE ${inList("eventId", ids)}`,
+    );
+    await writeSearchDocuments(db.provider, tx, searchDocumentsOf(ids, texts));
+  });
+  return found.length;
 }
 
 /** Deletes events for good (their texts and links go with them: cascades). */

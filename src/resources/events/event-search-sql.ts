@@ -35,6 +35,31 @@ export function searchDocumentsParams(events: SearchDocument[]): Array<number | 
   return events.flatMap(({ eventId, texts }) => [eventId, searchTokens(texts).join(" ")]);
 }
 
+/** The search documents of `ids`, from their text rows (events without any get an empty document). */
+export function searchDocumentsOf(ids: number[], textRows: Array<Record<string, unknown>>): SearchDocument[] {
+  const byEvent = new Map<number, LanguageSearchText[]>(ids.map((id) => [id, []]));
+  for (const row of textRows) {
+    if (!isLanguage(row.language)) continue;
+    byEvent.get(Number(row.eventId))?.push({ language: row.language, searchText: String(row.searchText) });
+  }
+  return [...byEvent].map(([eventId, texts]) => ({ eventId, texts }));
+}
+
+/**
+ * Up to `limit` events whose document is still in the form before tokens carried their languages
+ * (tokens that start with a hexadecimal digit): written by an instance of an earlier version still
+ * running beside this one during an upgrade. The service writes them again (reindexStaleSearchDocuments).
+ */
+export function staleSearchDocumentsSql(provider: Provider, limit: number): string {
+  const digits = [..."0123456789abcdef"];
+  if (provider === "postgresql") {
+    const query = digits.map((digit) => `${digit}:*`).join(" | ");
+    return `SELECT "eventId" AS "id" FROM "EventSearch" WHERE "tokens" @@ '${query}'::tsquery LIMIT ${limit}`;
+  }
+  const match = digits.map((digit) => `"${digit}"*`).join(" OR ");
+  return `SELECT "rowid" AS "id" FROM "EventSearch" WHERE "EventSearch" MATCH '${match}' LIMIT ${limit}`;
+}
+
 /** Plain SQL access, for the migrator's own connection as for Prisma's (placeholders as the dialect's). */
 export interface SqlRunner {
   provider: Provider;
@@ -65,12 +90,7 @@ export async function rebuildEventSearch(sql: SqlRunner, progress: Progress = si
       `SELECT "eventId", "language", "searchText" FROM "EventText" WHERE "eventId" IN (${ids.join(", ")})`,
       [],
     );
-    const byEvent = new Map<number, LanguageSearchText[]>(ids.map((id) => [id, []]));
-    for (const row of rows) {
-      if (!isLanguage(row.language)) continue;
-      byEvent.get(Number(row.eventId))!.push({ language: row.language, searchText: String(row.searchText) });
-    }
-    const documents = [...byEvent].map(([eventId, texts]) => ({ eventId, texts }));
+    const documents = searchDocumentsOf(ids, rows);
     await sql.run(searchDocumentsSql(sql.provider, documents.length), searchDocumentsParams(documents));
     written += documents.length;
     progress("search documents", written, Math.max(written, Number(total)));
