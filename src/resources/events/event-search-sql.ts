@@ -76,6 +76,9 @@ export async function rebuildEventSearch(sql: SqlRunner, progress: Progress = si
   let last = 0;
   let written = 0;
   progress("search documents", 0, Number(total));
+  // GIN takes documents one by one, each into its place in the index (3 min 53 s for 100,000);
+  // with its pending list on, they are merged into it in bulk as the list fills.
+  if (sql.provider === "postgresql") await sql.run(`ALTER INDEX "EventSearch_tokens_idx" SET (fastupdate = on)`, []);
   for (;;) {
     const ids = (
       await sql.all(`SELECT "id" FROM "Event" WHERE "id" > ${after} ORDER BY "id" LIMIT ${REBUILD_BATCH}`, [last])
@@ -84,6 +87,11 @@ export async function rebuildEventSearch(sql: SqlRunner, progress: Progress = si
       // Documents written over others leave the old ones' deletions in SQLite's index until its
       // segments merge: merged now, a search reads only what it finds.
       if (sql.provider === "sqlite") await sql.run(`INSERT INTO "EventSearch" ("EventSearch") VALUES ('optimize')`, []);
+      else {
+        // The service's writes go straight into the index (see the event_search migration): the list is emptied now.
+        await sql.all(`SELECT gin_clean_pending_list('"EventSearch_tokens_idx"'::regclass)`, []);
+        await sql.run(`ALTER INDEX "EventSearch_tokens_idx" SET (fastupdate = off)`, []);
+      }
       return written;
     }
     const rows = await sql.all(
