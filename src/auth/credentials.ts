@@ -49,7 +49,7 @@ export function newApplicationPassword(): { password: string; secretHash: string
 
 const BOOTSTRAP_LOGIN = "admin";
 
-type PrincipalRow = { id: number; login: string; role: string };
+export type PrincipalRow = { id: number; login: string; role: string };
 
 /**
  * The statements credentials are checked with (the users' repository gives them, wired in app.ts:

@@ -166,15 +166,10 @@ function cacheStatements(client: DriverHandle, immediate = false): void {
  * synchronously, so the one holding it could never finish).
  */
 function prismaWriteClient(path: string, writer: DriverWriter): Db {
-  const factory = new PrismaBetterSQLite3({ url: `file:${path}`, timeout: SQLITE_BUSY_TIMEOUT_MS });
-  const connect = factory.connect.bind(factory);
-  factory.connect = async () => {
-    const connection = await connect();
-    const adapter = connection as unknown as AdapterConnection;
+  const factory = sqliteAdapter(path, false, async (adapter) => {
     await adapter.executeScript(SQLITE_WRITE_PRAGMAS);
     cacheStatements(adapter.client, true);
-    return connection;
-  };
+  });
   const client = new SqliteClient({ adapter: factory });
   return client.$extends({
     query: { $allOperations: ({ args, query }) => writer.exclusive(() => query(args)) },
@@ -182,14 +177,23 @@ function prismaWriteClient(path: string, writer: DriverWriter): Db {
 }
 
 function prismaReadClient(path: string): Db {
-  const factory = new PrismaBetterSQLite3({ url: `file:${path}`, timeout: SQLITE_BUSY_TIMEOUT_MS, readonly: true });
+  return new SqliteClient({ adapter: sqliteAdapter(path, true, async (adapter) => cacheStatements(adapter.client)) });
+}
+
+/** Prisma's SQLite adapter for the file at `path`, each of its connections set up by `setUp` once opened. */
+function sqliteAdapter(
+  path: string,
+  readonly: boolean,
+  setUp: (adapter: AdapterConnection) => Promise<void>,
+): PrismaBetterSQLite3 {
+  const factory = new PrismaBetterSQLite3({ url: `file:${path}`, timeout: SQLITE_BUSY_TIMEOUT_MS, readonly });
   const connect = factory.connect.bind(factory);
   factory.connect = async () => {
     const connection = await connect();
-    cacheStatements((connection as unknown as AdapterConnection).client);
+    await setUp(connection as unknown as AdapterConnection);
     return connection;
   };
-  return new SqliteClient({ adapter: factory });
+  return factory;
 }
 
 /**

@@ -14,6 +14,12 @@ export function rowsOf(source: RowSource): Pick<Tx, "provider" | "rows"> {
   return "direct" in source ? source.direct : source;
 }
 
+/** The number a `SELECT COUNT(*) AS "total" …` statement gives (0 for a NULL sum). */
+export async function readCount(source: RowSource, query: Prisma.Sql): Promise<number> {
+  const [row] = await rowsOf(source).rows<{ total: number | bigint | string | null }>(query);
+  return Number(row.total ?? 0);
+}
+
 /** An item's record as stored: its table's columns and its text rows, one per language. */
 export interface ItemRecordShape {
   table: string;

@@ -2,6 +2,7 @@ import { Prisma, type Event } from "../../../generated/prisma/sqlite/client";
 import type { Database, Db, Provider } from "../../db/database";
 import { insertRows, insertRowsReturning, upsertRows, type ColumnValue } from "../../db/bulk-insert";
 import { inList, insertRowReturningId, instantOf, updateRows, type ColumnsOf } from "../../db/row-writes";
+import { readCount } from "../../db/item-records";
 import { columns, jsonSql, mergedValueTypes, revive } from "../../db/sql-json";
 import type { Tx } from "../../db/transaction";
 import { yieldToEventLoop } from "../../event-loop";
@@ -234,18 +235,6 @@ export async function readEventPage(
 }
 
 /**
- * The totals of lists of events. A list filtered only by status (for everyone's events), the
- * hidden flag and a start/end window (the default list, and any `start_date`/`end_date` one) is
- * counted from "EventDayCount", which database triggers keep: whole days are read as one row per
- * day and status instead of one index entry per event, so the cost does not grow with the number
- * of events. Any other list is counted with COUNT(*) over its conditions.
- */
-export async function countEvents(db: Database, query: Prisma.Sql): Promise<number> {
-  const [row] = await db.direct.rows<{ total: number | bigint | string | null }>(query);
-  return Number(row.total ?? 0);
-}
-
-/**
  * The event a request names: by id, or by slug (the one rule of slugs: the request language's,
  * then the default language's, then any). The only place an event is looked up by reference.
  */
@@ -289,6 +278,12 @@ export interface EventPage {
  * A page of events and the total: one statement for the page's ids, one that builds the records
  * of those `needed` (all, unless told), and one that counts from the day counts; or, when those
  * cannot answer, the count in the page's statement. `items` are the records read, in page order.
+ *
+ * A list filtered only by status (for everyone's events), the hidden flag and a start/end window
+ * (the default list, and any `start_date`/`end_date` one) is counted from "EventDayCount", which
+ * database triggers keep: whole days are read as one row per day and status instead of one index
+ * entry per event, so the cost does not grow with the number of events. Any other list is counted
+ * with COUNT(*) over its conditions.
  */
 export async function listEvents(
   db: Database,
@@ -306,13 +301,13 @@ export async function listEvents(
   if (fromDays) {
     const [{ ids, records }, total] = await Promise.all([
       readEventPage(db, parts, { ...request, countAll: false }),
-      countEvents(db, fromDays),
+      readCount(db, fromDays),
     ]);
     return { ids, items: records, total };
   }
   const { ids, records, total } = await readEventPage(db, parts, { ...request, countAll: true });
   // An empty first page means none at all; past the last page, the total takes a count of its own.
-  return { ids, items: records, total: total ?? (page.offset === 0 ? 0 : await countEvents(db, countSql(list))) };
+  return { ids, items: records, total: total ?? (page.offset === 0 ? 0 : await readCount(db, countSql(list))) };
 }
 
 /** Of `ids`, the events a list with these filters shows (in no particular order): a sync's changed items. */

@@ -1,7 +1,7 @@
 import { Prisma } from "../../../generated/prisma/sqlite/client";
 import { upsertRows } from "../../db/bulk-insert";
 import type { Database } from "../../db/database";
-import { readItemRecords, type ItemRecordShape, type RowSource } from "../../db/item-records";
+import { readCount, readItemRecords, type ItemRecordShape, type RowSource } from "../../db/item-records";
 import { inList, insertRowReturningId, updateRows, type RowColumns } from "../../db/row-writes";
 import type { Tx } from "../../db/transaction";
 import type { LocalizedRow } from "../../i18n/localized-rows";
@@ -92,11 +92,11 @@ export function linkedPostStatements<R, C extends RowColumns>(tables: LinkedPost
     },
     findAll: (source, ids) => readItemRecords<R>(source, tables.record, inList("i.id", ids)),
     async page(db, filters, order, page) {
-      const [rows, [{ total }]] = await Promise.all([
+      const [rows, total] = await Promise.all([
         db.direct.rows<{ id: number | string }>(linkedPostPageSql(tables, filters, order, page)),
-        db.direct.rows<{ total: number | bigint | string }>(linkedPostCountSql(tables, filters)),
+        readCount(db, linkedPostCountSql(tables, filters)),
       ]);
-      return { ids: rows.map((row) => Number(row.id)), total: Number(total) };
+      return { ids: rows.map((row) => Number(row.id)), total };
     },
     insert: (tx, columns, fields) =>
       insertRowReturningId(tx, tables.table, { ...columns, ...fields, createdAt: fields.modifiedAt }),

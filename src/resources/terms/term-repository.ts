@@ -1,7 +1,13 @@
 import { Prisma, type Term } from "../../../generated/prisma/sqlite/client";
 import { upsertRows } from "../../db/bulk-insert";
 import type { Database } from "../../db/database";
-import { neededInPageOrder, readItemRecords, type ItemRecordShape, type RowSource } from "../../db/item-records";
+import {
+  neededInPageOrder,
+  readCount,
+  readItemRecords,
+  type ItemRecordShape,
+  type RowSource,
+} from "../../db/item-records";
 import { inList, insertRowReturningId, updateRows, type ColumnsOf } from "../../db/row-writes";
 import type { Tx } from "../../db/transaction";
 import { isItemId } from "../../http/operation-types";
@@ -54,8 +60,12 @@ export async function listTerms(
     ids = ids.slice(query.offset, query.offset + query.limit);
   }
   // A page past the last one has no row to carry the total.
-  const counted = async () => (await db.direct.rows<Row>(termCountSql(query)))[0].total;
-  const total = Number(rows.length > 0 ? rows[0].total : query.offset === 0 || byInclude ? 0 : await counted());
+  const total =
+    rows.length > 0
+      ? Number(rows[0].total)
+      : query.offset === 0 || byInclude
+        ? 0
+        : await readCount(db, termCountSql(query));
   const items = await neededInPageOrder(ids, needed, (wanted) =>
     readItemRecords<TermRecord>(db, TERM_RECORD, inList("i.id", wanted)),
   );

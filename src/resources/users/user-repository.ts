@@ -3,6 +3,7 @@ import type { Database } from "../../db/database";
 import { rowsOf, type RowSource } from "../../db/item-records";
 import { insertRowReturningId, instantOf, updateRows } from "../../db/row-writes";
 import type { Tx } from "../../db/transaction";
+import type { PrincipalRow } from "../../auth/credentials";
 
 /**
  * Every statement on the user tables ("User", "ApiKey", "ApplicationPassword"), and the one that
@@ -12,8 +13,7 @@ import type { Tx } from "../../db/transaction";
  * auth/ receives the credential lookups as CredentialStore (wired in app.ts): it imports no resource.
  */
 
-/** A credential's user, as the credential checks need it ("u" is the user). */
-type PrincipalRow = { id: number; login: string; role: string };
+/** A credential's user, as the credential checks need it (PrincipalRow), selected as PRINCIPAL_SELECT ("u" is the user). */
 type PrincipalColumns = { userId: number | bigint; userLogin: string; userRole: string };
 const PRINCIPAL_SELECT = Prisma.sql`"u"."id" AS "userId", "u"."login" AS "userLogin", "u"."role" AS "userRole"`;
 

@@ -1,7 +1,7 @@
 import { Prisma, type WebhookDelivery, type WebhookSubscription } from "../../../generated/prisma/sqlite/client";
 import { insertRows } from "../../db/bulk-insert";
 import type { Database } from "../../db/database";
-import { rowsOf, type RowSource } from "../../db/item-records";
+import { readCount, rowsOf, type RowSource } from "../../db/item-records";
 import { inList, insertRowReturningId, instantOf, updateRows, type ColumnsOf } from "../../db/row-writes";
 import type { Tx } from "../../db/transaction";
 
@@ -111,14 +111,9 @@ export async function subscriptionPage(
     db.direct.rows<Record<string, unknown>>(
       Prisma.sql`SELECT ${SUBSCRIPTION_COLUMNS} FROM "WebhookSubscription" ORDER BY "id" LIMIT ${limit} OFFSET ${offset}`,
     ),
-    countOf(db, Prisma.sql`SELECT COUNT(*) AS "total" FROM "WebhookSubscription"`),
+    readCount(db, Prisma.sql`SELECT COUNT(*) AS "total" FROM "WebhookSubscription"`),
   ]);
   return { rows: rows.map(subscriptionRowOf), total };
-}
-
-async function countOf(db: Database, query: Prisma.Sql): Promise<number> {
-  const [row] = await db.direct.rows<{ total: number | bigint | string }>(query);
-  return Number(row.total);
 }
 
 const DELIVERY_COLUMNS = Prisma.raw(
@@ -201,7 +196,7 @@ export async function deliveryPage(
     db.direct.rows<Record<string, unknown>>(
       Prisma.sql`SELECT ${DELIVERY_COLUMNS} FROM "WebhookDelivery" WHERE ${where} ORDER BY "id" DESC LIMIT ${limit} OFFSET ${offset}`,
     ),
-    countOf(db, Prisma.sql`SELECT COUNT(*) AS "total" FROM "WebhookDelivery" WHERE ${where}`),
+    readCount(db, Prisma.sql`SELECT COUNT(*) AS "total" FROM "WebhookDelivery" WHERE ${where}`),
   ]);
   return { rows: rows.map(deliveryRowOf), total };
 }
