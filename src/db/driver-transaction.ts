@@ -25,8 +25,13 @@ export interface Tx {
   $executeRawUnsafe(sql: string, ...values: unknown[]): Promise<number>;
 }
 
-/** Runs `work` in one transaction of the write connection; commits what it did, or rolls it all back when it throws. */
-export type Transact = <T>(work: (tx: Tx) => Promise<T>) => Promise<T>;
+/**
+ * Runs `work` in one transaction of the write connection, then `closing` (statements without
+ * parameters that end it: the change log's, see db/transaction.ts), and commits; or rolls it all
+ * back when one throws. PostgreSQL gets the closing statements and COMMIT in one round trip, so a
+ * row they lock (the sync clock's) stays locked only while the transaction commits.
+ */
+export type Transact = <T>(work: (tx: Tx) => Promise<T>, closing?: readonly string[]) => Promise<T>;
 
 export interface DriverWriter {
   transact: Transact;
@@ -98,10 +103,11 @@ export function sqliteWriter(path: string, busyTimeoutMs: number, pragmas: strin
     queue = result.catch(() => undefined);
     return result;
   };
-  const runOne = async <T>(work: (tx: Tx) => Promise<T>): Promise<T> => {
+  const runOne = async <T>(work: (tx: Tx) => Promise<T>, closing: readonly string[]): Promise<T> => {
     begin.run();
     try {
       const result = await work(tx);
+      for (const statement of closing) statementOf(statement).run();
       commit.run();
       return result;
     } catch (error) {
@@ -110,7 +116,7 @@ export function sqliteWriter(path: string, busyTimeoutMs: number, pragmas: strin
     }
   };
   return {
-    transact: (work) => exclusive(() => runOne(work)),
+    transact: (work, closing = []) => exclusive(() => runOne(work, closing)),
     exclusive,
     close: async () => {
       await queue;
@@ -148,7 +154,7 @@ export function postgresWriter(pool: Pool): DriverWriter {
     );
   };
   return {
-    transact: async <T>(work: (tx: Tx) => Promise<T>) => {
+    transact: async <T>(work: (tx: Tx) => Promise<T>, closing: readonly string[] = []) => {
       const client = await pool.connect();
       try {
         await client.query("BEGIN");
@@ -158,7 +164,8 @@ export function postgresWriter(pool: Pool): DriverWriter {
       }
       try {
         const result = await work(statementsOn(client));
-        await client.query("COMMIT");
+        // Without parameters, pg sends them as one simple query: all run, or none after a failing one.
+        await client.query([...closing, "COMMIT"].join(";\n"));
         client.release();
         return result;
       } catch (error) {

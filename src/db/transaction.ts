@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { Prisma } from "../../generated/prisma/sqlite/client";
 import type { Database, Provider } from "./database";
 import type { Tx } from "./driver-transaction";
 import { jsonSql } from "./sql-json";
@@ -31,68 +30,68 @@ export function isTransientConflict(error: unknown): boolean {
   );
 }
 
-// An event's categories and tags, for the webhooks' filters: [{"taxonomy", "id"}]. Made once per
-// database kind: every write transaction ends with it.
-function eventTermsSql(provider: Provider): Prisma.Sql {
+// An event's categories and tags, for the webhooks' filters: [{"taxonomy", "id"}].
+function eventTermsSql(provider: Provider): string {
   const json = jsonSql(provider);
   const terms = json.array(
     json.object({ taxonomy: '"t"."taxonomy"', id: '"t"."id"' }),
     '"EventTerm" "et" JOIN "Term" "t" ON "t"."id" = "et"."termId" WHERE "et"."eventId" = "c"."itemId"',
     '"t"."id"',
   );
-  return Prisma.raw(`CASE WHEN "c"."resource" = 'events' THEN CAST(${terms} AS TEXT) ELSE '[]' END`);
+  return `CASE WHEN "c"."resource" = 'events' THEN CAST(${terms} AS TEXT) ELSE '[]' END`;
 }
-const EVENT_TERMS_SQL: Record<Provider, Prisma.Sql> = {
-  sqlite: eventTermsSql("sqlite"),
-  postgresql: eventTermsSql("postgresql"),
-};
 
 /**
- * Gives the changes the transaction logged (database triggers mark the changed items' rows of the
- * sync log pending) their position, the next one of the sync clock. Done last: the clock's row
- * stays locked until the commit, so on PostgreSQL concurrent transactions take positions in the
- * order they commit, and a reader that sees position N sees every change up to N.
+ * The statements that end every write transaction: they give the changes it logged (database
+ * triggers mark the changed items' rows of the sync log pending) their position, the next one of
+ * the sync clock. Last, and without parameters, so that PostgreSQL gets them with the COMMIT (see
+ * driver-transaction.ts): the clock's row stays locked until the commit, so on PostgreSQL
+ * concurrent transactions take positions in the order they commit, and a reader that sees
+ * position N sees every change up to N. A transaction that logged nothing leaves the clock alone.
  * Webhooks' notifications of the changes are written here too (the transactional outbox).
  */
-async function positionChanges(tx: Tx, provider: Provider): Promise<void> {
-  const taken = await tx.$queryRaw<
-    Array<{ seq: number | bigint }>
-  >`UPDATE "SyncClock" SET "seq" = "seq" + 1 WHERE "id" = 1 AND EXISTS (SELECT 1 FROM "SyncChange" WHERE "seq" IS NULL) RETURNING "seq"`;
-  if (taken.length === 0) return;
-  const seq = Number(taken[0].seq);
-  // The webhooks' outbox (src/resources/webhooks/): the same changes, at the same position, in the
-  // same transaction, while anyone subscribes; with what each item is as it commits: public or
-  // not, made by this change (its version is 1) or not, an event's terms.
-  await tx.$executeRaw`INSERT INTO "WebhookOutbox" ("seq", "resource", "itemId", "visible", "created", "everPublic", "terms")
-    SELECT CAST(${seq} AS INTEGER), "c"."resource", "c"."itemId",
+function closingStatements(provider: Provider): string[] {
+  const position = `(SELECT "seq" FROM "SyncClock" WHERE "id" = 1)`;
+  return [
+    `UPDATE "SyncClock" SET "seq" = "seq" + 1 WHERE "id" = 1 AND EXISTS (SELECT 1 FROM "SyncChange" WHERE "seq" IS NULL)`,
+    // The webhooks' outbox (src/resources/webhooks/): the same changes, at the same position, in the
+    // same transaction, while anyone subscribes; with what each item is as it commits: public or
+    // not, made by this change (its version is 1) or not, an event's terms.
+    `INSERT INTO "WebhookOutbox" ("seq", "resource", "itemId", "visible", "created", "everPublic", "terms")
+    SELECT ${position}, "c"."resource", "c"."itemId",
         ${publicNowSql(`"c"`)},
-        COALESCE(COALESCE("e"."version", "v"."version", "o"."version", "t"."version") = 1, ${false}),
-        "c"."everPublic", ${EVENT_TERMS_SQL[provider]}
+        COALESCE(COALESCE("e"."version", "v"."version", "o"."version", "t"."version") = 1, FALSE),
+        "c"."everPublic", ${eventTermsSql(provider)}
       FROM "SyncChange" "c"
         LEFT JOIN "Event" "e" ON "c"."resource" = 'events' AND "e"."id" = "c"."itemId"
         LEFT JOIN "Venue" "v" ON "c"."resource" = 'venues' AND "v"."id" = "c"."itemId"
         LEFT JOIN "Organizer" "o" ON "c"."resource" = 'organizers' AND "o"."id" = "c"."itemId"
         LEFT JOIN "Term" "t" ON "c"."resource" IN ('categories', 'tags') AND "t"."id" = "c"."itemId"
-      WHERE "c"."seq" IS NULL AND EXISTS (SELECT 1 FROM "WebhookSubscription")`;
-  // An item not public now keeps the position it stopped being public at (see SyncChange.hiddenAt).
-  await tx.$executeRaw`UPDATE "SyncChange" SET "seq" = ${seq},
-      "hiddenAt" = CASE WHEN ${publicNowSql(`"SyncChange"`)} THEN NULL ELSE COALESCE("hiddenAt", ${seq}) END
-    WHERE "seq" IS NULL`;
+      WHERE "c"."seq" IS NULL AND EXISTS (SELECT 1 FROM "WebhookSubscription")`,
+    // An item not public now keeps the position it stopped being public at (see SyncChange.hiddenAt).
+    `UPDATE "SyncChange" SET "seq" = ${position},
+      "hiddenAt" = CASE WHEN ${publicNowSql(`"SyncChange"`)} THEN NULL ELSE COALESCE("hiddenAt", ${position}) END
+    WHERE "seq" IS NULL`,
+  ];
 }
+const CLOSING_STATEMENTS: Record<Provider, string[]> = {
+  sqlite: closingStatements("sqlite"),
+  postgresql: closingStatements("postgresql"),
+};
 
 /**
  * Whether the item of the change row `change` (a quoted table name or alias of "SyncChange") is
  * public as its change commits: published (a term: it exists). One rule for the change log's
  * `hiddenAt` and the outbox's `visible`.
  */
-function publicNowSql(change: string): Prisma.Sql {
+function publicNowSql(change: string): string {
   const item = (table: string, published: boolean) =>
     `EXISTS (SELECT 1 FROM "${table}" "i" WHERE "i"."id" = ${change}."itemId"${published ? ` AND "i"."status" = 'publish'` : ""})`;
-  return Prisma.raw(`(CASE ${change}."resource"
+  return `(CASE ${change}."resource"
   WHEN 'events' THEN ${item("Event", true)}
   WHEN 'venues' THEN ${item("Venue", true)}
   WHEN 'organizers' THEN ${item("Organizer", true)}
-  ELSE ${item("Term", false)} END)`);
+  ELSE ${item("Term", false)} END)`;
 }
 
 /**
@@ -100,14 +99,9 @@ function publicNowSql(change: string): Prisma.Sql {
  * concurrent one (a deadlock), it runs again from the start: everything it did was rolled back.
  */
 export async function inTransaction<T>(db: Database, work: (tx: Tx) => Promise<T>): Promise<T> {
-  const logged = async (tx: Tx) => {
-    const result = await work(tx);
-    await positionChanges(tx, db.provider);
-    return result;
-  };
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await db.transact(logged);
+      return await db.transact(work, CLOSING_STATEMENTS[db.provider]);
     } catch (error) {
       if (attempt >= TRANSIENT_ATTEMPTS || !isTransientConflict(error)) throw error;
       // A random pause, longer each time, so that the transactions that collided do not collide again.

@@ -192,10 +192,11 @@ export async function createEvent(
         createdAt: ctx.now,
         modifiedAt: ctx.now,
       });
-      await checkTermLinks(db, tx, links, null, problems);
-      problems.throwIfAny();
       const change = await textChangeWithSlug(db, tx, ctx, input, null, id);
       await writeTexts(db, tx, id, ctx.language, [], ctx, change);
+      // Late: the terms stay locked from here to the commit (their counts change).
+      await checkTermLinks(db, tx, links, null, problems);
+      problems.throwIfAny();
       await replaceLinks(tx, id, links, { made: true });
       if (recurrence) await syncSeries(db, tx, id, "create", ctx.now, horizonOf(ctx.now, series.horizonDays));
       return (await readEvent(db.provider, tx, id))!;
@@ -267,8 +268,6 @@ export async function updateEvent(
         ...detached,
       });
       await saveEvent(tx, id, { ...columns, modifiedAt: ctx.now });
-      await checkTermLinks(db, tx, links, current, problems);
-      problems.throwIfAny();
       await writeTexts(
         db,
         tx,
@@ -278,6 +277,9 @@ export async function updateEvent(
         ctx,
         await textChangeWithSlug(db, tx, ctx, input, current, id),
       );
+      // Late: the terms stay locked from here to the commit (their counts change).
+      await checkTermLinks(db, tx, links, current, problems);
+      problems.throwIfAny();
       await replaceLinks(tx, id, links);
       if (current.recurrence !== null || recurrence)
         await syncSeries(db, tx, id, "update", ctx.now, horizonOf(ctx.now, series.horizonDays));
