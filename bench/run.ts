@@ -17,6 +17,7 @@ import autocannon from "autocannon";
 import { Client } from "pg";
 import { openDatabase } from "../src/db/database";
 import { migrate } from "../src/db/migrate";
+import { inTransaction } from "../src/db/transaction";
 import { freePort } from "../test/support/service-process";
 import { seed, SEED_VERSION } from "./seed";
 
@@ -221,7 +222,7 @@ async function ensureSeeded(provider: Provider, url: string, events: number): Pr
     if (count >= events) return;
     if (count > 0) throw new Error(`${url} holds a partial seed (${count} events): delete it and run again`);
     console.log(`seeding ${events} events (${provider}); this is done once per size...`);
-    await seed(db, events, new Date(), (message) => console.log(`  ${message}`));
+    await seed(db, url, events, new Date(), (message) => console.log(`  ${message}`));
   } finally {
     await db.close();
   }
@@ -236,6 +237,8 @@ async function restoreSeed(url: string, data: Fixtures): Promise<void> {
   try {
     const { count } = await db.write.event.deleteMany({ where: { id: { gt: data.lastEventId } } });
     for (const event of data.patched) await db.write.event.update({ where: { id: event.id }, data: event });
+    // Their changes take their position in the sync log, as a write's do as it ends.
+    await inTransaction(db, async () => undefined);
     if (count > 0) console.log(`  removed the ${count} events the write scenarios created`);
   } finally {
     await db.close();

@@ -1,7 +1,8 @@
 // Seeds a benchmark database: N events with venues, organizers, categories, tags, translations,
 // mixed statuses and dates over five years (2.5 years back to 2.5 years ahead). Rows are made by
 // the data layer's own functions (per-language text, search text, sort keys, time zones) and
-// written with Prisma in batches; the same seed gives the same data.
+// written with Prisma in batches (on PostgreSQL the events through COPY: pg-copy.ts); the same
+// seed gives the same data.
 import { DateTime } from "luxon";
 import type { Database } from "../src/db/database";
 import { inTransaction } from "../src/db/transaction";
@@ -13,6 +14,7 @@ import { EVENT_TEXT } from "../src/resources/events/event-record";
 import { ORGANIZER_TEXT } from "../src/resources/organizers/organizer-record";
 import { VENUE_TEXT } from "../src/resources/venues/venue-record";
 import { slugify } from "../src/text/slug";
+import { openCopier } from "./pg-copy";
 import type { LanguageSearchText } from "../src/text/search-tokens";
 
 const BATCH = 500;
@@ -194,6 +196,7 @@ async function inBatches<T>(items: T[], write: (batch: T[]) => Promise<unknown>)
 
 export async function seed(
   db: Database,
+  databaseUrl: string,
   eventCount: number,
   now: Date,
   log: (message: string) => void,
@@ -302,6 +305,7 @@ export async function seed(
   // Likewise the search index takes its documents in bulk (GIN's pending list, which the service
   // turns off for its one-at-a-time writes): inserted one by one, they took most of the seeding.
   const bulkLoad = db.provider === "postgresql";
+  const copier = bulkLoad ? await openCopier(databaseUrl) : null;
   if (bulkLoad) {
     await w.$executeRawUnsafe(`ALTER TABLE "EventTerm" DISABLE TRIGGER "EventTerm_counts"`);
     await w.$executeRawUnsafe(`ALTER INDEX "EventSearch_tokens_idx" SET (fastupdate = on)`);
@@ -382,19 +386,31 @@ export async function seed(
       ]);
       [...eventTerms].forEach((termId, position) => termLinks.push({ eventId: id, termId, position }));
     }
-    await w.event.createMany({ data: events });
-    await w.eventText.createMany({ data: textRows });
+    if (copier) {
+      await copier.copy("Event", events);
+      await copier.copy("EventText", textRows);
+    } else {
+      await w.event.createMany({ data: events });
+      await w.eventText.createMany({ data: textRows });
+    }
     await w.$executeRawUnsafe(
       searchDocumentsSql(db.provider, ids.length),
       ...searchDocumentsParams(ids.map((eventId) => ({ eventId, texts: searchTexts.get(eventId)! }))),
     );
-    await w.eventVenue.createMany({ data: venueLinks });
-    await w.eventOrganizer.createMany({ data: organizerLinks });
-    await w.eventTerm.createMany({ data: termLinks });
+    if (copier) {
+      await copier.copy("EventVenue", venueLinks);
+      await copier.copy("EventOrganizer", organizerLinks);
+      await copier.copy("EventTerm", termLinks);
+    } else {
+      await w.eventVenue.createMany({ data: venueLinks });
+      await w.eventOrganizer.createMany({ data: organizerLinks });
+      await w.eventTerm.createMany({ data: termLinks });
+    }
     if ((first - 1) % 50_000 === 0 && first > 1)
       log(`seeded ${first - 1} events (${Math.round((Date.now() - started) / 1000)} s)`);
   }
 
+  await copier?.end();
   if (bulkLoad) {
     // The VACUUM below moves the pending list into the index.
     await w.$executeRawUnsafe(`ALTER INDEX "EventSearch_tokens_idx" SET (fastupdate = off)`);
