@@ -67,12 +67,26 @@ function txOf(
   };
 }
 
+/** How many waiting transactions one SQLite commit takes at most (see sqliteWriter). */
+const GROUP_COMMIT_LIMIT = 16;
+
+interface WaitingTransaction {
+  work: (tx: Tx) => Promise<unknown>;
+  closing: readonly string[];
+  resolve(result: unknown): void;
+  reject(error: unknown): void;
+}
+
 /**
  * SQLite: the process's one write connection (WAL, with `pragmas`), its prepared statements kept.
- * Transactions run one at a time, in the order asked, each begun `IMMEDIATE` (it takes the write
- * lock at once, waiting for another process's up to the busy timeout, instead of failing when
- * that one commits between its reads and its writes). Every statement runs synchronously to its
- * end, so the transaction holds the thread only for its own statements.
+ * Transactions run one at a time, in the order asked. Those that wait while one runs are run
+ * together as a group, each in a savepoint of one transaction, and committed at once (group
+ * commit): a commit's fsync costs as much as a create's statements (1.1 ms for 41 pages), and
+ * the group pays it once. A transaction that throws rolls back to its savepoint and fails alone;
+ * none is answered before the commit that makes it durable. The transaction begins `IMMEDIATE`
+ * (it takes the write lock at once, waiting for another process's up to the busy timeout,
+ * instead of failing when that one commits between its reads and its writes). Every statement
+ * runs synchronously to its end, so a group holds the thread only for its own statements.
  */
 export function sqliteWriter(path: string, busyTimeoutMs: number, pragmas: string): DriverWriter {
   const connection = new BetterSqlite3(path, { timeout: busyTimeoutMs });
@@ -94,29 +108,73 @@ export function sqliteWriter(path: string, busyTimeoutMs: number, pragmas: strin
       return statement.run(...bound).changes;
     },
   );
-  const begin = connection.prepare("BEGIN IMMEDIATE");
-  const commit = connection.prepare("COMMIT");
-  const rollback = connection.prepare("ROLLBACK");
+  const [begin, commit, rollback, savepoint, release, rollbackToSavepoint] = [
+    "BEGIN IMMEDIATE",
+    "COMMIT",
+    "ROLLBACK",
+    "SAVEPOINT one_write",
+    "RELEASE one_write",
+    "ROLLBACK TO one_write",
+  ].map((sql) => connection.prepare(sql));
   let queue: Promise<unknown> = Promise.resolve();
   const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
     const result = queue.then(work);
     queue = result.catch(() => undefined);
     return result;
   };
-  const runOne = async <T>(work: (tx: Tx) => Promise<T>, closing: readonly string[]): Promise<T> => {
-    begin.run();
+  const waiting: WaitingTransaction[] = [];
+  let groupQueued = false;
+  const runGroup = async () => {
+    const group = waiting.splice(0, GROUP_COMMIT_LIMIT);
+    groupQueued = false;
+    queueGroup();
+    let done: Array<{ transaction: WaitingTransaction; result: unknown }> = [];
+    const failAll = (error: unknown) => {
+      for (const { transaction } of done) transaction.reject(error);
+      done = [];
+    };
+    for (const transaction of group) {
+      try {
+        if (!connection.inTransaction) begin.run();
+        savepoint.run();
+        const result = await transaction.work(tx);
+        for (const statement of transaction.closing) statementOf(statement).run();
+        release.run();
+        done.push({ transaction, result });
+      } catch (error) {
+        transaction.reject(error);
+        if (connection.inTransaction) {
+          rollbackToSavepoint.run();
+          release.run();
+        } else {
+          // SQLite ended the whole transaction itself (a full disk, an I/O error): what the group
+          // did before is gone too.
+          failAll(error);
+        }
+      }
+    }
+    if (!connection.inTransaction) return;
     try {
-      const result = await work(tx);
-      for (const statement of closing) statementOf(statement).run();
       commit.run();
-      return result;
     } catch (error) {
       if (connection.inTransaction) rollback.run();
-      throw error;
+      failAll(error);
     }
+    for (const { transaction, result } of done) transaction.resolve(result);
+  };
+  // A group starts on the event loop's next turn, so that the requests read in this one join it.
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+  const queueGroup = () => {
+    if (groupQueued || waiting.length === 0) return;
+    groupQueued = true;
+    void exclusive(() => nextTurn().then(runGroup));
   };
   return {
-    transact: (work, closing = []) => exclusive(() => runOne(work, closing)),
+    transact: <T>(work: (tx: Tx) => Promise<T>, closing: readonly string[] = []) =>
+      new Promise<T>((resolve, reject) => {
+        waiting.push({ work, closing, resolve: resolve as (result: unknown) => void, reject });
+        queueGroup();
+      }),
     exclusive,
     close: async () => {
       await queue;
