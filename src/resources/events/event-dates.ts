@@ -35,11 +35,18 @@ function dayOf(wall: string): string {
  */
 export function resolveEventTimes(
   input: EventTimesInput,
-  current: Omit<EventTimes, "startsAt" | "endsAt" | "timezoneAbbr"> | null,
+  current: EventTimes | null,
   siteTimezone: string,
   now: Date,
   problems: ParamProblems,
 ): EventTimes | null {
+  // An update that gives none of them keeps the times as they are: reading its wall clocks again
+  // in their zone was a third of the work of a PATCH of other fields.
+  const givesTimes = [input.timezone, input.start_date, input.end_date, input.all_day].some((v) => v !== undefined);
+  if (current !== null && !givesTimes) {
+    const { timezone, timezoneAbbr, allDay, startLocal, endLocal, startsAt, endsAt } = current;
+    return { timezone, timezoneAbbr, allDay, startLocal, endLocal, startsAt, endsAt };
+  }
   let timezone = current?.timezone ?? siteTimezone;
   if (input.timezone !== undefined) {
     if (isValidZone(input.timezone)) timezone = input.timezone;
