@@ -235,6 +235,48 @@ describe("representations kept for anonymous readers", () => {
     for (const event of events) expect((await read(`/events/${event.id}`)).body.title).toBe("After the burst");
   });
 
+  it("keep an anonymous reader's page whole until anything changes, anywhere", async () => {
+    // Far enough ahead that the list's total is read from the day counts; a change of those
+    // counts made behind the change log's back shows whether the page was made again.
+    const far = { start_date: "+6 days 10:00", end_date: "+6 days 11:00" };
+    await write("POST", "/events", { ...far, title: "Kept page one" });
+    const page = await readTwice("/events?per_page=5");
+    const total = page.body.total;
+    expect(page.headers.get("x-wp-total")).toBe(String(total));
+    await inTransaction(server.db, (tx) => tx.$executeRaw`UPDATE "EventDayCount" SET "count" = "count" + 100`);
+    const kept = await read("/events?per_page=5");
+    expect([kept.body.total, kept.headers.get("x-wp-total"), kept.headers.get("etag")]).toEqual([
+      total,
+      String(total),
+      page.headers.get("etag"),
+    ]);
+    expect(kept.headers.get("x-next-sync-token")).toBe(page.headers.get("x-next-sync-token"));
+    // A signed-in caller's page is made afresh; then any change (here a venue, not on the page) drops the kept one.
+    expect((await read("/events?per_page=5", ADMIN_HEADERS)).body.total).toBeGreaterThanOrEqual(total + 100);
+    await write("POST", "/venues", { venue: "Somewhere else" });
+    expect((await read("/events?per_page=5")).body.total).toBeGreaterThanOrEqual(total + 100);
+    await inTransaction(server.db, (tx) => tx.$executeRaw`UPDATE "EventDayCount" SET "count" = "count" - 100`);
+    await write("POST", "/events", { ...far, title: "Kept page two" });
+    expect((await read("/events?per_page=5")).body.total).toBe(total + 1);
+  });
+
+  it("key a page by what its relative dates meant when it was made", async () => {
+    // It ends four seconds from now: "ends after now" lists it now, and no longer five seconds on.
+    const soon = new Date(Date.now() + 3_000);
+    const event = (
+      await write("POST", "/events", {
+        title: "Starts in a moment",
+        start_date: soon.toISOString().slice(0, 19).replace("T", " "),
+        end_date: new Date(soon.getTime() + 1_000).toISOString().slice(0, 19).replace("T", " "),
+        timezone: "UTC",
+      })
+    ).body;
+    const path = "/events?start_date=now&strict_dates=true&per_page=50";
+    expect(listed(await read(path), event.id)).toBeDefined();
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    expect(listed(await read(path), event.id)).toBeUndefined();
+  });
+
   it("are not used for callers who sign in: they may see more", async () => {
     const venue = await createLinkedVia(server, "venues", { venue: "Private hall", status: "draft" });
     const event = (await write("POST", "/events", { ...when, title: "With a draft venue", venue: venue.id })).body;

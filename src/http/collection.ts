@@ -84,6 +84,9 @@ export function collectionLinks(
   return links;
 }
 
+/** The headers setCollectionHeaders may set. */
+export const COLLECTION_HEADERS = ["X-TEC-Total", "X-TEC-TotalPages", "X-WP-Total", "X-WP-TotalPages", "Link"];
+
 /** X-TEC-* and X-WP-* totals, and an RFC 8288 Link header for the next and previous pages. */
 export function setCollectionHeaders(res: Response, total: number, totalPages: number, links: CollectionLinks): void {
   res.setHeader("X-TEC-Total", String(total));

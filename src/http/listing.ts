@@ -2,9 +2,10 @@ import type { Request, Response } from "express";
 import type { Principal } from "../auth/principal";
 import type { Services } from "../services";
 import type { LoggedChange, SyncResource } from "../sync/change-log-repository";
-import type { LoggedItem } from "../sync/representation-cache";
+import { EVERY_ITEM, type LoggedItem } from "../sync/representation-cache";
 import { listingToken, sendSyncPage, syncRequestOf } from "../sync/sync-listing";
 import {
+  COLLECTION_HEADERS,
   collectionLinks,
   echoedQuery,
   offsetOf,
@@ -14,7 +15,7 @@ import {
   type PageRequest,
   type QueryValue,
 } from "./collection";
-import { sendRepresentationText } from "./conditional";
+import { entityTag, sendPrepared } from "./conditional";
 import { ApiError, type ErrorCode } from "./errors";
 import type { OperationHandler } from "./operation-types";
 import { context, type RequestContext } from "./request-context";
@@ -44,6 +45,11 @@ export interface ListRequest<R, P = unknown> {
   readShown(ids: number[]): Promise<R[]>;
   /** Query values the page links repeat in their effective form (the events' defaulted dates). */
   echo?: Record<string, QueryValue>;
+  /**
+   * The page's inputs as this request resolved them (relative dates made instants, defaults
+   * applied): with the URL, what an anonymous reader's page is kept under (see sendPage).
+   */
+  pageKey: string;
 }
 
 /** A resource's list, as data: what the responder needs to know of it. */
@@ -121,13 +127,20 @@ async function sendPage<R, Q extends { page?: number; per_page?: number }, L ext
   list: ListRequest<R>,
 ): Promise<void> {
   const { representations } = services;
-  // An anonymous reader's list shows each item shared by every anonymous reader as kept.
-  const freshness = policy.kept ? await representations.freshen() : null;
-  const keeping = ctx.principal === null ? freshness : null;
+  const keeping = ctx.principal === null ? await representations.freshen() : null;
+  const freshness = keeping ?? (policy.kept ? await representations.freshen() : null);
+  // An anonymous reader's page is kept whole until anything changes (a write anywhere may add an
+  // item to it or change its total); its items are kept apart, until what each shows changes.
+  const pageKey = keeping && `${policy.resource}|page|${ctx.language}|${ctx.apiBase}|${req.originalUrl}|${list.pageKey}`;
+  const keptPage = pageKey ? representations.get(pageKey) : undefined;
+  if (keptPage) {
+    for (const [name, value] of keptPage.headers) res.setHeader(name, value);
+    return sendPrepared(res, keptPage);
+  }
   const keyOf = (id: number) => `${policy.resource}:${id}|listed|${ctx.language}|${ctx.apiBase}`;
   const shown = new Map<number, string>();
   const needed = (id: number) => {
-    const kept = keeping && representations.get(keyOf(id));
+    const kept = keeping && policy.kept && representations.get(keyOf(id));
     if (kept) shown.set(id, kept.json);
     return !kept;
   };
@@ -152,5 +165,18 @@ async function sendPage<R, Q extends { page?: number; per_page?: number }, L ext
   const json = policy.totalsFirst
     ? `${JSON.stringify({ rest_url, total, total_pages: totalPages }).slice(0, -1)},${itemsJson},${JSON.stringify({ ...pageLinks, next_sync_token }).slice(1)}`
     : `{${itemsJson},${JSON.stringify({ ...links, total, total_pages: totalPages, next_sync_token }).slice(1)}`;
-  sendRepresentationText(res, json);
+  const prepared = pageKey
+    ? representations.keep(keeping!, pageKey, json, [EVERY_ITEM], sentHeaders(res))
+    : { json, etag: entityTag(json) };
+  sendPrepared(res, prepared);
+}
+
+/** The headers of a page that a kept copy sends again: its totals, links and sync token. */
+const PAGE_HEADERS = [...COLLECTION_HEADERS, "X-Next-Sync-Token"];
+
+function sentHeaders(res: Response): Array<[string, string]> {
+  return PAGE_HEADERS.flatMap((name) => {
+    const value = res.getHeader(name);
+    return value === undefined ? [] : [[name, Array.isArray(value) ? value.join(", ") : String(value)]];
+  });
 }

@@ -11,13 +11,26 @@ export interface PreparedRepresentation {
 /** An item a representation shows, as the change log names it: `events:12`, `venues:3`, `categories:7`. */
 export type LoggedItem = `${string}:${number}`;
 
+/**
+ * What a list's page shows: every item, including those that would enter it. A representation
+ * that shows it is dropped at the first change of anything.
+ */
+export const EVERY_ITEM: LoggedItem = "*:0";
+
+/** A kept representation: what `get` answers. */
+export interface KeptRepresentation extends PreparedRepresentation {
+  /** The headers sent with it (a page's totals, links and sync token), to send again. */
+  readonly headers: ReadonlyArray<readonly [string, string]>;
+}
+
 /** Its tag is worked out when first sent: the representations of list items are never sent alone. */
-class Entry implements PreparedRepresentation {
+class Entry implements KeptRepresentation {
   private tag: string | undefined;
 
   constructor(
     readonly json: string,
     readonly shows: LoggedItem[],
+    readonly headers: ReadonlyArray<readonly [string, string]> = [],
   ) {}
 
   get etag(): string {
@@ -84,7 +97,7 @@ export class RepresentationCache {
     return { generation: this.generation, position };
   }
 
-  get(key: string): PreparedRepresentation | undefined {
+  get(key: string): KeptRepresentation | undefined {
     const entry = this.entries.get(key);
     if (entry === undefined) return undefined;
     // Most recently used last.
@@ -98,8 +111,14 @@ export class RepresentationCache {
    * items it `shows` (the item itself and everything embedded in it), unless the cache has moved
    * on since. Answers the prepared representation either way.
    */
-  keep(freshness: Freshness, key: string, json: string, shows: LoggedItem[]): PreparedRepresentation {
-    const entry = new Entry(json, shows);
+  keep(
+    freshness: Freshness,
+    key: string,
+    json: string,
+    shows: LoggedItem[],
+    headers: ReadonlyArray<readonly [string, string]> = [],
+  ): PreparedRepresentation {
+    const entry = new Entry(json, shows, headers);
     const bytes = json.length * BYTES_PER_CHARACTER;
     if (freshness.generation !== this.generation || bytes > this.maxBytes / 16) return entry;
     this.drop(key);
@@ -149,6 +168,7 @@ export class RepresentationCache {
       for (const { resource, itemId } of changed) {
         for (const key of this.showing.get(`${resource}:${itemId}`) ?? []) this.drop(key);
       }
+      if (changed.length > 0) for (const key of this.showing.get(EVERY_ITEM) ?? []) this.drop(key);
     }
     this.position = seq;
   }
