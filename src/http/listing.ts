@@ -48,8 +48,10 @@ export interface ListRequest<R, P = unknown> {
   /**
    * The page's inputs as this request resolved them (relative dates made instants, defaults
    * applied): with the URL, what an anonymous reader's page is kept under (see sendPage).
+   * Undefined for a page not to keep: a search's, seldom asked for twice, would push out of the
+   * cache what every list shares.
    */
-  pageKey: string;
+  pageKey?: string;
 }
 
 /** A resource's list, as data: what the responder needs to know of it. */
@@ -131,7 +133,10 @@ async function sendPage<R, Q extends { page?: number; per_page?: number }, L ext
   const freshness = keeping ?? (policy.kept ? await representations.freshen() : null);
   // An anonymous reader's page is kept whole until anything changes (a write anywhere may add an
   // item to it or change its total); its items are kept apart, until what each shows changes.
-  const pageKey = keeping && `${policy.resource}|page|${ctx.language}|${ctx.apiBase}|${req.originalUrl}|${list.pageKey}`;
+  const pageKey =
+    keeping && list.pageKey !== undefined
+      ? `${policy.resource}|page|${ctx.language}|${ctx.apiBase}|${req.originalUrl}|${list.pageKey}`
+      : null;
   const keptPage = pageKey ? representations.get(pageKey) : undefined;
   if (keptPage) {
     for (const [name, value] of keptPage.headers) res.setHeader(name, value);

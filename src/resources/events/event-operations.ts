@@ -108,7 +108,7 @@ export function eventOperations(services: Services) {
       readShown: (ids) => eventsAmong(db, ctx, filters, ids),
       // The links repeat the effective window: defaulted and whole-day dates, as applied.
       echo: filters.window.echo,
-      pageKey: JSON.stringify({ filters, orderBy, order }),
+      pageKey: filters.searchWords.length > 0 ? undefined : JSON.stringify({ filters, orderBy, order }),
     };
   };
 

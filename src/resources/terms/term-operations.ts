@@ -70,7 +70,7 @@ function termHandlers(config: TaxonomyConfig, services: Services): ItemOperation
       readPage: ({ offset, limit }, needed) => listTerms(db, { ...listQuery, offset, limit }, needed),
       readShown: async (ids) =>
         (await listTerms(db, { ...listQuery, onlyIds: ids, offset: 0, limit: ids.length })).items,
-      pageKey: JSON.stringify(listQuery),
+      pageKey: listQuery.searchWords.length > 0 ? undefined : JSON.stringify(listQuery),
     };
   };
 
