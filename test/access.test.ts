@@ -7,6 +7,8 @@ import {
   revokeKeys,
   type CreatedUser,
 } from "../src/resources/users/user-admin";
+import { Prisma } from "../generated/prisma/sqlite/client";
+import { inTransaction } from "../src/db/transaction";
 import { publishDueItems } from "../src/resources/post-kernel/scheduled-publishing";
 import { createEventVia, fixedClock, ids, utcWall } from "./support/events";
 import { clearContent, createLinkedVia, createTermVia } from "./support/fixtures";
@@ -352,6 +354,35 @@ describe("status and visibility", () => {
     const later = new Date(fixedClock().getTime() + 2 * 3600_000);
     expect(await publishDueItems(server.db, later)).toEqual({ events: 1, venues: 1, organizers: 0 });
     expect((await anonymous("GET", `/events/${scheduled.id}`)).body.status).toBe("publish");
+  });
+
+  it("publishes a backlog in turns, each item once, whichever instances run at once", async () => {
+    const scheduled = (await as("author", "POST", "/events", { ...event, title: "Backlog", date: "+1 hour" })).body;
+    // 449 copies of its row: more than one turn publishes (200).
+    await inTransaction(server.db, async (tx) => {
+      const [{ list }] = await tx.$queryRaw<Array<{ list: string }>>(
+        Prisma.sql`SELECT ${Prisma.raw(
+          server.db.provider === "postgresql"
+            ? `string_agg('"' || column_name || '"', ', ')`
+            : `group_concat('"' || name || '"', ', ')`,
+        )} AS "list" FROM ${Prisma.raw(
+          server.db.provider === "postgresql"
+            ? `information_schema.columns WHERE table_name = 'Event' AND column_name <> 'id'`
+            : `pragma_table_info('Event') WHERE name <> 'id'`,
+        )}`,
+      );
+      for (let i = 0; i < 449; i += 1)
+        await tx.$executeRawUnsafe(
+          `INSERT INTO "Event" (${list}) SELECT ${list} FROM "Event" WHERE "id" = ${scheduled.id}`,
+        );
+    });
+    const later = new Date(fixedClock().getTime() + 2 * 3600_000);
+    const runs = await Promise.all([publishDueItems(server.db, later), publishDueItems(server.db, later)]);
+    expect(runs[0].events + runs[1].events).toBe(450);
+    const [{ left }] = await server.db.direct.rows<{ left: number | string }>(
+      Prisma.sql`SELECT COUNT(*) AS "left" FROM "Event" WHERE "status" = 'future'`,
+    );
+    expect(Number(left)).toBe(0);
   });
 });
 

@@ -96,15 +96,22 @@ export async function itemIdBySlug(
   return rows.length > 0 ? Number(Object.values(rows[0])[0]) : null;
 }
 
-/** Publishes the events, venues and organizers scheduled for `now` or before; how many of each. */
+/**
+ * Publishes up to `limit` of the items of `table` scheduled for `now` or before, the earliest
+ * first; how many. The status is tested again on each row, so that two instances publishing at
+ * once never publish one twice.
+ */
 export async function publishPostsDue(
   tx: Tx,
+  table: Exclude<ItemTable, "Term">,
   now: Date,
-): Promise<{ events: number; venues: number; organizers: number }> {
-  const due = Prisma.sql`"status" = 'future' AND "postDate" <= ${now}`;
+  limit: number,
+): Promise<number> {
+  const quoted = Prisma.raw(`"${table}"`);
+  const due = Prisma.sql`"status" = 'future' AND "id" IN (SELECT "id" FROM ${quoted}
+    WHERE "status" = 'future' AND "postDate" <= ${now} ORDER BY "postDate", "id" LIMIT ${limit})`;
   // Publishing is a write of the item (its status changes), so it counts in its version.
-  const publish = (table: ItemTable) => updateRows(tx, table, due, { status: "publish" }, { countVersion: true });
-  return { events: await publish("Event"), venues: await publish("Venue"), organizers: await publish("Organizer") };
+  return updateRows(tx, table, due, { status: "publish" }, { countVersion: true });
 }
 
 /** Whether a user with this id exists (a write naming its author): the posts' one statement on users. */
