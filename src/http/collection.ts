@@ -84,17 +84,21 @@ export function collectionLinks(
   return links;
 }
 
-/** The headers setCollectionHeaders may set. */
-export const COLLECTION_HEADERS = ["X-TEC-Total", "X-TEC-TotalPages", "X-WP-Total", "X-WP-TotalPages", "Link"];
-
 /** X-TEC-* and X-WP-* totals, and an RFC 8288 Link header for the next and previous pages. */
-export function setCollectionHeaders(res: Response, total: number, totalPages: number, links: CollectionLinks): void {
-  res.setHeader("X-TEC-Total", String(total));
-  res.setHeader("X-TEC-TotalPages", String(totalPages));
-  res.setHeader("X-WP-Total", String(total));
-  res.setHeader("X-WP-TotalPages", String(totalPages));
+export function collectionHeaders(total: number, totalPages: number, links: CollectionLinks): Array<[string, string]> {
+  const headers: Array<[string, string]> = [
+    ["X-TEC-Total", String(total)],
+    ["X-TEC-TotalPages", String(totalPages)],
+    ["X-WP-Total", String(total)],
+    ["X-WP-TotalPages", String(totalPages)],
+  ];
   const link: string[] = [];
   if (links.next_rest_url) link.push(`<${links.next_rest_url}>; rel="next"`);
   if (links.previous_rest_url) link.push(`<${links.previous_rest_url}>; rel="prev"`);
-  if (link.length > 0) res.setHeader("Link", link.join(", "));
+  if (link.length > 0) headers.push(["Link", link.join(", ")]);
+  return headers;
+}
+
+export function setCollectionHeaders(res: Response, total: number, totalPages: number, links: CollectionLinks): void {
+  for (const [name, value] of collectionHeaders(total, totalPages, links)) res.setHeader(name, value);
 }

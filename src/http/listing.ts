@@ -3,19 +3,18 @@ import type { Principal } from "../auth/principal";
 import type { Services } from "../services";
 import type { LoggedChange, SyncResource } from "../sync/change-log-repository";
 import { EVERY_ITEM, type LoggedItem } from "../sync/representation-cache";
-import { listingToken, sendSyncPage, syncRequestOf } from "../sync/sync-listing";
+import { listingToken, sendSyncPage, SYNC_TOKEN_HEADER, syncRequestOf } from "../sync/sync-listing";
 import {
-  COLLECTION_HEADERS,
+  collectionHeaders,
   collectionLinks,
   echoedQuery,
   offsetOf,
   pageRequest,
-  setCollectionHeaders,
   totalPagesOf,
   type PageRequest,
   type QueryValue,
 } from "./collection";
-import { entityTag, sendPrepared } from "./conditional";
+import { sendPrepared, sendRepresentationText } from "./conditional";
 import { ApiError, type ErrorCode } from "./errors";
 import type { OperationHandler } from "./operation-types";
 import { context, type RequestContext } from "./request-context";
@@ -163,25 +162,15 @@ async function sendPage<R, Q extends { page?: number; per_page?: number }, L ext
   }
   const totalPages = totalPagesOf(total, page.perPage);
   const links = collectionLinks(ctx, policy.path, echoedQuery(req, page, list.echo), page, totalPages);
-  setCollectionHeaders(res, total, totalPages, links);
+  const headers = collectionHeaders(total, totalPages, links);
+  for (const [name, value] of headers) res.setHeader(name, value);
   const next_sync_token = await syncToken();
   const itemsJson = `"${policy.collectionKey}":[${ids.flatMap((id) => shown.get(id) ?? []).join(",")}]`;
   const { rest_url, ...pageLinks } = links;
   const json = policy.totalsFirst
     ? `${JSON.stringify({ rest_url, total, total_pages: totalPages }).slice(0, -1)},${itemsJson},${JSON.stringify({ ...pageLinks, next_sync_token }).slice(1)}`
     : `{${itemsJson},${JSON.stringify({ ...links, total, total_pages: totalPages, next_sync_token }).slice(1)}`;
-  const prepared = pageKey
-    ? representations.keep(keeping!, pageKey, json, [EVERY_ITEM], sentHeaders(res))
-    : { json, etag: entityTag(json) };
-  sendPrepared(res, prepared);
-}
-
-/** The headers of a page that a kept copy sends again: its totals, links and sync token. */
-const PAGE_HEADERS = [...COLLECTION_HEADERS, "X-Next-Sync-Token"];
-
-function sentHeaders(res: Response): Array<[string, string]> {
-  return PAGE_HEADERS.flatMap((name) => {
-    const value = res.getHeader(name);
-    return value === undefined ? [] : [[name, Array.isArray(value) ? value.join(", ") : String(value)]];
-  });
+  if (!pageKey) return sendRepresentationText(res, json);
+  headers.push([SYNC_TOKEN_HEADER, next_sync_token]);
+  sendPrepared(res, representations.keep(keeping!, pageKey, json, [EVERY_ITEM], headers));
 }

@@ -105,8 +105,10 @@ export async function listingToken(
 }
 
 /** The header that repeats a list's `next_sync_token`. */
+export const SYNC_TOKEN_HEADER = "X-Next-Sync-Token";
+
 function setSyncTokenHeader(res: Response, token: string): void {
-  res.setHeader("X-Next-Sync-Token", token);
+  res.setHeader(SYNC_TOKEN_HEADER, token);
 }
 
 /** Whether the caller may learn that an item is gone: they could read it once (published), or could read it as a draft. */
