@@ -357,18 +357,24 @@ describe("notifications", () => {
       event_types: ["venue.created", "category.created", "category.updated", "tag.deleted"],
       language: "es",
     });
+    // Order is kept per item only (webhook-worker.ts): each change waits for the one before to
+    // arrive, so that the four items' notifications arrive in the order they were made.
+    const arrived = (count: number) => receiver.waitFor((received) => distinctById(received).length >= count);
     const venue = await server.raw("POST", `${root}/venues`, {
       body: { venue: "Teatro", status: "publish" },
       headers: ADMIN_HEADERS,
     });
+    await arrived(1);
     const category = await createTermVia(server, "categories", { name: "Música" });
+    await arrived(2);
     await server.raw("POST", `/es${root}/categories/${category.id}`, {
       body: { name: "Música en vivo" },
       headers: ADMIN_HEADERS,
     });
+    await arrived(3);
     const tag = await createTermVia(server, "tags", { name: "gratis" });
     await admin("DELETE", `/tags/${tag.id}`);
-    await receiver.waitFor((received) => distinctById(received).length >= 4);
+    await arrived(4);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(typesOf(messages())).toEqual(["venue.created", "category.created", "category.updated", "tag.deleted"]);
     expect(messages()[0].json.data).toMatchObject({ resource: "venues", id: venue.body.id, item: { venue: "Teatro" } });
