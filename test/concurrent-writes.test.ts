@@ -3,8 +3,9 @@
 // in one process and through two worker processes on one database; every field ends with the
 // value written, and what is derived from them (the search index, the day counts behind list
 // totals, term counts) follows. Races with deletions answer 4xx, never 500.
+import { inTransaction } from "../src/db/transaction";
 import { startServiceProcess, type ServiceProcess } from "./support/service-process";
-import { createTestDatabase, type TestDatabase } from "./support/test-database";
+import { createTestDatabase, testDatabaseProvider, type TestDatabase } from "./support/test-database";
 import { ADMIN_HEADERS, startTestServer, type TestServer } from "./support/test-server";
 
 jest.setTimeout(180_000);
@@ -338,4 +339,70 @@ raceSuite("through two worker processes", async () => {
       await database.drop();
     },
   };
+});
+
+// The rows that count a day's events and a category's are shared by every write of that day or
+// category; PostgreSQL writers take them only as they commit (the close_write_transaction migration), so
+// a write does not wait for another's whole transaction, and the counts stay exact.
+(testDatabaseProvider() === "postgresql" ? describe : describe.skip)("counts shared by concurrent writers", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  it("creates an event of a day and category while another transaction has written both, and counts both", async () => {
+    const category = await created(call(server, "POST", "/categories", { name: "Shared while open" }));
+    const event = (date: string, title: string) => ({
+      title,
+      start_date: `${date} 10:00:00`,
+      end_date: `${date} 11:00:00`,
+      categories: [category.id],
+    });
+    const held = await created(call(server, "POST", "/events", event(day(9), "Held open")));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let holding!: () => void;
+    const heldOpen = new Promise<void>((resolve) => (holding = resolve));
+    const other = inTransaction(server.db, async (tx) => {
+      // Moves the event to the day the create below writes, and counts it in the category again.
+      await tx.$executeRaw`UPDATE "Event" SET "startsAt" = "startsAt" + INTERVAL '1 day', "endsAt" = "endsAt" + INTERVAL '1 day',
+        "startLocal" = ${day(10)} || substr("startLocal", 11), "endLocal" = ${day(10)} || substr("endLocal", 11) WHERE "id" = ${held.id}`;
+      await tx.$executeRaw`DELETE FROM "EventTerm" WHERE "eventId" = ${held.id}`;
+      await tx.$executeRaw`INSERT INTO "EventTerm" ("eventId", "termId", "position") VALUES (${held.id}, ${category.id}, 0)`;
+      holding();
+      await released;
+    });
+    await heldOpen;
+    const answer = await Promise.race([
+      call(server, "POST", "/events", event(day(10), "Written meanwhile")),
+      new Promise<string>((resolve) => setTimeout(() => resolve("still waiting after 5 s"), 5_000)),
+    ]);
+    release();
+    await other;
+    expect(typeof answer === "string" ? answer : answer.status).toBe(201);
+    expect((await call(server, "GET", `/categories/${category.id}`)).body.count).toBe(2);
+    // Days inside a window are totalled from the day counts (its first and last from the events).
+    const listed = await call(server, "GET", `/events?start_date=${day(8)}&end_date=${day(11)} 23:59:59`);
+    expect(listed.body.total).toBe(2);
+    expect(listed.body.events.map((e: { start_date: string }) => e.start_date.slice(0, 10))).toEqual([
+      day(10),
+      day(10),
+    ]);
+  });
+
+  it("counts what a write outside the service's transactions left, at the next write", async () => {
+    const category = await created(call(server, "POST", "/categories", { name: "Written by hand" }));
+    const event = await created(
+      call(server, "POST", "/events", {
+        title: "Linked by hand",
+        start_date: `${day(12)} 10:00:00`,
+        end_date: `${day(12)} 11:00:00`,
+      }),
+    );
+    await server.db.write
+      .$executeRaw`INSERT INTO "EventTerm" ("eventId", "termId", "position") VALUES (${event.id}, ${category.id}, 0)`;
+    await created(call(server, "POST", "/tags", { name: "Any write" }));
+    expect((await call(server, "GET", `/categories/${category.id}`)).body.count).toBe(1);
+  });
 });

@@ -180,11 +180,8 @@ export async function checkItemLinks(
 }
 
 /**
- * Checks that the terms a write links exist in their taxonomy, and locks, in id order, every term
- * whose count the write may change (those it links and those it unlinks), as the count triggers
- * would take them, so that writers relinking the same terms queue instead of deadlocking. Done
- * after the event's row is written: its triggers take the day counts first, then the terms, and
- * every write must take them in that order.
+ * Checks that the terms a write links exist in their taxonomy, and keeps every term whose count
+ * the write may change (those it links and those it unlinks) from being deleted before it commits.
  */
 export async function checkTermLinks(
   db: Database,

@@ -676,12 +676,10 @@ export async function replaceLinks(tx: Tx, eventId: number, changes: LinkIds, { 
     if (!made)
       await tx.$executeRaw`DELETE FROM "EventTerm" WHERE "eventId" = ${eventId}
       AND "termId" IN (SELECT "id" FROM "Term" WHERE "taxonomy" = ${taxonomy})`;
-    // In term order, the order lockTermsToLink locked them in (the count triggers update each term).
-    const links = termIds.map((termId, position) => ({ eventId, termId, position }));
     await insertRows(
       tx,
       "EventTerm",
-      links.sort((a, b) => a.termId - b.termId),
+      termIds.map((termId, position) => ({ eventId, termId, position })),
     );
   }
 }

@@ -194,7 +194,6 @@ export async function createEvent(
       });
       const change = await textChangeWithSlug(db, tx, ctx, input, null, id);
       await writeTexts(db, tx, id, ctx.language, [], ctx, change);
-      // Late: the terms stay locked from here to the commit (their counts change).
       await checkTermLinks(db, tx, links, null, problems);
       problems.throwIfAny();
       await replaceLinks(tx, id, links, { made: true });
@@ -277,7 +276,6 @@ export async function updateEvent(
         ctx,
         await textChangeWithSlug(db, tx, ctx, input, current, id),
       );
-      // Late: the terms stay locked from here to the commit (their counts change).
       await checkTermLinks(db, tx, links, current, problems);
       problems.throwIfAny();
       await replaceLinks(tx, id, links);

@@ -243,11 +243,12 @@ export async function deleteTermRow(tx: Tx, id: number, parentId: number | null)
 }
 
 /**
- * Locks terms whose counts a write of links changes, in id order (PostgreSQL; SQLite writes one
- * at a time anyway); answers their taxonomies.
+ * Keeps terms a write links or unlinks from being deleted until it commits (PostgreSQL; SQLite
+ * writes one at a time anyway), without making concurrent writers of their links wait: their
+ * counts are written as the transaction commits (see transaction.ts). Answers their taxonomies.
  */
 export async function lockTermsToLink(db: Database, tx: Tx, ids: number[]): Promise<Map<number, string>> {
-  const lock = db.provider === "postgresql" ? Prisma.sql` FOR NO KEY UPDATE` : Prisma.empty;
+  const lock = db.provider === "postgresql" ? Prisma.sql` FOR KEY SHARE` : Prisma.empty;
   const rows = await tx.$queryRaw<Array<{ id: number; taxonomy: string }>>(
     Prisma.sql`SELECT "id", "taxonomy" FROM "Term" WHERE "id" IN (${Prisma.join(ids)}) ORDER BY "id"${lock}`,
   );
