@@ -28,6 +28,7 @@ export interface Config {
   migrateOnStart: boolean;
   /** Maximum connections per process to PostgreSQL. */
   databasePoolSize: number;
+  databasePreparedStatements: boolean;
   /** Largest accepted request body, in bytes. */
   bodyLimitBytes: number;
   /** HTTP worker processes (Node's cluster module); 1 = no cluster. */
@@ -203,6 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     validateResponses: flag(env, "VALIDATE_RESPONSES", false),
     migrateOnStart: flag(env, "MIGRATE_ON_START", true),
     databasePoolSize: integer(env, "DATABASE_POOL_SIZE", 10, 1, 1000),
+    databasePreparedStatements: flag(env, "DATABASE_PREPARED_STATEMENTS", true),
     bodyLimitBytes: integer(env, "BODY_LIMIT_BYTES", 1_048_576, 1024, 100 * 1_048_576),
     // 0 means one worker per core.
     workers: integer(env, "WORKERS", 1, 0, 256) || availableParallelism(),

@@ -330,3 +330,34 @@ describe("the search index", () => {
     expect(ids((await list("?search=opera&orderby=title&order=desc")).events)).toEqual([later.id, sooner.id]);
   });
 });
+
+// Planning was 40 % of an event read's time on PostgreSQL: each statement is prepared once per
+// connection, unless a pooler that cannot keep prepared statements asks for them unnamed.
+(testDatabaseProvider() === "postgresql" ? describe : describe.skip)("statements prepared on PostgreSQL", () => {
+  const preparedOnItsConnection = async (env: Record<string, string>) => {
+    // One connection, so that the statement below sees what the requests before it prepared.
+    const server = await startTestServer({ DATABASE_POOL_SIZE: "1", ...env });
+    try {
+      const created = await createEventVia(server, {
+        title: "Prepared once",
+        start_date: "2031-05-01 10:00:00",
+        end_date: "2031-05-01 11:00:00",
+      });
+      expect((await fetch(`${server.origin}/calendar/events/v1/events/${created.id}`)).status).toBe(200);
+      const rows = await server.db.direct.rows<{ statement: string }>(
+        Prisma.sql`SELECT "statement" FROM pg_prepared_statements WHERE "statement" LIKE ${'%FROM "Event" "e"%'}`,
+      );
+      return rows.length;
+    } finally {
+      await server.close();
+    }
+  };
+
+  it("prepares the service's statements once per connection", async () => {
+    expect(await preparedOnItsConnection({})).toBeGreaterThan(0);
+  });
+
+  it("sends them unnamed with DATABASE_PREPARED_STATEMENTS=false", async () => {
+    expect(await preparedOnItsConnection({ DATABASE_PREPARED_STATEMENTS: "false" })).toBe(0);
+  });
+});

@@ -52,9 +52,16 @@ export interface DatabaseOptions {
    * minutes, and the requests after it wait.
    */
   statementTimeoutMs?: number;
+  /**
+   * PostgreSQL: whether the service's statements are prepared once per connection (default), or
+   * sent unnamed, for a connection pooler that does not keep prepared statements (PgBouncer in
+   * transaction mode before 1.21, or without `max_prepared_statements`).
+   */
+  databasePreparedStatements?: boolean;
 }
 
 const PG_STATEMENT_TIMEOUT_MS = 30_000;
+const PREPARED_CONNECTION_USES = 20_000;
 
 export function providerOf(databaseUrl: string): Provider {
   return /^postgres(ql)?:\/\//.test(databaseUrl) ? "postgresql" : "sqlite";
@@ -236,7 +243,12 @@ async function openSqlite(databaseUrl: string): Promise<Database> {
   };
 }
 
-async function openPostgres(databaseUrl: string, poolSize: number, statementTimeoutMs: number): Promise<Database> {
+async function openPostgres(
+  databaseUrl: string,
+  poolSize: number,
+  statementTimeoutMs: number,
+  prepared: boolean,
+): Promise<Database> {
   // Loaded only when PostgreSQL is used: each provider has its own generated client.
   const { PrismaClient } = require("../../generated/prisma/postgresql/client") as {
     PrismaClient: new (options: unknown) => unknown;
@@ -248,6 +260,9 @@ async function openPostgres(databaseUrl: string, poolSize: number, statementTime
     max: poolSize,
     statement_timeout: statementTimeoutMs,
     options: "-c jit=off",
+    // A connection's prepared statements live as long as it does; replacing it now and then bounds
+    // them (lists prepare one statement per length of their id lists, say).
+    maxUses: prepared ? PREPARED_CONNECTION_USES : undefined,
   });
   // An idle connection that breaks (a server restart) is dropped by the pool; without a listener it would end the process.
   pool.on("error", () => undefined);
@@ -259,11 +274,11 @@ async function openPostgres(databaseUrl: string, poolSize: number, statementTime
     get read() {
       return prisma();
     },
-    transact: postgresWriter(pool).transact,
+    transact: postgresWriter(pool, prepared).transact,
     get write() {
       return prisma();
     },
-    direct: postgresDirectReads(pool),
+    direct: postgresDirectReads(pool, prepared),
     async close() {
       await client?.$disconnect();
       await pool.end();
@@ -273,6 +288,11 @@ async function openPostgres(databaseUrl: string, poolSize: number, statementTime
 
 export function openDatabase(options: DatabaseOptions): Promise<Database> {
   return providerOf(options.databaseUrl) === "postgresql"
-    ? openPostgres(options.databaseUrl, options.databasePoolSize, options.statementTimeoutMs ?? PG_STATEMENT_TIMEOUT_MS)
+    ? openPostgres(
+        options.databaseUrl,
+        options.databasePoolSize,
+        options.statementTimeoutMs ?? PG_STATEMENT_TIMEOUT_MS,
+        options.databasePreparedStatements ?? true,
+      )
     : openSqlite(options.databaseUrl);
 }

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import BetterSqlite3 from "better-sqlite3";
 import type { Pool } from "pg";
 import type { Prisma } from "../../generated/prisma/sqlite/client";
@@ -66,12 +67,39 @@ export function sqliteDirectReads(path: string, busyTimeoutMs: number): DirectRe
   };
 }
 
-/** Through the pool Prisma's adapter uses too, so that the two share its connections and limit. */
-export function postgresDirectReads(pool: Pool): DirectReads {
+const statementNames = new Map<string, string>();
+
+/**
+ * The name a PostgreSQL statement is prepared under on each connection, the same for the same
+ * text: the server then parses and plans it once per connection (its generic plan, after a few
+ * custom ones, when that plan is no costlier) instead of at each execution. Planning was 40 % of an
+ * event read's time on the server (0.53 ms of 1.2 ms) and 0.8 ms of a create's read-back.
+ */
+export function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    if (statementNames.size >= STATEMENT_CACHE_SIZE) statementNames.delete(statementNames.keys().next().value!);
+    name = `s${createHash("sha1").update(text).digest("base64url").slice(0, 20)}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * Through the pool Prisma's adapter uses too, so that the two share its connections and limit;
+ * `prepared`: statements named (see statementName), or sent unnamed for a pooler that cannot keep them.
+ */
+export function postgresDirectReads(pool: Pool, prepared: boolean): DirectReads {
   return {
     provider: "postgresql",
     rows: async <T>(query: Prisma.Sql) =>
-      (await pool.query({ text: query.text, values: query.values.map(postgresValue) })).rows as T[],
+      (
+        await pool.query({
+          name: prepared ? statementName(query.text) : undefined,
+          text: query.text,
+          values: query.values.map(postgresValue),
+        })
+      ).rows as T[],
     // The pool is Prisma's adapter's too: whoever opened it ends it.
     close: async () => undefined,
   };

@@ -2,7 +2,7 @@ import BetterSqlite3 from "better-sqlite3";
 import { types, type CustomTypesConfig, type Pool, type PoolClient } from "pg";
 import { Prisma } from "../../generated/prisma/sqlite/client";
 import type { Provider } from "./provider";
-import { postgresValue, preparedStatements, sqliteValue } from "./direct-reads";
+import { postgresValue, preparedStatements, sqliteValue, statementName } from "./direct-reads";
 
 /**
  * The one door writes go through: a transaction of the driver itself (better-sqlite3, pg), its
@@ -198,10 +198,15 @@ const utcTimestamps: CustomTypesConfig = {
  * statement limit), held for the transaction. A connection whose BEGIN or ROLLBACK fails is not
  * returned to the pool.
  */
-export function postgresWriter(pool: Pool): DriverWriter {
+export function postgresWriter(pool: Pool, prepared: boolean): DriverWriter {
   const statementsOn = (client: PoolClient) => {
     const query = (text: string, values: unknown[]) =>
-      client.query({ text, values: values.map(postgresValue), types: utcTimestamps });
+      client.query({
+        name: prepared ? statementName(text) : undefined,
+        text,
+        values: values.map(postgresValue),
+        types: utcTimestamps,
+      });
     return txOf(
       "postgresql",
       async (text, values) => (await query(text, values)).rows,
