@@ -28,6 +28,7 @@ export interface Config {
   migrateOnStart: boolean;
   /** Maximum connections per process to PostgreSQL. */
   databasePoolSize: number;
+  /** PostgreSQL: statements prepared once per connection, or sent unnamed (see DatabaseOptions). */
   databasePreparedStatements: boolean;
   /** Largest accepted request body, in bytes. */
   bodyLimitBytes: number;

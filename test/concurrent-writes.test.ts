@@ -342,8 +342,8 @@ raceSuite("through two worker processes", async () => {
 });
 
 // The rows that count a day's events and a category's are shared by every write of that day or
-// category; PostgreSQL writers take them only as they commit (the close_write_transaction migration), so
-// a write does not wait for another's whole transaction, and the counts stay exact.
+// category; PostgreSQL writers take them only as they commit (the close_write_transaction
+// migration), so a write does not wait for another's whole transaction, and the counts stay exact.
 (testDatabaseProvider() === "postgresql" ? describe : describe.skip)("counts shared by concurrent writers", () => {
   let server: TestServer;
   beforeAll(async () => {
