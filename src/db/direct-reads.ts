@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import BetterSqlite3 from "better-sqlite3";
-import type { Pool } from "pg";
+import type { Pool, QueryConfig } from "pg";
 import type { Prisma } from "../../generated/prisma/sqlite/client";
 import type { Provider } from "./provider";
 
@@ -85,6 +85,11 @@ export function statementName(text: string): string {
   return name;
 }
 
+/** A statement for pg: named when `prepared` (see statementName), its values bound as Prisma's adapter binds them. */
+export function postgresQuery(text: string, values: unknown[], prepared: boolean): QueryConfig {
+  return { name: prepared ? statementName(text) : undefined, text, values: values.map(postgresValue) };
+}
+
 /**
  * Through the pool Prisma's adapter uses too, so that the two share its connections and limit;
  * `prepared`: statements named (see statementName), or sent unnamed for a pooler that cannot keep them.
@@ -93,13 +98,7 @@ export function postgresDirectReads(pool: Pool, prepared: boolean): DirectReads 
   return {
     provider: "postgresql",
     rows: async <T>(query: Prisma.Sql) =>
-      (
-        await pool.query({
-          name: prepared ? statementName(query.text) : undefined,
-          text: query.text,
-          values: query.values.map(postgresValue),
-        })
-      ).rows as T[],
+      (await pool.query(postgresQuery(query.text, query.values, prepared))).rows as T[],
     // The pool is Prisma's adapter's too: whoever opened it ends it.
     close: async () => undefined,
   };

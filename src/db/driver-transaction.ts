@@ -2,7 +2,7 @@ import BetterSqlite3 from "better-sqlite3";
 import { types, type CustomTypesConfig, type Pool, type PoolClient } from "pg";
 import { Prisma } from "../../generated/prisma/sqlite/client";
 import type { Provider } from "./provider";
-import { postgresValue, preparedStatements, sqliteValue, statementName } from "./direct-reads";
+import { postgresQuery, preparedStatements, sqliteValue } from "./direct-reads";
 
 /**
  * The one door writes go through: a transaction of the driver itself (better-sqlite3, pg), its
@@ -201,12 +201,7 @@ const utcTimestamps: CustomTypesConfig = {
 export function postgresWriter(pool: Pool, prepared: boolean): DriverWriter {
   const statementsOn = (client: PoolClient) => {
     const query = (text: string, values: unknown[]) =>
-      client.query({
-        name: prepared ? statementName(text) : undefined,
-        text,
-        values: values.map(postgresValue),
-        types: utcTimestamps,
-      });
+      client.query({ ...postgresQuery(text, values, prepared), types: utcTimestamps });
     return txOf(
       "postgresql",
       async (text, values) => (await query(text, values)).rows,

@@ -85,7 +85,7 @@ export function collectionLinks(
 }
 
 /** X-TEC-* and X-WP-* totals, and an RFC 8288 Link header for the next and previous pages. */
-export function collectionHeaders(total: number, totalPages: number, links: CollectionLinks): Array<[string, string]> {
+function collectionHeaders(total: number, totalPages: number, links: CollectionLinks): Array<[string, string]> {
   const headers: Array<[string, string]> = [
     ["X-TEC-Total", String(total)],
     ["X-TEC-TotalPages", String(totalPages)],
@@ -99,6 +99,14 @@ export function collectionHeaders(total: number, totalPages: number, links: Coll
   return headers;
 }
 
-export function setCollectionHeaders(res: Response, total: number, totalPages: number, links: CollectionLinks): void {
-  for (const [name, value] of collectionHeaders(total, totalPages, links)) res.setHeader(name, value);
+/** Sets a page's collection headers (collectionHeaders); answers them, for a kept copy of the page to send again. */
+export function setCollectionHeaders(
+  res: Response,
+  total: number,
+  totalPages: number,
+  links: CollectionLinks,
+): Array<[string, string]> {
+  const headers = collectionHeaders(total, totalPages, links);
+  for (const [name, value] of headers) res.setHeader(name, value);
+  return headers;
 }

@@ -5,11 +5,11 @@ import type { LoggedChange, SyncResource } from "../sync/change-log-repository";
 import { EVERY_ITEM, type LoggedItem } from "../sync/representation-cache";
 import { listingToken, sendSyncPage, SYNC_TOKEN_HEADER, syncRequestOf } from "../sync/sync-listing";
 import {
-  collectionHeaders,
   collectionLinks,
   echoedQuery,
   offsetOf,
   pageRequest,
+  setCollectionHeaders,
   totalPagesOf,
   type PageRequest,
   type QueryValue,
@@ -162,8 +162,7 @@ async function sendPage<R, Q extends { page?: number; per_page?: number }, L ext
   }
   const totalPages = totalPagesOf(total, page.perPage);
   const links = collectionLinks(ctx, policy.path, echoedQuery(req, page, list.echo), page, totalPages);
-  const headers = collectionHeaders(total, totalPages, links);
-  for (const [name, value] of headers) res.setHeader(name, value);
+  const headers = setCollectionHeaders(res, total, totalPages, links);
   const next_sync_token = await syncToken();
   const itemsJson = `"${policy.collectionKey}":[${ids.flatMap((id) => shown.get(id) ?? []).join(",")}]`;
   const { rest_url, ...pageLinks } = links;
