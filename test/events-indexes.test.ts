@@ -6,8 +6,9 @@ import { Prisma } from "../generated/prisma/sqlite/client";
 import { prismaRunner } from "../src/db/data-migrations";
 import { migrate } from "../src/db/migrate";
 import { reindexStaleSearchDocuments } from "../src/resources/events/event-repository";
-import { rebuildEventSearch, searchDocumentsSql } from "../src/resources/events/event-search-sql";
+import { rebuildEventSearch } from "../src/resources/events/event-search-sql";
 import { createEventVia, fixedClock, ids, NOW, type EventCreateBody, type EventJson } from "./support/events";
+import { writeEarlierSearchDocument } from "./support/search-documents";
 import { testDatabaseProvider } from "./support/test-database";
 import { ADMIN_HEADERS, startTestServer, type TestServer } from "./support/test-server";
 
@@ -44,25 +45,28 @@ async function list(query: string, headers: Record<string, string> = {}) {
 async function everything(
   query: string,
   headers: Record<string, string> = {},
+  perPage = 50,
 ): Promise<{ total: number; listed: number[] }> {
-  const first = await list(`${query}&per_page=50`, headers);
+  const first = await list(`${query}&per_page=${perPage}`, headers);
   const listed = ids(first.events);
   for (let page = 2; page <= first.total_pages; page += 1)
-    listed.push(...ids((await list(`${query}&per_page=50&page=${page}`, headers)).events));
+    listed.push(...ids((await list(`${query}&per_page=${perPage}&page=${page}`, headers)).events));
   return { total: first.total, listed };
 }
 
-describe("list totals from the day counts", () => {
+describe("list totals from the day counts, and searches", () => {
   interface Shape {
     start: number;
     end: number;
     status: NonNullable<EventCreateBody["status"]>;
     hidden: boolean;
+    /** Whether its title has the word the searches look for. */
+    lantern?: boolean;
   }
 
   async function create(shape: Shape): Promise<EventJson> {
     return createEventVia(server, {
-      title: "Counted",
+      title: shape.lantern ? "Counted lanterns" : "Counted",
       start_date: wall(shape.start),
       end_date: wall(shape.end),
       status: shape.status,
@@ -70,9 +74,16 @@ describe("list totals from the day counts", () => {
     });
   }
 
-  function expected(shapes: Map<number, Shape>, from: number, until: number, statuses: string[]): number[] {
+  function expected(
+    shapes: Map<number, Shape>,
+    from: number,
+    until: number,
+    statuses: string[],
+    lantern = false,
+  ): number[] {
     return [...shapes]
       .filter(([, s]) => !s.hidden && statuses.includes(s.status) && s.start >= from && s.end <= until)
+      .filter(([, s]) => !lantern || s.lantern)
       .sort(([a, x], [b, y]) => x.start - y.start || a - b)
       .map(([id]) => id);
   }
@@ -91,6 +102,21 @@ describe("list totals from the day counts", () => {
         expected(shapes, from, until, ["publish", "draft", "pending", "private", "future"]),
       );
       expect(editor.total).toBe(editor.listed.length);
+      // Searches: everyone's (answered by the index's keys on SQLite) and an editor's, a few per page
+      // so that pages end inside a minute; both orders.
+      const search = `${query}&search=lantern`;
+      const found = expected(shapes, from, until, ["publish"], true);
+      for (const [order, want] of [
+        ["asc", found],
+        ["desc", [...found].reverse()],
+      ] as const) {
+        expect(await everything(`${search}&order=${order}`, {}, 3)).toEqual({ total: want.length, listed: want });
+      }
+      const edited = await everything(search, ADMIN_HEADERS, 4);
+      expect(edited.listed).toEqual(
+        expected(shapes, from, until, ["publish", "draft", "pending", "private", "future"], true),
+      );
+      expect(edited.total).toBe(edited.listed.length);
     }
     // The default window (from yesterday, two years on), whole days.
     const defaults = await everything("?page=1");
@@ -98,14 +124,20 @@ describe("list totals from the day counts", () => {
     expect(defaults.listed).toEqual(
       expected(shapes, Date.UTC(2026, 10, 20), Date.UTC(2028, 10, 21, 23, 59, 59), ["publish"]),
     );
+    const searched = expected(shapes, Date.UTC(2026, 10, 20), Date.UTC(2028, 10, 21, 23, 59, 59), ["publish"], true);
+    expect(await everything("?search=lantern", {}, 5)).toEqual({ total: searched.length, listed: searched });
   }
 
-  it("match the events listed, through creates, moves, status changes, hiding, trashing and deletes", async () => {
+  it("match the events listed and searched, through creates, moves, status changes, hiding, trashing and deletes", async () => {
     const rnd = random(42);
     const shapes = new Map<number, Shape>();
     const statuses: Array<Shape["status"]> = ["publish", "publish", "publish", "draft", "pending", "private"];
     const randomShape = (): Shape => {
-      const start = Date.UTC(2026, 10, 18) + Math.floor(rnd() * 40 * 24 * 4) * (HOUR / 4);
+      // Quarters of an hour, some to the second: a minute's events are ordered by second, then id.
+      const start =
+        Date.UTC(2026, 10, 18) +
+        Math.floor(rnd() * 40 * 24 * 4) * (HOUR / 4) +
+        (rnd() < 0.3 ? Math.floor(rnd() * 60) * 1000 : 0);
       // Mostly short; some days long, one very long (it widens the stretch the count re-checks).
       const hours = rnd() < 0.15 ? 24 * (1 + Math.floor(rnd() * 6)) : 1 + Math.floor(rnd() * 5);
       return {
@@ -113,6 +145,7 @@ describe("list totals from the day counts", () => {
         end: start + hours * HOUR,
         status: statuses[Math.floor(rnd() * statuses.length)],
         hidden: rnd() < 0.1,
+        lantern: rnd() < 0.6,
       };
     };
     for (let i = 0; i < 45; i += 1) {
@@ -254,27 +287,25 @@ describe("the search index", () => {
     expect(await rebuildEventSearch(prismaRunner(server.db))).toBe(2);
     expect(await search("lantern")).toEqual([first.id, second.id]);
 
-    // An existing database that gets the migration: its events are indexed by it.
+    // An existing database that gets the index's last migration: its events are indexed by it.
+    const last =
+      server.db.provider === "postgresql"
+        ? "20261126010000_event_search_by_language"
+        : "20261126100000_event_search_by_start";
     const drops =
       server.db.provider === "postgresql"
-        ? [`DROP TABLE "EventSearch"`]
-        : [`DROP TRIGGER "Event_search_delete"`, `DROP TABLE "EventSearch"`];
-    for (const sql of [
-      ...drops,
-      `DELETE FROM "_prisma_migrations" WHERE "migration_name" = '20261121030000_event_search'`,
-    ]) {
+        ? [`DELETE FROM "EventSearch"`]
+        : [
+            `DROP TRIGGER "Event_search_move"`,
+            `DROP TABLE "EventSearchVocab"`,
+            `DROP TABLE "EventSearchMoved"`,
+            `DELETE FROM "EventSearch"`,
+          ];
+    for (const sql of [...drops, `DELETE FROM "_prisma_migrations" WHERE "migration_name" = '${last}'`]) {
       await server.db.write.$executeRawUnsafe(sql);
     }
-    expect((await migrate(server.config.databaseUrl)).applied).toEqual(["20261121030000_event_search"]);
+    expect((await migrate(server.config.databaseUrl)).applied).toEqual([last]);
     expect(await search("lantern")).toEqual([first.id, second.id]);
-    expect(await search("parade")).toEqual([first.id]);
-
-    // A database indexed before tokens carried their language: the next migration writes every document again.
-    await server.db.write.$executeRawUnsafe(`DELETE FROM "EventSearch"`);
-    await server.db.write.$executeRawUnsafe(
-      `DELETE FROM "_prisma_migrations" WHERE "migration_name" = '20261126010000_event_search_by_language'`,
-    );
-    expect((await migrate(server.config.databaseUrl)).applied).toEqual(["20261126010000_event_search_by_language"]);
     expect(await search("workshop")).toEqual([second.id]);
     if (server.db.provider === "postgresql") {
       // Rebuilt through GIN's pending list, which is then emptied and turned off again, as the service's writes want it.
@@ -287,14 +318,18 @@ describe("the search index", () => {
 
   it("writes again, once, the documents an earlier version wrote beside this one", async () => {
     const lantern = await event("Lantern festival");
-    // The earlier form: each word's suffixes in hexadecimal, without the languages' marks.
-    const earlierTokens = ["lantern", "festival"].map((word) => Buffer.from(word).toString("hex")).join(" ");
-    await server.db.write.$executeRawUnsafe(searchDocumentsSql(server.db.provider, 1), lantern.id, earlierTokens);
+    await writeEarlierSearchDocument(server.db, lantern.id, ["lantern", "festival"]);
     expect(await search("lantern")).toEqual([]);
     expect(await reindexStaleSearchDocuments(server.db)).toBe(1);
     expect(await search("lantern")).toEqual([lantern.id]);
     expect(await search("tival")).toEqual([lantern.id]);
     expect(await reindexStaleSearchDocuments(server.db)).toBe(0);
+    if (server.db.provider === "sqlite") {
+      const [documents] = await server.db.read.$queryRawUnsafe<Array<{ n: number | bigint }>>(
+        `SELECT COUNT(*) AS "n" FROM "EventSearch"`,
+      );
+      expect(Number(documents.n)).toBe(1);
+    }
   });
 
   it("looks for every word in the asked language's text, the index answering alone", async () => {
@@ -318,6 +353,60 @@ describe("the search index", () => {
   (testDatabaseProvider() === "postgresql" ? it : it.skip)("runs on PostgreSQL connections without JIT", async () => {
     const [setting] = await server.db.direct.rows<{ jit: string }>(Prisma.sql`SHOW jit`);
     expect(setting.jit).toBe("off");
+  });
+
+  it("pages in date order to the second, within one minute too, and leaves out what everyone may not find", async () => {
+    const minute = NOW.getTime() + 48 * HOUR;
+    const made: Array<{ id: number; second: number }> = [];
+    // Made in an order that is not the seconds': within a minute, the index orders its documents by id.
+    for (const second of [50, 10, 30, 0, 40, 10]) {
+      const { id } = await event("Lantern walk", {
+        start_date: wall(minute + second * 1000),
+        end_date: wall(minute + HOUR),
+      });
+      made.push({ id, second });
+    }
+    const inOrder = made.sort((a, b) => a.second - b.second || a.id - b.id).map(({ id }) => id);
+    const locked = await event("Lantern walk", {
+      start_date: wall(minute + 20_000),
+      end_date: wall(minute + HOUR),
+      password: "glow",
+    });
+    const draft = await event("Lantern walk", { start_date: wall(minute + 5_000), status: "draft" });
+    for (const perPage of [1, 2, 4]) {
+      expect(await everything("?search=lantern", {}, perPage)).toEqual({ total: 6, listed: inOrder });
+      expect(await everything("?search=lantern&order=desc", {}, perPage)).toEqual({
+        total: 6,
+        listed: [...inOrder].reverse(),
+      });
+    }
+    // The password opens its event to the search; an editor finds the draft too.
+    expect(ids((await list("?search=lantern&password=glow")).events)).toContain(locked.id);
+    expect(ids((await list("?search=lantern", ADMIN_HEADERS)).events)).toEqual(
+      expect.arrayContaining([locked.id, draft.id, ...inOrder]),
+    );
+    // Published, moved, hidden: the index follows.
+    const admin = (id: number, body: unknown) =>
+      server.raw("PATCH", `/calendar/events/v1/events/${id}`, { body, headers: ADMIN_HEADERS });
+    expect((await admin(draft.id, { status: "publish" })).status).toBe(200);
+    expect(ids((await list("?search=lantern")).events)[1]).toBe(draft.id);
+    expect((await admin(draft.id, { start_date: wall(minute + 55_000), end_date: wall(minute + HOUR) })).status).toBe(
+      200,
+    );
+    expect(ids((await list("?search=lantern")).events).at(-1)).toBe(draft.id);
+    expect((await admin(draft.id, { hide_from_listings: true })).status).toBe(200);
+    expect(await everything("?search=lantern", {}, 4)).toEqual({ total: 6, listed: inOrder });
+  });
+
+  it("finds a word whose prefix begins more of the index's terms than are looked up one by one", async () => {
+    // Each word of the description gives the index terms that begin with "qq".
+    const many = await event("Glossary", {
+      description: Array.from({ length: 80 }, (_, i) => `qq${i.toString(36)}x`).join(" "),
+    });
+    const one = await event("Word qqz");
+    expect(await search("qq")).toEqual([many.id, one.id]);
+    expect(await search("qq1")).toEqual([many.id]);
+    expect((await list("?search=qq&per_page=1&page=2")).total).toBe(2);
   });
 
   it("keeps the list's order, not relevance", async () => {

@@ -10,8 +10,12 @@ import { rebuildEventSearch, type SqlRunner } from "../resources/events/event-se
  * transaction. Keyed by migration name.
  */
 export const DATA_MIGRATIONS: Record<string, (sql: SqlRunner, progress: Progress) => Promise<unknown>> = {
-  "20261121030000_event_search": rebuildEventSearch,
-  "20261126010000_event_search_by_language": rebuildEventSearch,
+  // A later migration makes the index again, empty, and its data migration writes every document:
+  // on a database that takes both in one upgrade, the earlier one's would be written for nothing.
+  "20261121030000_event_search": async () => 0,
+  "20261126010000_event_search_by_language": async (sql, progress) =>
+    sql.provider === "postgresql" ? rebuildEventSearch(sql, progress) : 0,
+  "20261126100000_event_search_by_start": rebuildEventSearch,
 };
 
 export function sqliteRunner(db: BetterSqlite3.Database): SqlRunner {

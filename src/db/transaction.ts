@@ -100,6 +100,24 @@ function publicNowSql(change: string): string {
   ELSE ${item("Term", false)} END)`;
 }
 
+type CommitStep = (db: Database, tx: Tx) => Promise<void>;
+const stepsBeforeCommit: CommitStep[] = [];
+
+/**
+ * Work every write transaction does after its own, before its closing statements, whatever it
+ * wrote: registered by the data layer whose tables need it (the event search index, whose
+ * documents a trigger takes out when their key changes).
+ */
+export function beforeEveryCommit(step: CommitStep): void {
+  stepsBeforeCommit.push(step);
+}
+
+async function workThenSteps<T>(db: Database, tx: Tx, work: (tx: Tx) => Promise<T>): Promise<T> {
+  const result = await work(tx);
+  for (const step of stepsBeforeCommit) await step(db, tx);
+  return result;
+}
+
 /**
  * Runs `work` in a write transaction. When the database aborts it to break a conflict with a
  * concurrent one (a deadlock), it runs again from the start: everything it did was rolled back.
@@ -107,7 +125,7 @@ function publicNowSql(change: string): string {
 export async function inTransaction<T>(db: Database, work: (tx: Tx) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await db.transact(work, CLOSING_STATEMENTS[db.provider]);
+      return await db.transact((tx) => workThenSteps(db, tx, work), CLOSING_STATEMENTS[db.provider]);
     } catch (error) {
       if (attempt >= TRANSIENT_ATTEMPTS || !isTransientConflict(error)) throw error;
       // A random pause, longer each time, so that the transactions that collided do not collide again.

@@ -4,6 +4,7 @@ import { visibleSql } from "../post-kernel/visibility-sql";
 import type { Provider } from "../../db/database";
 import type { Language } from "../../i18n/languages";
 import { indexedWhole, searchPrefixes } from "../../text/search-tokens";
+import { KEY_ID_MASK, LAST_KEY_MINUTE, keyMinute, listedKey } from "./event-search-sql";
 import type { EditableCondition, StatusCondition } from "../../auth/post-permissions";
 import type { QueryOf } from "../../http/operation-types";
 import type { ModifiedWindow } from "../../sync/modified-window";
@@ -25,6 +26,11 @@ export interface EventFilters {
   visible: StatusCondition[];
   window: EventWindow;
   searchWords: string[];
+  /**
+   * SQLite: for each search word, the index's terms its token prefixes begin, when there are few
+   * enough to be looked up one by one (searchTermsSql); null for a word with more. Unset: prefixes.
+   */
+  searchTerms?: Array<string[] | null>;
   categoryIds?: number[];
   tagIds?: number[];
   /** Events at any of these venues. */
@@ -148,7 +154,7 @@ export function eventListSql(filters: EventFilters, provider: Provider): { from:
   if (filters.modified.after) conditions.push(Prisma.sql`"e"."modifiedAt" > ${filters.modified.after}`);
   if (filters.modified.before) conditions.push(Prisma.sql`"e"."modifiedAt" < ${filters.modified.before}`);
   return {
-    from: searching ? searchSourceSql(provider, filters.language, filters.searchWords) : Prisma.sql`"Event" "e"`,
+    from: searching ? searchSourceSql(provider, filters) : Prisma.sql`"Event" "e"`,
     where: Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}`,
   };
 }
@@ -262,15 +268,60 @@ function laterOf(provider: Provider, instant: Date, other: Prisma.Sql): Prisma.S
  * events by comparing every pair (63 s for "festival"): each OFFSET 0 keeps its subquery as it is
  * written, so the matches are found first and each is looked up by id.
  */
-export function searchSourceSql(provider: Provider, language: Language, words: string[]): Prisma.Sql {
-  const alternatives = words.map((word) => searchPrefixes(language, word));
+export function searchSourceSql(provider: Provider, filters: EventFilters): Prisma.Sql {
   if (provider === "postgresql") {
-    const query = alternatives.map((prefixes) => `(${prefixes.map((p) => `'${p}':*`).join(" | ")})`).join(" & ");
-    return Prisma.sql`(SELECT "eventId" AS "id" FROM "EventSearch" WHERE "tokens" @@ ${query}::tsquery OFFSET 0) "m"
+    return Prisma.sql`(SELECT "eventId" AS "id" FROM "EventSearch" WHERE "tokens" @@ ${tsQuery(filters)}::tsquery OFFSET 0) "m"
       CROSS JOIN LATERAL (SELECT * FROM "Event" "x" WHERE "x"."id" = "m"."id" OFFSET 0) "e"`;
   }
-  const match = alternatives.map((prefixes) => `(${prefixes.map((p) => `"${p}"*`).join(" OR ")})`).join(" AND ");
-  return Prisma.sql`(SELECT "rowid" AS "id" FROM "EventSearch" WHERE "EventSearch" MATCH ${match}) "m" CROSS JOIN "Event" "e" ON "e"."id" = "m"."id"`;
+  return Prisma.sql`(SELECT "rowid" & ${KEY_ID_MASK} AS "id" FROM "EventSearch" WHERE "EventSearch" MATCH ${searchMatch(filters)}) "m"
+    CROSS JOIN "Event" "e" ON "e"."id" = "m"."id"`;
+}
+
+/** PostgreSQL: the text search query of the documents with, for every word, one of its token prefixes in the list's language. */
+function tsQuery({ language, searchWords }: EventFilters): string {
+  return searchWords
+    .map((word) => `(${searchPrefixes(language, word).map((prefix) => `'${prefix}':*`).join(" | ")})`)
+    .join(" & ");
+}
+
+/**
+ * SQLite: the FTS5 query of the documents with, for every word, one of its token prefixes in the
+ * list's language: as the terms they begin, where the list knows them, else as prefixes. FTS5
+ * reads a term's documents as it goes, seeking by rowid, while it gathers every document of every
+ * term a prefix begins before it gives the first one: a word of a few terms, looked up as terms,
+ * costs a tenth as much to count and next to nothing to page through.
+ */
+function searchMatch({ language, searchWords, searchTerms }: EventFilters): string {
+  return searchWords
+    .map((word, i) => {
+      const terms = searchTerms?.[i];
+      return terms && terms.length > 0
+        ? `(${terms.map((term) => `"${term}"`).join(" OR ")})`
+        : `(${searchPrefixes(language, word)
+            .map((prefix) => `"${prefix}"*`)
+            .join(" OR ")})`;
+    })
+    .join(" AND ");
+}
+
+/** The most terms of one prefix a search looks up one by one (see searchMatch). */
+export const TERMS_PER_PREFIX = 64;
+
+/**
+ * SQLite: the index's terms that the token prefixes of each word begin, at most TERMS_PER_PREFIX
+ * + 1 of each prefix (one more says there are too many), with the positions of the word and of
+ * the prefix among the word's.
+ * Tokens are a mark and hexadecimal digits, so the terms a prefix begins sort before the prefix
+ * followed by "g". "EventSearchVocab" is FTS5's view of the index's terms (the event_search_by_start migration).
+ */
+export function searchTermsSql(language: Language, words: string[]): Prisma.Sql {
+  const lookups = words.flatMap((word, i) =>
+    searchPrefixes(language, word).map(
+      (prefix, j) =>
+        Prisma.sql`SELECT ${i} AS "word", ${j} AS "prefix", "term" FROM (SELECT "term" FROM "EventSearchVocab" WHERE "term" >= ${prefix} AND "term" < ${`${prefix}g`} LIMIT ${TERMS_PER_PREFIX + 1})`,
+    ),
+  );
+  return Prisma.join(lookups, " UNION ALL ", "", "");
 }
 
 /**
@@ -282,4 +333,99 @@ export function searchRecheckSql(language: Language, words: string[]): Prisma.Sq
   if (long.length === 0) return null;
   const likes = long.map((word) => Prisma.sql`"s"."searchText" LIKE ${`%${word}%`}`);
   return Prisma.sql`EXISTS (SELECT 1 FROM "EventText" "s" WHERE "s"."eventId" = "e"."id" AND "s"."language" = ${language} AND ${Prisma.join(likes, " AND ")})`;
+}
+
+/** The statements of a search everyone may make, answered by the index (see publicSearchSql). */
+export interface PublicSearchSql {
+  /** The ids of a page, in order. */
+  page(offset: number, limit: number): Prisma.Sql;
+  /** How many events the search finds. */
+  count: Prisma.Sql;
+}
+
+/**
+ * A search everyone may make (published events only, no other filter than the date window), in
+ * start date order, answered by the index without looking up every match's event. Null for any
+ * other list, which goes the general way.
+ */
+export function publicSearchSql(
+  provider: Provider,
+  filters: EventFilters,
+  orderBy: EventOrderBy,
+  direction: "asc" | "desc",
+): PublicSearchSql | null {
+  if (orderBy !== "start_date" || !publicSearchInWindow(filters)) return null;
+  return provider === "postgresql" ? postgresPublicSearch(filters, direction) : sqlitePublicSearch(filters, direction);
+}
+
+type PublicSearch = EventFilters & { window: { startsFrom: Date; endsUntil: Date } };
+
+/**
+ * PostgreSQL: each document carries its event's start and end and whether everyone's lists show
+ * it (kept by triggers, the event_search_by_start migration), so that the matches GIN finds are
+ * filtered, counted and sorted in the index's table: the events of the page only are read.
+ */
+function postgresPublicSearch(filters: PublicSearch, direction: "asc" | "desc"): PublicSearchSql {
+  const { startsFrom: from, endsUntil: until } = filters.window;
+  const found = Prisma.sql`FROM "EventSearch" "s" WHERE "s"."tokens" @@ ${tsQuery(filters)}::tsquery AND "s"."listed"
+    AND "s"."startsAt" >= ${from} AND "s"."endsAt" <= ${until}`;
+  const dir = Prisma.raw(direction === "asc" ? "ASC" : "DESC");
+  return {
+    page: (offset, limit) => Prisma.sql`SELECT "s"."eventId" AS "id" ${found}
+      ORDER BY "s"."startsAt" ${dir}, "s"."eventId" ${dir} LIMIT ${limit} OFFSET ${offset}`,
+    count: Prisma.sql`SELECT COUNT(*) AS "total" ${found}`,
+  };
+}
+
+/**
+ * SQLite: the index's keys (see event-search-sql.ts) read its documents in date order, within the
+ * window, listed events only, so that a page reads the matches it shows (and those of the last
+ * minute it reaches, which the key orders by id, not by second) instead of sorting every match,
+ * and the total is counted from the index, every event looked up only where the window's edges
+ * cut through: in the first minute, and among those that start late enough to end after the
+ * window (within the longest duration, "EventStat"). Null past the keys' last minute.
+ */
+function sqlitePublicSearch(filters: PublicSearch, direction: "asc" | "desc"): PublicSearchSql | null {
+  const { startsFrom: from, endsUntil: until } = filters.window;
+  const [first, last] = [keyMinute(from), keyMinute(until)];
+  if (first < 0 || last >= LAST_KEY_MINUTE) return null;
+  const match = searchMatch(filters);
+  const [lo, hi] = [listedKey(first), listedKey(last + 1)];
+  const matches = (from: Prisma.Sql | bigint, upTo: Prisma.Sql | bigint) =>
+    Prisma.sql`(SELECT "rowid" AS "k" FROM "EventSearch" WHERE "EventSearch" MATCH ${match} AND "rowid" >= ${from} AND "rowid" < ${upTo}) "m"
+      CROSS JOIN "Event" "e" ON "e"."id" = "m"."k" & ${KEY_ID_MASK}`;
+  const inWindow = Prisma.sql`"e"."startsAt" >= ${from} AND "e"."endsAt" <= ${until}`;
+  // Ascending, the page is among the first offset + limit matches and the rest of the last one's
+  // minute ("c"); descending, among the last ones and the rest of the first one's minute.
+  const ascending = direction === "asc";
+  const dir = Prisma.raw(ascending ? "ASC" : "DESC");
+  const candidates = ascending
+    ? matches(lo, Prisma.sql`((SELECT max("k") FROM "c") >> 31) + 1 << 31`)
+    : matches(Prisma.sql`(SELECT min("k") FROM "c") >> 31 << 31`, hi);
+  const page = (offset: number, limit: number) => Prisma.sql`WITH "c" AS (
+      SELECT "m"."k" AS "k" FROM ${matches(lo, hi)} WHERE ${inWindow} ORDER BY "m"."k" ${dir} LIMIT ${offset + limit})
+    SELECT "e"."id" AS "id" FROM ${candidates} WHERE ${inWindow}
+    ORDER BY "e"."startsAt" ${dir}, "e"."id" ${dir} LIMIT ${limit} OFFSET ${offset}`;
+  // An event of a minute before `last` less the longest duration (in minutes, rounded up) ends before `until`.
+  const longest = Prisma.sql`(SELECT ("maxDurationSeconds" + 59) / 60 FROM "EventStat" WHERE "id" = 1)`;
+  const certain = Prisma.sql`"m"."k" >= ${listedKey(first + 1)} AND "m"."k" < (${last} - ${longest}) << 31`;
+  const count = Prisma.sql`SELECT COALESCE(SUM(CASE WHEN ${certain} THEN 1
+      ELSE (SELECT COUNT(*) FROM "Event" "e" WHERE "e"."id" = "m"."k" & ${KEY_ID_MASK} AND ${inWindow}) END), 0) AS "total"
+    FROM (SELECT "rowid" AS "k" FROM "EventSearch" WHERE "EventSearch" MATCH ${match} AND "rowid" >= ${lo} AND "rowid" < ${hi}) "m"`;
+  return { page, count };
+}
+
+/** Whether a list is a search of published events everyone may see, within a start and end window, and nothing else. */
+function publicSearchInWindow(filters: EventFilters): filters is PublicSearch {
+  const { visible, protectedOpen } = filters;
+  return (
+    filters.searchWords.length > 0 &&
+    filters.searchWords.every(indexedWhole) &&
+    visible.length === 1 &&
+    visible[0].status === "publish" &&
+    visible[0].authorId === undefined &&
+    protectedOpen.passwordHash === null &&
+    "none" in protectedOpen.editable &&
+    onlyDateWindow({ ...filters, searchWords: [] })
+  );
 }

@@ -4,7 +4,7 @@ import { insertRows, insertRowsReturning, upsertRows, type ColumnValue } from ".
 import { inList, insertRowReturningId, instantOf, updateRows, type ColumnsOf } from "../../db/row-writes";
 import { readCount } from "../../db/item-records";
 import { columns, jsonSql, mergedValueTypes, revive } from "../../db/sql-json";
-import type { Tx } from "../../db/transaction";
+import { beforeEveryCommit, type Tx } from "../../db/transaction";
 import { yieldToEventLoop } from "../../event-loop";
 import { isItemId, type ItemRef } from "../../http/operation-types";
 import type { Language } from "../../i18n/languages";
@@ -16,6 +16,10 @@ import {
   countSql,
   dayCountSql,
   eventListSql,
+  publicSearchSql,
+  searchTermsSql,
+  type PublicSearchSql,
+  TERMS_PER_PREFIX,
   eventOrderSql,
   type EventFilters,
   type EventOrderBy,
@@ -213,25 +217,29 @@ export async function readEventPage(
   }>(Prisma.sql`SELECT "e"."id" AS "id"${total} FROM ${parts.from} ${join} ${parts.where}
     ORDER BY ${Prisma.raw(`${key} ${direction}, "e"."id" ${direction}`)} LIMIT ${page.limit} OFFSET ${page.offset}`);
   const ids = rows.map((row) => Number(row.id));
-  const needed = page.needed ? ids.filter(page.needed) : ids;
+  return {
+    ids,
+    records: await readPageRecords(db, parts.shownIn, page.needed ? ids.filter(page.needed) : ids),
+    total: page.countAll && rows.length > 0 ? Number(rows[0].total) : null,
+  };
+}
+
+/** The records of the events `needed` of a page, in its order. */
+async function readPageRecords(db: Database, shownIn: FallbackLanguages, needed: number[]): Promise<EventRecord[]> {
   const byId = new Map<number, EventRecord>();
   // A feed's thousand records are read a hundred at a time, the event loop free in between
   // (better-sqlite3 reads synchronously: one statement would hold it for 150 ms).
   for (let first = 0; first < needed.length; first += RECORDS_PER_READ) {
     if (first > 0) await yieldToEventLoop();
     const read = await db.direct.rows<{ record: unknown }>(
-      Prisma.sql`SELECT ${Prisma.raw(eventRecordSql(db.provider, parts.shownIn))} AS "record" FROM "Event" "e" WHERE "e"."id" IN (${idList(db.provider, needed.slice(first, first + RECORDS_PER_READ))})`,
+      Prisma.sql`SELECT ${Prisma.raw(eventRecordSql(db.provider, shownIn))} AS "record" FROM "Event" "e" WHERE "e"."id" IN (${idList(db.provider, needed.slice(first, first + RECORDS_PER_READ))})`,
     );
     for (const row of read) {
       const record = reviveRecord(row.record);
       byId.set(record.id, record);
     }
   }
-  return {
-    ids,
-    records: needed.flatMap((id) => byId.get(id) ?? []),
-    total: page.countAll && rows.length > 0 ? Number(rows[0].total) : null,
-  };
+  return needed.flatMap((id) => byId.get(id) ?? []);
 }
 
 /**
@@ -290,13 +298,12 @@ export async function listEvents(
   page: EventPage,
   needed?: (id: number) => boolean,
 ): Promise<{ ids: number[]; items: EventRecord[]; total: number }> {
-  const list = eventListSql(page.filters, db.provider);
-  const parts = {
-    ...list,
-    shownIn: page.shownIn,
-    order: eventOrderSql(page.orderBy, page.order, page.filters.language),
-  };
-  const fromDays = dayCountSql(db.provider, page.filters);
+  const filters = await withSearchTerms(db, page.filters);
+  const publicSearch = publicSearchSql(db.provider, filters, page.orderBy, page.order);
+  if (publicSearch) return listPublicSearch(db, page, publicSearch, needed);
+  const list = eventListSql(filters, db.provider);
+  const parts = { ...list, shownIn: page.shownIn, order: eventOrderSql(page.orderBy, page.order, filters.language) };
+  const fromDays = dayCountSql(db.provider, filters);
   const request = { limit: page.limit, offset: page.offset, needed };
   if (fromDays) {
     const [{ ids, records }, total] = await Promise.all([
@@ -310,6 +317,41 @@ export async function listEvents(
   return { ids, items: records, total: total ?? (page.offset === 0 ? 0 : await readCount(db, countSql(list))) };
 }
 
+/** A page of a search everyone may make (see publicSearchSql), and its total. */
+async function listPublicSearch(
+  db: Database,
+  page: EventPage,
+  search: PublicSearchSql,
+  needed?: (id: number) => boolean,
+): Promise<{ ids: number[]; items: EventRecord[]; total: number }> {
+  const [rows, total] = await Promise.all([
+    db.direct.rows<{ id: number | bigint }>(search.page(page.offset, page.limit)),
+    readCount(db, search.count),
+  ]);
+  const ids = rows.map((row) => Number(row.id));
+  return { ids, items: await readPageRecords(db, page.shownIn, needed ? ids.filter(needed) : ids), total };
+}
+
+/**
+ * The filters, on SQLite with the index's terms that each search word's prefixes begin, for the
+ * words whose every prefix begins few enough (see searchMatch).
+ */
+async function withSearchTerms(db: Database, filters: EventFilters): Promise<EventFilters> {
+  if (db.provider !== "sqlite" || filters.searchWords.length === 0) return filters;
+  const rows = await db.direct.rows<{ word: number; prefix: number; term: string }>(
+    searchTermsSql(filters.language, filters.searchWords),
+  );
+  const perPrefix = new Map<string, number>();
+  const searchTerms: Array<string[] | null> = filters.searchWords.map(() => []);
+  for (const { word, prefix, term } of rows) {
+    const seen = (perPrefix.get(`${word}:${prefix}`) ?? 0) + 1;
+    perPrefix.set(`${word}:${prefix}`, seen);
+    if (seen > TERMS_PER_PREFIX) searchTerms[word] = null;
+    else searchTerms[word]?.push(term);
+  }
+  return { ...filters, searchTerms };
+}
+
 /** Of `ids`, the events a list with these filters shows (in no particular order): a sync's changed items. */
 export async function eventsAmong(
   db: Database,
@@ -317,7 +359,7 @@ export async function eventsAmong(
   filters: EventFilters,
   ids: number[],
 ): Promise<EventRecord[]> {
-  const list = eventListSql({ ...filters, onlyIds: ids }, db.provider);
+  const list = eventListSql({ ...(await withSearchTerms(db, filters)), onlyIds: ids }, db.provider);
   const { records } = await readEventPage(
     db,
     { ...list, shownIn, order: eventOrderSql("id", "asc", filters.language) },
@@ -453,10 +495,29 @@ export async function writeSearchDocuments(provider: Provider, tx: Tx, documents
   }
 }
 
+/** Writes the search documents of `ids` again from their texts (an id without an event is skipped). */
+async function writeSearchDocumentsOf(provider: Provider, tx: Tx, ids: number[]): Promise<void> {
+  const texts = await tx.rows<Record<string, unknown>>(
+    Prisma.sql`SELECT "eventId", "language", "searchText" FROM "EventText" WHERE ${inList("eventId", ids)}`,
+  );
+  const existing = await tx.rows<{ id: number | bigint }>(
+    Prisma.sql`SELECT "id" FROM "Event" WHERE ${inList("id", ids)}`,
+  );
+  await writeSearchDocuments(
+    provider,
+    tx,
+    searchDocumentsOf(
+      existing.map((row) => Number(row.id)),
+      texts,
+    ),
+  );
+}
+
 /**
  * Writes again, from their texts, up to `limit` search documents an earlier version wrote (see
  * staleSearchDocumentsSql); how many. On PostgreSQL the documents are locked first, so that an
- * earlier version's write of the same event waits and is found by the next call.
+ * earlier version's write of the same event waits and is found by the next call. On SQLite the
+ * earlier version's document is under the event's id, not its key: it is taken out first.
  */
 export async function reindexStaleSearchDocuments(db: Database, limit = 500): Promise<number> {
   const found = await db.direct.rows<{ id: number | bigint }>(Prisma.raw(staleSearchDocumentsSql(db.provider, limit)));
@@ -465,17 +526,26 @@ export async function reindexStaleSearchDocuments(db: Database, limit = 500): Pr
   await db.transact(async (tx) => {
     if (db.provider === "postgresql")
       await tx.$queryRaw`SELECT "eventId" FROM "EventSearch" WHERE ${inList("eventId", candidates)} FOR UPDATE`;
-    const existing = await tx.rows<{ id: number | bigint }>(
-      Prisma.sql`SELECT "id" FROM "Event" WHERE ${inList("id", candidates)}`,
-    );
-    const ids = existing.map((row) => Number(row.id));
-    const texts = await tx.rows<Record<string, unknown>>(
-      Prisma.sql`SELECT "eventId", "language", "searchText" FROM "EventText" WHERE ${inList("eventId", ids)}`,
-    );
-    await writeSearchDocuments(db.provider, tx, searchDocumentsOf(ids, texts));
+    else await tx.$executeRaw`DELETE FROM "EventSearch" WHERE ${inList("rowid", candidates)}`;
+    await writeSearchDocumentsOf(db.provider, tx, candidates);
   });
   return found.length;
 }
+
+/**
+ * On SQLite, writes the documents of the events whose key a statement of this transaction
+ * changed (its start, its status, its listing or its password): the database's trigger took the
+ * old ones out and noted the events in "EventSearchMoved" (see the event_search_by_start
+ * migration). Run by every write transaction before it commits, whatever it wrote.
+ */
+export async function writeMovedSearchDocuments(db: Database, tx: Tx): Promise<void> {
+  if (db.provider !== "sqlite") return;
+  const moved = await tx.rows<{ eventId: number | bigint }>(Prisma.sql`SELECT "eventId" FROM "EventSearchMoved"`);
+  if (moved.length === 0) return;
+  for (const part of inParts(moved.map((row) => Number(row.eventId)))) await writeSearchDocumentsOf("sqlite", tx, part);
+  await tx.$executeRaw`DELETE FROM "EventSearchMoved"`;
+}
+beforeEveryCommit(writeMovedSearchDocuments);
 
 /** Deletes events for good (their texts and links go with them: cascades). */
 export async function deleteEvents(tx: Tx, ids: number[]): Promise<void> {

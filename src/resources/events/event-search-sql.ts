@@ -10,8 +10,38 @@ import { searchTokens, type LanguageSearchText } from "../../text/search-tokens"
  */
 
 /**
+ * On SQLite, a document's rowid is its key in the index's order (the event_search_by_start
+ * migration): `(unlisted << 62) | (minute << 31) | id`, where unlisted is 0 for an event that
+ * everyone's lists show (published, not hidden, no password) and minute the minute it starts,
+ * counted from 0000-01-01T00:00Z. A search then reads its matches in date order and within a date
+ * window by rowid alone, as FTS5 keeps every document list in rowid order (see searchPageSql).
+ * The migration's triggers compute the same key to take a document out when its event changes.
+ */
+const MINUTES_BEFORE_1970 = 1_036_120_320;
+/** The last minute a key holds (in the year 4083); later events share it, and searches past it go the general way. */
+export const LAST_KEY_MINUTE = 2 ** 31 - 1;
+/** The id bits of a key. */
+export const KEY_ID_MASK = 2 ** 31 - 1;
+
+function documentKeySql(event: string): string {
+  const listed = `${event}."status" = 'publish' AND ${event}."hideFromListings" = 0 AND ${event}."passwordHash" IS NULL`;
+  const minute = `min(max(COALESCE((unixepoch(substr(${event}."startsAt", 1, 16)) + 62167219200) / 60, 0), 0), ${LAST_KEY_MINUTE})`;
+  return `((CASE WHEN ${listed} THEN 0 ELSE 1 END) << 62) | (${minute} << 31) | ${event}."id"`;
+}
+
+/** The minute of a key that `instant` falls in. */
+export function keyMinute(instant: Date): number {
+  return Math.floor(instant.getTime() / 60_000) + MINUTES_BEFORE_1970;
+}
+
+/** The first key of a listed event's document that starts in `minute`. */
+export function listedKey(minute: number): bigint {
+  return BigInt(minute) << 31n;
+}
+
+/**
  * The statement that writes (or replaces) the documents of `count` events; its parameters are,
- * for each event, its id and its tokens joined by spaces.
+ * for each event, its id and its tokens joined by spaces. On SQLite, the event's row gives the key.
  */
 export function searchDocumentsSql(provider: Provider, count: number): string {
   if (provider === "postgresql") {
@@ -21,7 +51,9 @@ export function searchDocumentsSql(provider: Provider, count: number): string {
     );
     return `INSERT INTO "EventSearch" ("eventId", "tokens") VALUES ${rows.join(", ")} ON CONFLICT ("eventId") DO UPDATE SET "tokens" = EXCLUDED."tokens"`;
   }
-  return `INSERT OR REPLACE INTO "EventSearch" ("rowid", "tokens") VALUES ${Array.from({ length: count }, () => "(?, ?)").join(", ")}`;
+  const values = Array.from({ length: count }, () => "(?, ?)").join(", ");
+  return `INSERT OR REPLACE INTO "EventSearch" ("rowid", "tokens")
+    SELECT ${documentKeySql(`"e"`)}, "d"."column2" FROM (VALUES ${values}) "d" JOIN "Event" "e" ON "e"."id" = "d"."column1"`;
 }
 
 /** An event's search texts, one per language it has. */
@@ -46,18 +78,20 @@ export function searchDocumentsOf(ids: number[], textRows: Array<Record<string, 
 }
 
 /**
- * Up to `limit` events whose document is still in the form before tokens carried their languages
- * (tokens that start with a hexadecimal digit): written by an instance of an earlier version still
- * running beside this one during an upgrade. The service writes them again (reindexStaleSearchDocuments).
+ * Up to `limit` documents an instance of an earlier version wrote, still running beside this one
+ * during an upgrade; the service writes them again (reindexStaleSearchDocuments). On PostgreSQL:
+ * documents in the form before tokens carried their languages (tokens that start with a
+ * hexadecimal digit). On SQLite: documents under their event's id instead of their key (an
+ * earlier version's documents are all so), but for an event whose key is its id (a listed event
+ * of the first minute of the year 0). `id` is the document's rowid on SQLite, which is the event's id.
  */
 export function staleSearchDocumentsSql(provider: Provider, limit: number): string {
-  const digits = [..."0123456789abcdef"];
   if (provider === "postgresql") {
-    const query = digits.map((digit) => `${digit}:*`).join(" | ");
+    const query = [..."0123456789abcdef"].map((digit) => `${digit}:*`).join(" | ");
     return `SELECT "eventId" AS "id" FROM "EventSearch" WHERE "tokens" @@ '${query}'::tsquery LIMIT ${limit}`;
   }
-  const match = digits.map((digit) => `"${digit}"*`).join(" OR ");
-  return `SELECT "rowid" AS "id" FROM "EventSearch" WHERE "EventSearch" MATCH '${match}' LIMIT ${limit}`;
+  return `SELECT "s"."rowid" AS "id" FROM "EventSearch" "s" WHERE "s"."rowid" <= ${KEY_ID_MASK}
+    AND NOT EXISTS (SELECT 1 FROM "Event" "e" WHERE "e"."id" = "s"."rowid" AND ${documentKeySql(`"e"`)} = "s"."rowid") LIMIT ${limit}`;
 }
 
 /** Plain SQL access, for the migrator's own connection as for Prisma's (placeholders as the dialect's). */
