@@ -3,13 +3,19 @@
 // the data layer's own functions (per-language text, search text, sort keys, time zones) and
 // written with Prisma in batches (on PostgreSQL the events through COPY: pg-copy.ts); the same
 // seed gives the same data.
+import BetterSqlite3 from "better-sqlite3";
 import { DateTime } from "luxon";
-import type { Database } from "../src/db/database";
+import { sqlitePath, type Database } from "../src/db/database";
+import { sqliteRunner } from "../src/db/data-migrations";
 import { inTransaction } from "../src/db/transaction";
 import { formatWallClock, zoneAbbreviation } from "../src/dates/date-input";
 import { localizedRows, type LocalizedRow, type RowsSpec } from "../src/i18n/localized-rows";
 import type { Language } from "../src/i18n/languages";
-import { searchDocumentsParams, searchDocumentsSql } from "../src/resources/events/event-search-sql";
+import {
+  rebuildEventSearch,
+  searchDocumentsParams,
+  searchDocumentsSql,
+} from "../src/resources/events/event-search-sql";
 import { EVENT_TEXT } from "../src/resources/events/event-record";
 import { ORGANIZER_TEXT } from "../src/resources/organizers/organizer-record";
 import { VENUE_TEXT } from "../src/resources/venues/venue-record";
@@ -393,10 +399,13 @@ export async function seed(
       await w.event.createMany({ data: events });
       await w.eventText.createMany({ data: textRows });
     }
-    await w.$executeRawUnsafe(
-      searchDocumentsSql(db.provider, ids.length),
-      ...searchDocumentsParams(ids.map((eventId) => ({ eventId, texts: searchTexts.get(eventId)! }))),
-    );
+    // SQLite's documents are written at the end, in their keys' order (see rebuildEventSearch).
+    if (db.provider === "postgresql") {
+      await w.$executeRawUnsafe(
+        searchDocumentsSql(db.provider, ids.length),
+        ...searchDocumentsParams(ids.map((eventId) => ({ eventId, texts: searchTexts.get(eventId)! }))),
+      );
+    }
     if (copier) {
       await copier.copy("EventVenue", venueLinks);
       await copier.copy("EventOrganizer", organizerLinks);
@@ -411,6 +420,18 @@ export async function seed(
   }
 
   await copier?.end();
+  if (db.provider === "sqlite") {
+    // In one transaction of its own connection, so that FTS5 takes the documents in one run.
+    const connection = new BetterSqlite3(sqlitePath(databaseUrl), { timeout: 60_000 });
+    try {
+      connection.exec("BEGIN IMMEDIATE");
+      await rebuildEventSearch(sqliteRunner(connection));
+      connection.exec("COMMIT");
+    } finally {
+      connection.close();
+    }
+    log(`wrote the search documents (${Math.round((Date.now() - started) / 1000)} s)`);
+  }
   if (bulkLoad) {
     // The VACUUM below moves the pending list into the index.
     await w.$executeRawUnsafe(`ALTER INDEX "EventSearch_tokens_idx" SET (fastupdate = off)`);

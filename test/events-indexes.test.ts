@@ -283,9 +283,15 @@ describe("the search index", () => {
     const first = await event("Lantern parade");
     const second = await event("Lantern workshop");
     await server.db.write.$executeRawUnsafe(`DELETE FROM "EventSearch"`);
+    // What an earlier version wrote is replaced, on SQLite taken out from under its earlier key.
+    await writeEarlierSearchDocument(server.db, first.id, ["lantern", "parade"]);
     expect(await search("lantern")).toEqual([]);
     expect(await rebuildEventSearch(prismaRunner(server.db))).toBe(2);
     expect(await search("lantern")).toEqual([first.id, second.id]);
+    const [documents] = await server.db.read.$queryRawUnsafe<Array<{ n: number | bigint }>>(
+      `SELECT COUNT(*) AS "n" FROM "EventSearch"`,
+    );
+    expect(Number(documents.n)).toBe(2);
 
     // An existing database that gets the index's last migration: its events are indexed by it.
     const last =

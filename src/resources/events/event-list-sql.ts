@@ -280,7 +280,12 @@ export function searchSourceSql(provider: Provider, filters: EventFilters): Pris
 /** PostgreSQL: the text search query of the documents with, for every word, one of its token prefixes in the list's language. */
 function tsQuery({ language, searchWords }: EventFilters): string {
   return searchWords
-    .map((word) => `(${searchPrefixes(language, word).map((prefix) => `'${prefix}':*`).join(" | ")})`)
+    .map(
+      (word) =>
+        `(${searchPrefixes(language, word)
+          .map((prefix) => `'${prefix}':*`)
+          .join(" | ")})`,
+    )
     .join(" & ");
 }
 
@@ -391,9 +396,11 @@ function sqlitePublicSearch(filters: PublicSearch, direction: "asc" | "desc"): P
   if (first < 0 || last >= LAST_KEY_MINUTE) return null;
   const match = searchMatch(filters);
   const [lo, hi] = [listedKey(first), listedKey(last + 1)];
-  const matches = (from: Prisma.Sql | bigint, upTo: Prisma.Sql | bigint) =>
-    Prisma.sql`(SELECT "rowid" AS "k" FROM "EventSearch" WHERE "EventSearch" MATCH ${match} AND "rowid" >= ${from} AND "rowid" < ${upTo}) "m"
-      CROSS JOIN "Event" "e" ON "e"."id" = "m"."k" & ${KEY_ID_MASK}`;
+  /** The documents that match, keyed from `lowest` to before `beyond`, as "m"."k"; and with their events, "e". */
+  const documents = (lowest: Prisma.Sql | bigint, beyond: Prisma.Sql | bigint) =>
+    Prisma.sql`(SELECT "rowid" AS "k" FROM "EventSearch" WHERE "EventSearch" MATCH ${match} AND "rowid" >= ${lowest} AND "rowid" < ${beyond}) "m"`;
+  const matches = (lowest: Prisma.Sql | bigint, beyond: Prisma.Sql | bigint) =>
+    Prisma.sql`${documents(lowest, beyond)} CROSS JOIN "Event" "e" ON "e"."id" = "m"."k" & ${KEY_ID_MASK}`;
   const inWindow = Prisma.sql`"e"."startsAt" >= ${from} AND "e"."endsAt" <= ${until}`;
   // Ascending, the page is among the first offset + limit matches and the rest of the last one's
   // minute ("c"); descending, among the last ones and the rest of the first one's minute.
@@ -411,7 +418,7 @@ function sqlitePublicSearch(filters: PublicSearch, direction: "asc" | "desc"): P
   const certain = Prisma.sql`"m"."k" >= ${listedKey(first + 1)} AND "m"."k" < (${last} - ${longest}) << 31`;
   const count = Prisma.sql`SELECT COALESCE(SUM(CASE WHEN ${certain} THEN 1
       ELSE (SELECT COUNT(*) FROM "Event" "e" WHERE "e"."id" = "m"."k" & ${KEY_ID_MASK} AND ${inWindow}) END), 0) AS "total"
-    FROM (SELECT "rowid" AS "k" FROM "EventSearch" WHERE "EventSearch" MATCH ${match} AND "rowid" >= ${lo} AND "rowid" < ${hi}) "m"`;
+    FROM ${documents(lo, hi)}`;
   return { page, count };
 }
 

@@ -290,8 +290,9 @@ export interface EventPage {
  * A list filtered only by status (for everyone's events), the hidden flag and a start/end window
  * (the default list, and any `start_date`/`end_date` one) is counted from "EventDayCount", which
  * database triggers keep: whole days are read as one row per day and status instead of one index
- * entry per event, so the cost does not grow with the number of events. Any other list is counted
- * with COUNT(*) over its conditions.
+ * entry per event, so the cost does not grow with the number of events. A search everyone may
+ * make is paged and counted by the search index (publicSearchSql). Any other list is counted with
+ * COUNT(*) over its conditions.
  */
 export async function listEvents(
   db: Database,

@@ -14,7 +14,8 @@ import { searchTokens, type LanguageSearchText } from "../../text/search-tokens"
  * migration): `(unlisted << 62) | (minute << 31) | id`, where unlisted is 0 for an event that
  * everyone's lists show (published, not hidden, no password) and minute the minute it starts,
  * counted from 0000-01-01T00:00Z. A search then reads its matches in date order and within a date
- * window by rowid alone, as FTS5 keeps every document list in rowid order (see searchPageSql).
+ * window by rowid alone, as FTS5 keeps every document list in rowid order (see publicSearchSql
+ * in event-list-sql.ts).
  * The migration's triggers compute the same key to take a document out when its event changes.
  */
 const MINUTES_BEFORE_1970 = 1_036_120_320;
@@ -41,7 +42,9 @@ export function listedKey(minute: number): bigint {
 
 /**
  * The statement that writes (or replaces) the documents of `count` events; its parameters are,
- * for each event, its id and its tokens joined by spaces. On SQLite, the event's row gives the key.
+ * for each event, its id and its tokens joined by spaces. On SQLite, the event's row gives the key,
+ * and the documents go in key order: FTS5 writes out what it holds of a transaction whenever a
+ * rowid comes that is not above the last one (keys in id order made a 100,000-event seed crawl).
  */
 export function searchDocumentsSql(provider: Provider, count: number): string {
   if (provider === "postgresql") {
@@ -53,7 +56,8 @@ export function searchDocumentsSql(provider: Provider, count: number): string {
   }
   const values = Array.from({ length: count }, () => "(?, ?)").join(", ");
   return `INSERT OR REPLACE INTO "EventSearch" ("rowid", "tokens")
-    SELECT ${documentKeySql(`"e"`)}, "d"."column2" FROM (VALUES ${values}) "d" JOIN "Event" "e" ON "e"."id" = "d"."column1"`;
+    SELECT ${documentKeySql(`"e"`)} AS "key", "d"."column2" FROM (VALUES ${values}) "d" JOIN "Event" "e" ON "e"."id" = "d"."column1"
+    ORDER BY "key"`;
 }
 
 /** An event's search texts, one per language it has. */
@@ -103,31 +107,18 @@ export interface SqlRunner {
 
 const REBUILD_BATCH = 500;
 
-/** Writes every event's search document again, from its texts, in batches of events by id. */
+/**
+ * Writes every event's search document again, from its texts, in batches of events: on SQLite in
+ * the documents' key order, so that FTS5 appends them (see searchDocumentsSql), on PostgreSQL by id.
+ */
 export async function rebuildEventSearch(sql: SqlRunner, progress: Progress = silent): Promise<number> {
-  const after = sql.provider === "postgresql" ? "$1" : "?";
   const [{ total }] = await sql.all(`SELECT COUNT(*) AS "total" FROM "Event"`, []);
-  let last = 0;
   let written = 0;
   progress("search documents", 0, Number(total));
   // GIN takes documents one by one, each into its place in the index (3 min 53 s for 100,000);
   // with its pending list on, they are merged into it in bulk as the list fills.
   if (sql.provider === "postgresql") await sql.run(`ALTER INDEX "EventSearch_tokens_idx" SET (fastupdate = on)`, []);
-  for (;;) {
-    const ids = (
-      await sql.all(`SELECT "id" FROM "Event" WHERE "id" > ${after} ORDER BY "id" LIMIT ${REBUILD_BATCH}`, [last])
-    ).map((row) => Number(row.id));
-    if (ids.length === 0) {
-      // Documents written over others leave the old ones' deletions in SQLite's index until its
-      // segments merge: merged now, a search reads only what it finds.
-      if (sql.provider === "sqlite") await sql.run(`INSERT INTO "EventSearch" ("EventSearch") VALUES ('optimize')`, []);
-      else {
-        // The service's writes go straight into the index (see the event_search migration): the list is emptied now.
-        await sql.all(`SELECT gin_clean_pending_list('"EventSearch_tokens_idx"'::regclass)`, []);
-        await sql.run(`ALTER INDEX "EventSearch_tokens_idx" SET (fastupdate = off)`, []);
-      }
-      return written;
-    }
+  for await (const ids of rebuildBatches(sql)) {
     const rows = await sql.all(
       `SELECT "eventId", "language", "searchText" FROM "EventText" WHERE "eventId" IN (${ids.join(", ")})`,
       [],
@@ -136,6 +127,41 @@ export async function rebuildEventSearch(sql: SqlRunner, progress: Progress = si
     await sql.run(searchDocumentsSql(sql.provider, documents.length), searchDocumentsParams(documents));
     written += documents.length;
     progress("search documents", written, Math.max(written, Number(total)));
+  }
+  if (sql.provider === "sqlite") {
+    // Documents under a key no event has now (an earlier version's, or one moved outside the
+    // service's transactions) go; every event's is written.
+    await sql.run(
+      `DELETE FROM "EventSearch" WHERE "rowid" NOT IN (SELECT ${documentKeySql(`"e"`)} FROM "Event" "e")`,
+      [],
+    );
+    await sql.run(`DELETE FROM "EventSearchMoved"`, []);
+    // Documents written over others leave the old ones' deletions in SQLite's index until its
+    // segments merge: merged now, a search reads only what it finds.
+    await sql.run(`INSERT INTO "EventSearch" ("EventSearch") VALUES ('optimize')`, []);
+  } else {
+    // The service's writes go straight into the index (see the event_search migration): the list is emptied now.
+    await sql.all(`SELECT gin_clean_pending_list('"EventSearch_tokens_idx"'::regclass)`, []);
+    await sql.run(`ALTER INDEX "EventSearch_tokens_idx" SET (fastupdate = off)`, []);
+  }
+  return written;
+}
+
+/** The ids of every event, REBUILD_BATCH at a time: on SQLite in their documents' key order, on PostgreSQL by id. */
+async function* rebuildBatches(sql: SqlRunner): AsyncGenerator<number[]> {
+  if (sql.provider === "sqlite") {
+    // Every key at once (8 bytes an event), then the events in that order.
+    const ordered = await sql.all(`SELECT "id" FROM "Event" "e" ORDER BY ${documentKeySql(`"e"`)}`, []);
+    for (let first = 0; first < ordered.length; first += REBUILD_BATCH)
+      yield ordered.slice(first, first + REBUILD_BATCH).map((row) => Number(row.id));
+    return;
+  }
+  for (let last = 0; ;) {
+    const ids = (
+      await sql.all(`SELECT "id" FROM "Event" WHERE "id" > $1 ORDER BY "id" LIMIT ${REBUILD_BATCH}`, [last])
+    ).map((row) => Number(row.id));
+    if (ids.length === 0) return;
+    yield ids;
     last = ids[ids.length - 1];
   }
 }
