@@ -338,6 +338,20 @@ describe("the search index", () => {
     }
   });
 
+  it("follows an event moved outside the service's transactions at the next background pass", async () => {
+    const walk = await event("Lantern walk");
+    const later = NOW.getTime() + 240 * HOUR;
+    await server.db.write.event.update({
+      where: { id: walk.id },
+      data: { startsAt: new Date(later), endsAt: new Date(later + HOUR) },
+    });
+    // PostgreSQL's document follows its event at once (a trigger); SQLite's is written again by the service.
+    expect(await search("lantern")).toEqual(server.db.provider === "postgresql" ? [walk.id] : []);
+    expect(await reindexStaleSearchDocuments(server.db)).toBe(server.db.provider === "postgresql" ? 0 : 1);
+    expect(await search("lantern")).toEqual([walk.id]);
+    expect((await list(`?search=lantern&start_date=${encodeURIComponent(wall(later))}`)).total).toBe(1);
+  });
+
   it("looks for every word in the asked language's text, the index answering alone", async () => {
     const harbour = await event("Harbour concert");
     await server.raw("PATCH", `/es/calendar/events/v1/events/${harbour.id}`, {

@@ -516,37 +516,47 @@ async function writeSearchDocumentsOf(provider: Provider, tx: Tx, ids: number[])
 
 /**
  * Writes again, from their texts, up to `limit` search documents an earlier version wrote (see
- * staleSearchDocumentsSql); how many. On PostgreSQL the documents are locked first, so that an
+ * staleSearchDocumentsSql), and on SQLite those of the events moved outside the service's
+ * transactions (see writeMovedSearchDocuments); how many. On PostgreSQL the documents are locked first, so that an
  * earlier version's write of the same event waits and is found by the next call. On SQLite the
  * earlier version's document is under the event's id, not its key: it is taken out first.
  */
 export async function reindexStaleSearchDocuments(db: Database, limit = 500): Promise<number> {
   const found = await db.direct.rows<{ id: number | bigint }>(Prisma.raw(staleSearchDocumentsSql(db.provider, limit)));
-  if (found.length === 0) return 0;
+  const moved =
+    db.provider === "sqlite" ? await db.direct.rows(Prisma.sql`SELECT 1 FROM "EventSearchMoved" LIMIT 1`) : [];
+  if (found.length === 0 && moved.length === 0) return 0;
   const candidates = found.map((row) => Number(row.id));
-  await db.transact(async (tx) => {
-    if (db.provider === "postgresql")
-      await tx.$queryRaw`SELECT "eventId" FROM "EventSearch" WHERE ${inList("eventId", candidates)} FOR UPDATE`;
-    else await tx.$executeRaw`DELETE FROM "EventSearch" WHERE ${inList("rowid", candidates)}`;
-    await writeSearchDocumentsOf(db.provider, tx, candidates);
+  return db.transact(async (tx) => {
+    if (candidates.length > 0) {
+      if (db.provider === "postgresql")
+        await tx.$queryRaw`SELECT "eventId" FROM "EventSearch" WHERE ${inList("eventId", candidates)} FOR UPDATE`;
+      else await tx.$executeRaw`DELETE FROM "EventSearch" WHERE ${inList("rowid", candidates)}`;
+      await writeSearchDocumentsOf(db.provider, tx, candidates);
+    }
+    // Events moved by writes outside the service's transactions (an earlier version's, or by hand).
+    return candidates.length + (await writeMovedSearchDocuments(db, tx));
   });
-  return found.length;
 }
 
 /**
  * On SQLite, writes the documents of the events whose key a statement of this transaction
  * changed (its start, its status, its listing or its password): the database's trigger took the
  * old ones out and noted the events in "EventSearchMoved" (see the event_search_by_start
- * migration). Run by every write transaction before it commits, whatever it wrote.
+ * migration); how many. Run by every write transaction before it commits, whatever it wrote,
+ * and every minute for the writes made outside the service's transactions.
  */
-export async function writeMovedSearchDocuments(db: Database, tx: Tx): Promise<void> {
-  if (db.provider !== "sqlite") return;
+export async function writeMovedSearchDocuments(db: Database, tx: Tx): Promise<number> {
+  if (db.provider !== "sqlite") return 0;
   const moved = await tx.rows<{ eventId: number | bigint }>(Prisma.sql`SELECT "eventId" FROM "EventSearchMoved"`);
-  if (moved.length === 0) return;
+  if (moved.length === 0) return 0;
   for (const part of inParts(moved.map((row) => Number(row.eventId)))) await writeSearchDocumentsOf("sqlite", tx, part);
   await tx.$executeRaw`DELETE FROM "EventSearchMoved"`;
+  return moved.length;
 }
-beforeEveryCommit(writeMovedSearchDocuments);
+beforeEveryCommit(async (db, tx) => {
+  await writeMovedSearchDocuments(db, tx);
+});
 
 /** Deletes events for good (their texts and links go with them: cascades). */
 export async function deleteEvents(tx: Tx, ids: number[]): Promise<void> {
