@@ -400,6 +400,11 @@ describe("the search index", () => {
         listed: [...inOrder].reverse(),
       });
     }
+    const pastTheLast = await server.raw("GET", "/calendar/events/v1/events?search=lantern&per_page=4&page=3");
+    expect([pastTheLast.status, (pastTheLast.body as { code: string }).code]).toEqual([
+      404,
+      "event-archive-page-not-found",
+    ]);
     // The password opens its event to the search; an editor finds the draft too.
     expect(ids((await list("?search=lantern&password=glow")).events)).toContain(locked.id);
     expect(ids((await list("?search=lantern", ADMIN_HEADERS)).events)).toEqual(

@@ -325,10 +325,13 @@ async function listPublicSearch(
   search: PublicSearchSql,
   needed?: (id: number) => boolean,
 ): Promise<{ ids: number[]; items: EventRecord[]; total: number }> {
-  const [rows, total] = await Promise.all([
-    db.direct.rows<{ id: number | bigint }>(search.page(page.offset, page.limit)),
-    readCount(db, search.count),
+  const [rows, counted] = await Promise.all([
+    db.direct.rows<{ id: number | bigint; total?: number | bigint | string }>(search.page(page.offset, page.limit)),
+    search.totalInPage ? null : readCount(db, search.count),
   ]);
+  // Counted in the page: an empty first page means none at all; past the last page, a count of its own.
+  const total =
+    counted ?? (rows.length > 0 ? Number(rows[0].total) : page.offset === 0 ? 0 : await readCount(db, search.count));
   const ids = rows.map((row) => Number(row.id));
   return { ids, items: await readPageRecords(db, page.shownIn, needed ? ids.filter(needed) : ids), total };
 }
