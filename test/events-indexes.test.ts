@@ -370,10 +370,15 @@ describe("the search index", () => {
   });
 
   // PostgreSQL compiled a broad search's plan on every execution (25 to 180 ms of 110).
-  (testDatabaseProvider() === "postgresql" ? it : it.skip)("runs on PostgreSQL connections without JIT", async () => {
-    const [setting] = await server.db.direct.rows<{ jit: string }>(Prisma.sql`SHOW jit`);
-    expect(setting.jit).toBe("off");
-  });
+  (testDatabaseProvider() === "postgresql" ? it : it.skip)(
+    "runs on PostgreSQL connections without JIT, with room for a large search's bitmap",
+    async () => {
+      const [setting] = await server.db.direct.rows<{ jit: string }>(Prisma.sql`SHOW jit`);
+      expect(setting.jit).toBe("off");
+      const [memory] = await server.db.direct.rows<{ work_mem: string }>(Prisma.sql`SHOW work_mem`);
+      expect(memory.work_mem).toBe("32MB");
+    },
+  );
 
   it("pages in date order to the second, within one minute too, and leaves out what everyone may not find", async () => {
     const minute = NOW.getTime() + 48 * HOUR;
