@@ -100,7 +100,7 @@ function publicNowSql(change: string): string {
   ELSE ${item("Term", false)} END)`;
 }
 
-type CommitStep = (db: Database, tx: Tx) => Promise<void>;
+type CommitStep = (db: Database, tx: Tx) => Promise<unknown>;
 const stepsBeforeCommit: CommitStep[] = [];
 
 /**

@@ -314,8 +314,20 @@ export async function listEvents(
     return { ids, items: records, total };
   }
   const { ids, records, total } = await readEventPage(db, parts, { ...request, countAll: true });
-  // An empty first page means none at all; past the last page, the total takes a count of its own.
-  return { ids, items: records, total: total ?? (page.offset === 0 ? 0 : await readCount(db, countSql(list))) };
+  return { ids, items: records, total: await totalBesidePage(db, total, page.offset, countSql(list)) };
+}
+
+/**
+ * The total of a list that its page's statement counted (null when the page was empty): an empty
+ * first page means none at all; past the last page, the total takes a count of its own.
+ */
+async function totalBesidePage(
+  db: Database,
+  counted: number | null,
+  offset: number,
+  count: Prisma.Sql,
+): Promise<number> {
+  return counted ?? (offset === 0 ? 0 : await readCount(db, count));
 }
 
 /** A page of a search everyone may make (see publicSearchSql), and its total. */
@@ -329,9 +341,8 @@ async function listPublicSearch(
     db.direct.rows<{ id: number | bigint; total?: number | bigint | string }>(search.page(page.offset, page.limit)),
     search.totalInPage ? null : readCount(db, search.count),
   ]);
-  // Counted in the page: an empty first page means none at all; past the last page, a count of its own.
   const total =
-    counted ?? (rows.length > 0 ? Number(rows[0].total) : page.offset === 0 ? 0 : await readCount(db, search.count));
+    counted ?? (await totalBesidePage(db, rows.length > 0 ? Number(rows[0].total) : null, page.offset, search.count));
   const ids = rows.map((row) => Number(row.id));
   return { ids, items: await readPageRecords(db, page.shownIn, needed ? ids.filter(needed) : ids), total };
 }
@@ -557,9 +568,7 @@ export async function writeMovedSearchDocuments(db: Database, tx: Tx): Promise<n
   await tx.$executeRaw`DELETE FROM "EventSearchMoved"`;
   return moved.length;
 }
-beforeEveryCommit(async (db, tx) => {
-  await writeMovedSearchDocuments(db, tx);
-});
+beforeEveryCommit(writeMovedSearchDocuments);
 
 /** Deletes events for good (their texts and links go with them: cascades). */
 export async function deleteEvents(tx: Tx, ids: number[]): Promise<void> {
