@@ -44,7 +44,12 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * Check this API documentation
+         * @description `GET /doc` without its body: the `ETag`, `Content-Type` and `Content-Length` a client or a
+         *     cache checks before it fetches the document again (`If-None-Match` gets `304`).
+         */
+        head: operations["headApiDocumentation"];
         patch?: never;
         trace?: never;
     };
@@ -83,6 +88,32 @@ export interface paths {
          *     are `400 rest_invalid_param` naming the parameter.
          */
         post: operations["createEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The events as an iCalendar feed
+         * @description The events the same filters list (see `GET /events`), as one iCalendar (RFC 5545) file: the
+         *     address to give a calendar app's "subscribe by URL" box. It answers `text/calendar` only, so
+         *     that a generated client reads it as text; `GET /events?ical=1` (or with `Accept:
+         *     text/calendar`) gives the same file. Events in date order, not paged, at most 1,000 events and
+         *     16 MiB unless configured otherwise (`X-Feed-Truncated: true` when cut there), with the series
+         *     of the occurrences it lists and, as `STATUS:CANCELLED`, the events of its window that were
+         *     published and are in the trash now. An `ETag` comes with it; `If-None-Match` gets `304`.
+         */
+        get: operations["getEventsFeed"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -138,6 +169,37 @@ export interface paths {
          * @description Same as `POST` on this path.
          */
         patch: operations["patchEvent"];
+        trace?: never;
+    };
+    "/events/{id}.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * An event as an iCalendar file
+         * @description The event as an iCalendar (RFC 5545) file, `text/calendar` only (an "add to calendar" link;
+         *     a generated client reads it as text); `GET /events/{id}?ical=1` gives the same file. A
+         *     recurring series carries its rule, dates and exceptions. The event must be readable as
+         *     `GET /events/{id}` says (trashed `403 event-no-longer-available`, not readable `403
+         *     event-not-accessible`, password `403 event-password-protected`, unknown `404
+         *     rest-event-not-found`).
+         */
+        get: operations["getEventCalendar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/events/by-slug/{slug}": {
@@ -993,6 +1055,12 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * @description A yes-or-no query parameter: `true` or `false` (canonical; any case is read), or `1` and `0` as
+         *     WordPress clients and calendar apps write them. Other words are refused with `400`.
+         * @example true
+         */
+        QueryFlag: boolean | ("true" | "false" | "1" | "0");
         /**
          * @description Ids or slugs. In a query string, a comma-separated string or a repeated parameter; spaces around items and empty items are dropped.
          * @example [
@@ -2860,6 +2928,42 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description An iCalendar (RFC 5545) file, with a VTIMEZONE for every time zone its events use. */
+        EventsCalendar: {
+            headers: {
+                "Content-Language": components["headers"]["ContentLanguage"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                ETag: components["headers"]["ETag"];
+                "X-Feed-Truncated": components["headers"]["XFeedTruncated"];
+                "Content-Disposition": components["headers"]["ContentDisposition"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example BEGIN:VCALENDAR
+                 *     VERSION:2.0
+                 *     PRODID:-//example.org//calendar-events-v1//EN
+                 *     METHOD:PUBLISH
+                 *     NAME:Events
+                 *     X-WR-CALNAME:Events
+                 *     BEGIN:VEVENT
+                 *     UID:event-42@example.org
+                 *     SEQUENCE:3
+                 *     DTSTAMP:20261120T101500Z
+                 *     DTSTART;TZID=Europe/Lisbon:20261201T190000
+                 *     DTEND;TZID=Europe/Lisbon:20261201T210000
+                 *     SUMMARY:Jazz night
+                 *     URL;VALUE=URI:https://example.org/event/jazz-night/
+                 *     STATUS:CONFIRMED
+                 *     LAST-MODIFIED:20261120T101500Z
+                 *     END:VEVENT
+                 *     END:VCALENDAR
+                 */
+                "text/calendar": string;
+            };
+        };
         /** @description The caller may not read this event: it is in the trash (`event-no-longer-available`), not published (`event-not-accessible`), or protected by a password the request does not give (`event-password-protected`). */
         EventNotAccessible: {
             headers: {
@@ -3249,7 +3353,7 @@ export interface components {
          *     as described on each date parameter. `1`/`0` are accepted too.
          * @example true
          */
-        StrictDates: boolean;
+        StrictDates: components["schemas"]["QueryFlag"];
         /**
          * @description Words to look for in the title, excerpt and description, in the request language (falling back
          *     to the default language where an event is not translated). Case and accents are ignored; every
@@ -3299,7 +3403,7 @@ export interface components {
          * @description `true`: only featured events; `false`: only events that are not featured. `1`/`0` are accepted too.
          * @example true
          */
-        Featured: boolean;
+        Featured: components["schemas"]["QueryFlag"];
         /**
          * @description Only items with these statuses (a list or a comma-separated string). Without it, everything the
          *     caller may read except the trash. Callers who may not edit such items may only ask for
@@ -3314,7 +3418,7 @@ export interface components {
          * @description `true`: only events at a venue within `geoloc_radius` km of (`geoloc_lat`, `geoloc_lng`), which are then required.
          * @example true
          */
-        Geoloc: boolean;
+        Geoloc: components["schemas"]["QueryFlag"];
         /**
          * @description Latitude of the center, in degrees.
          * @example 40.73
@@ -3349,7 +3453,7 @@ export interface components {
          * @description `true`: only events with tickets; `false`: only events without. `1`/`0` are accepted too.
          * @example true
          */
-        Ticketed: boolean;
+        Ticketed: components["schemas"]["QueryFlag"];
         /**
          * @description What to order by: `start_date` (default), `end_date`, `title` (in the request language,
          *     ignoring case and accents), `date` (post date), `modified` or `id`. Ties are broken by id.
@@ -3398,7 +3502,9 @@ export interface components {
         /**
          * @description `true` (or `1`): the answer is iCalendar (RFC 5545, `text/calendar`) instead of JSON, as with
          *     `Accept: text/calendar`, for calendar apps' "subscribe by URL" boxes, which send no useful
-         *     Accept header (the original plugin's export takes the same `ical=1`). A list then is a feed:
+         *     Accept header (the original plugin's export takes the same `ical=1`). The same files have
+         *     addresses of their own that answer nothing else, `/events.ics` and `/events/{id}.ics`: those are
+         *     what a generated client reads as text. A list then is a feed:
          *     every event the same filters list, in date order, not paged (`page` and `per_page` are
          *     ignored), at most 1,000 events and 16 MiB unless configured otherwise (`X-Feed-Truncated: true`
          *     when cut there), and, as `STATUS:CANCELLED`, the events of its window that were published and
@@ -3406,7 +3512,7 @@ export interface components {
          *     lines of their own, and X-ALT-DESC carries its HTML. See the README, "Calendar feeds".
          * @example true
          */
-        Ical: boolean;
+        Ical: components["schemas"]["QueryFlag"];
         /**
          * @description The numeric id of the item. A non-numeric id does not match this route.
          * @example 12
@@ -3427,7 +3533,7 @@ export interface components {
          *     `410`, as without `force`).
          * @example true
          */
-        Force: boolean;
+        Force: components["schemas"]["QueryFlag"];
         /**
          * @description The item's slug.
          * @example blue-note
@@ -3451,13 +3557,13 @@ export interface components {
          *     `false`: only items linked to none. `1`/`0` are accepted too.
          * @example true
          */
-        HasEvents: boolean;
+        HasEvents: components["schemas"]["QueryFlag"];
         /**
          * @description `true`: only items linked to an event, readable by the caller, that starts now or later.
          *     **Departure**: all such events count, not only the first page of them.
          * @example true
          */
-        OnlyWithUpcoming: boolean;
+        OnlyWithUpcoming: components["schemas"]["QueryFlag"];
         /**
          * @description What to sort by: `date` (the publication date; the default), `modified` (the last write) or
          *     `id`; ties are broken by id. The other values WordPress takes for posts are accepted and, as
@@ -3512,7 +3618,7 @@ export interface components {
          *     case, as WordPress clients send them.
          * @example false
          */
-        HideEmpty: boolean;
+        HideEmpty: components["schemas"]["QueryFlag"];
         /**
          * @description Only direct children of this category; `0` for top-level categories. Must be an existing category.
          * @example 4
@@ -3648,6 +3754,11 @@ export interface components {
          */
         RetryAfter: number;
         /**
+         * @description `Accept, Accept-Encoding`: the same URL answers JSON or HTML, as the request's Accept header asks, compressed as it accepts.
+         * @example Accept, Accept-Encoding
+         */
+        VaryDocumentation: string;
+        /**
          * @description How many items match, over all pages.
          * @example 23
          */
@@ -3778,12 +3889,57 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["VaryDocumentation"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OpenApiDocument"];
                     "text/html": string;
                 };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headApiDocumentation: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: {
+                /**
+                 * @description The entity tags (`ETag`) of copies the client has, comma-separated, or `*`. When one of them is
+                 *     the current representation's tag, the answer is `304 Not Modified`, without a body.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What `GET /doc` would answer, without the body. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["VaryDocumentation"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
@@ -3996,7 +4152,9 @@ export interface operations {
                 /**
                  * @description `true` (or `1`): the answer is iCalendar (RFC 5545, `text/calendar`) instead of JSON, as with
                  *     `Accept: text/calendar`, for calendar apps' "subscribe by URL" boxes, which send no useful
-                 *     Accept header (the original plugin's export takes the same `ical=1`). A list then is a feed:
+                 *     Accept header (the original plugin's export takes the same `ical=1`). The same files have
+                 *     addresses of their own that answer nothing else, `/events.ics` and `/events/{id}.ics`: those are
+                 *     what a generated client reads as text. A list then is a feed:
                  *     every event the same filters list, in date order, not paged (`page` and `per_page` are
                  *     ignored), at most 1,000 events and 16 MiB unless configured otherwise (`X-Feed-Truncated: true`
                  *     when cut there), and, as `STATUS:CANCELLED`, the events of its window that were published and
@@ -4125,6 +4283,186 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getEventsFeed: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only events that start on or after this date. Without `strict_dates`, the whole day counts
+                 *     (from its 00:00:00). Default: yesterday (from 00:00:00 in the site time zone), unless only the
+                 *     `starts_*`/`ends_*` parameters are given, or `include` is. Accepts the forms of `WriteDate`
+                 *     (relative phrases too), read in the site time zone.
+                 * @example 2026-12-01
+                 */
+                start_date?: components["parameters"]["StartDate"];
+                /**
+                 * @description Only events that end on or before this date. Without `strict_dates`, the whole day counts (to
+                 *     its 23:59:59). Default: 24 months from now, unless only the `starts_*`/`ends_*` parameters are
+                 *     given, or `include` is.
+                 * @example 2026-12-31
+                 */
+                end_date?: components["parameters"]["EndDate"];
+                /**
+                 * @description Only events that start before this date (without `strict_dates`, before the end of its day, 23:59:59).
+                 * @example +2 weeks
+                 */
+                starts_before?: components["parameters"]["StartsBefore"];
+                /**
+                 * @description Only events that start after this date (without `strict_dates`, after the end of its day, 23:59:59).
+                 * @example 2026-12-01
+                 */
+                starts_after?: components["parameters"]["StartsAfter"];
+                /**
+                 * @description Only events that end before this date (without `strict_dates`, before the end of its day, 23:59:59).
+                 * @example 2026-12-31
+                 */
+                ends_before?: components["parameters"]["EndsBefore"];
+                /**
+                 * @description Only events that end after this date (without `strict_dates`, after the end of its day, 23:59:59).
+                 * @example today
+                 */
+                ends_after?: components["parameters"]["EndsAfter"];
+                /**
+                 * @description `true`: the date parameters are used to the second as given. `false` (default): whole days,
+                 *     as described on each date parameter. `1`/`0` are accepted too.
+                 * @example true
+                 */
+                strict_dates?: components["parameters"]["StrictDates"];
+                /**
+                 * @description Words to look for in the title, excerpt and description, in the request language (falling back
+                 *     to the default language where an event is not translated). Case and accents are ignored; every
+                 *     word must occur, as part of a word or whole (`fest` finds "Festival"); words are not reduced to
+                 *     their stems (`festivals` does not find "Festival"), since a search finds what the original's
+                 *     does. Results keep the list's order (`orderby`, start date unless given): they are not ranked
+                 *     by relevance, as the original's event archive does not rank them. Password-protected events are
+                 *     found only by callers who may edit them or who give their `password` (as WordPress keeps
+                 *     protected posts out of visitors' searches). Search finds a word within the first 1,000
+                 *     characters of each word of the text, and within the first 150,000 characters of index a text
+                 *     gives in each language (a description of tens of thousands of characters is saved whole, and
+                 *     searched in its beginning).
+                 * @example jazz quartet
+                 */
+                search?: components["parameters"]["EventSearch"];
+                /**
+                 * @description Only events in at least one of these categories, given by id or slug (a list or a comma-separated string). Every item must be an existing category.
+                 * @example [
+                 *       "4",
+                 *       "live-music"
+                 *     ]
+                 */
+                categories?: components["parameters"]["Categories"];
+                /**
+                 * @description Only events with at least one of these tags, given by id or slug (a list or a comma-separated string). Every item must be an existing tag.
+                 * @example [
+                 *       "outdoors"
+                 *     ]
+                 */
+                tags?: components["parameters"]["Tags"];
+                /**
+                 * @description Only events at one of these venues (ids; a list or a comma-separated string). Every id must be an existing venue that the caller may see.
+                 * @example [
+                 *       3
+                 *     ]
+                 */
+                venue?: components["parameters"]["VenueFilter"];
+                /**
+                 * @description Only events organized by one of these organizers (ids; a list or a comma-separated string). Every id must be an existing organizer that the caller may see.
+                 * @example [
+                 *       7,
+                 *       8
+                 *     ]
+                 */
+                organizer?: components["parameters"]["OrganizerFilter"];
+                /**
+                 * @description `true`: only featured events; `false`: only events that are not featured. `1`/`0` are accepted too.
+                 * @example true
+                 */
+                featured?: components["parameters"]["Featured"];
+                /**
+                 * @description Only items with these statuses (a list or a comma-separated string). Without it, everything the
+                 *     caller may read except the trash. Callers who may not edit such items may only ask for
+                 *     `publish`; anything else is `400`.
+                 * @example [
+                 *       "publish",
+                 *       "draft"
+                 *     ]
+                 */
+                status?: components["parameters"]["PostStatusFilter"];
+                /**
+                 * @description `true`: only events at a venue within `geoloc_radius` km of (`geoloc_lat`, `geoloc_lng`), which are then required.
+                 * @example true
+                 */
+                geoloc?: components["parameters"]["Geoloc"];
+                /**
+                 * @description Latitude of the center, in degrees.
+                 * @example 40.73
+                 */
+                geoloc_lat?: components["parameters"]["GeolocLat"];
+                /**
+                 * @description Longitude of the center, in degrees.
+                 * @example -74
+                 */
+                geoloc_lng?: components["parameters"]["GeolocLng"];
+                /**
+                 * @description The radius around the center, in kilometres (great-circle distance to the venue's coordinates). Default 10.
+                 * @example 5
+                 */
+                geoloc_radius?: components["parameters"]["GeolocRadius"];
+                /**
+                 * @description Only these events (ids; a list or a comma-separated string), each an existing event that the
+                 *     caller may see (else `400`, as in the original). **Departure**: the default date window does not
+                 *     apply (the original documents this but applies it anyway); explicit date parameters still do.
+                 * @example [
+                 *       31,
+                 *       32
+                 *     ]
+                 */
+                include?: components["parameters"]["Include"];
+                /**
+                 * @description Only the events whose parent is this event (e.g. the occurrences of a series). Must be an existing event that the caller may see.
+                 * @example 31
+                 */
+                post_parent?: components["parameters"]["PostParent"];
+                /**
+                 * @description `true`: only events with tickets; `false`: only events without. `1`/`0` are accepted too.
+                 * @example true
+                 */
+                ticketed?: components["parameters"]["Ticketed"];
+                /**
+                 * @description The password of a password-protected event. With it, a single GET shows the event (without it,
+                 *     `403 event-password-protected`), and a list shows in full the protected events it opens (the
+                 *     others are redacted) and its `search` finds them. Those who may edit an event never need it.
+                 * @example letmein
+                 */
+                password?: components["parameters"]["EventPassword"];
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: {
+                /**
+                 * @description The entity tags (`ETag`) of copies the client has, comma-separated, or `*`. When one of them is
+                 *     the current representation's tag, the answer is `304 Not Modified`, without a body.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["EventsCalendar"];
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getEvent: {
         parameters: {
             query?: {
@@ -4138,7 +4476,9 @@ export interface operations {
                 /**
                  * @description `true` (or `1`): the answer is iCalendar (RFC 5545, `text/calendar`) instead of JSON, as with
                  *     `Accept: text/calendar`, for calendar apps' "subscribe by URL" boxes, which send no useful
-                 *     Accept header (the original plugin's export takes the same `ical=1`). A list then is a feed:
+                 *     Accept header (the original plugin's export takes the same `ical=1`). The same files have
+                 *     addresses of their own that answer nothing else, `/events.ics` and `/events/{id}.ics`: those are
+                 *     what a generated client reads as text. A list then is a feed:
                  *     every event the same filters list, in date order, not paged (`page` and `per_page` are
                  *     ignored), at most 1,000 events and 16 MiB unless configured otherwise (`X-Feed-Truncated: true`
                  *     when cut there), and, as `STATUS:CANCELLED`, the events of its window that were published and
@@ -4486,6 +4826,53 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getEventCalendar: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The password of a password-protected event. With it, a single GET shows the event (without it,
+                 *     `403 event-password-protected`), and a list shows in full the protected events it opens (the
+                 *     others are redacted) and its `search` finds them. Those who may edit an event never need it.
+                 * @example letmein
+                 */
+                password?: components["parameters"]["EventPassword"];
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: {
+                /**
+                 * @description The entity tags (`ETag`) of copies the client has, comma-separated, or `*`. When one of them is
+                 *     the current representation's tag, the answer is `304 Not Modified`, without a body.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["EventsCalendar"];
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["EventNotAccessible"];
+            404: components["responses"]["EventNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getEventBySlug: {
         parameters: {
             query?: {
@@ -4499,7 +4886,9 @@ export interface operations {
                 /**
                  * @description `true` (or `1`): the answer is iCalendar (RFC 5545, `text/calendar`) instead of JSON, as with
                  *     `Accept: text/calendar`, for calendar apps' "subscribe by URL" boxes, which send no useful
-                 *     Accept header (the original plugin's export takes the same `ical=1`). A list then is a feed:
+                 *     Accept header (the original plugin's export takes the same `ical=1`). The same files have
+                 *     addresses of their own that answer nothing else, `/events.ics` and `/events/{id}.ics`: those are
+                 *     what a generated client reads as text. A list then is a feed:
                  *     every event the same filters list, in date order, not paged (`page` and `per_page` are
                  *     ignored), at most 1,000 events and 16 MiB unless configured otherwise (`X-Feed-Truncated: true`
                  *     when cut there), and, as `STATUS:CANCELLED`, the events of its window that were published and

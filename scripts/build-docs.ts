@@ -5,9 +5,10 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { LANGUAGES } from "../src/i18n/languages";
+import { LANGUAGES, type Language } from "../src/i18n/languages";
 import { docsHtmlPath, withAddressPlaceholders } from "../src/openapi/documentation";
 import { loadBundledSpec } from "../src/openapi/spec";
+import { DOCS_UI_LITERALS, DOCS_UI_WORDS } from "./docs-ui-words";
 
 const redocly = resolve(__dirname, "../node_modules/.bin/redocly");
 
@@ -34,6 +35,41 @@ function selfContained(page: string, output: string): string {
   if (remaining) throw new Error(`${output} still loads from another host: ${remaining[0]}`);
   return result;
 }
+/** `text` with `from` replaced by `to`, which must be there exactly `times` times: Redoc's build changed otherwise. */
+function replaceExactly(text: string, from: string, to: string, times: number, output: string): string {
+  const found = text.split(from).length - 1;
+  if (found !== times)
+    throw new Error(`${output}: expected ${times}× ${JSON.stringify(from)} in Redoc's page, found ${found}`);
+  return text.split(from).join(to);
+}
+
+// The standalone build's translate(key, englishDefault): it gives the English default.
+const REDOC_TRANSLATE = "useTranslate:()=>({translate:(e,t)=>(typeof t==`string`?t:t?.defaultValue)||e||``})";
+
+/** Redoc's own words (buttons, headings) in the page's language. */
+function translated(page: string, language: Language, output: string): string {
+  if (language === "en") return page;
+  const words = JSON.stringify(DOCS_UI_WORDS[language]);
+  const lookUp = `useTranslate:(W=>()=>({translate:(e,t)=>(Object.hasOwn(W,e)&&W[e])||(typeof t==\`string\`?t:t?.defaultValue)||e||\`\`}))(${words})`;
+  return DOCS_UI_LITERALS[language].reduce(
+    (text, [from, to, times]) => replaceExactly(text, from, to, times, output),
+    replaceExactly(page, REDOC_TRANSLATE, lookUp, 1, output),
+  );
+}
+
+/**
+ * The menu's links as the page's script makes them. The page routes by the URL's fragment
+ * (`/doc#/events/listevents`), and its script writes links so; the links rendered into the markup
+ * at build time are root-relative (`/events`), and stay so after the script takes over: opened in
+ * a new tab, they left the page for an address that is not the documentation's.
+ */
+function fragmentLinks(page: string): string {
+  return page
+    .split(/(<script[\s\S]*?<\/script>)/)
+    .map((part) => (part.startsWith("<script") ? part : part.replace(/href="\//g, 'href="#/')))
+    .join("");
+}
+
 const scratch = mkdtempSync(join(tmpdir(), "calendar-docs-"));
 try {
   for (const language of LANGUAGES) {
@@ -47,9 +83,10 @@ try {
       env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
     });
     // Redoc's page template declares English; say which language the page is in.
+    const page = selfContained(readFileSync(output, "utf8"), output);
     writeFileSync(
       output,
-      selfContained(readFileSync(output, "utf8"), output).replace('<html lang="en">', `<html lang="${language}">`),
+      fragmentLinks(translated(page, language, output)).replace('<html lang="en">', `<html lang="${language}">`),
     );
     console.log(`built ${output}`);
   }

@@ -1,4 +1,5 @@
 import { availableParallelism } from "node:os";
+import ipaddr from "ipaddr.js";
 import { IANAZone } from "luxon";
 import { LANGUAGES, isLanguage, type Language } from "./i18n/languages";
 import { LOG_LEVELS, type LogLevel } from "./logging/logger";
@@ -148,11 +149,53 @@ function corsOrigins(raw: string | undefined): "*" | string[] {
   return origins;
 }
 
+function isIpAddress(text: string): boolean {
+  return ipaddr.IPv4.isValidFourPartDecimal(text) || (text.includes(":") && ipaddr.IPv6.isValid(text));
+}
+
+/** Express's "trust proxy": true/false, a number of hops, or addresses, ranges and the names proxy-addr knows. */
 function trustProxy(raw: string | undefined): boolean | number | string {
   if (raw === undefined || raw === "") return false;
   if (/^(true|false)$/i.test(raw)) return raw.toLowerCase() === "true";
   if (/^\d+$/.test(raw)) return Number(raw);
+  const bad = raw
+    .split(",")
+    .map((item) => item.trim())
+    .find((item) => {
+      if (/^(loopback|linklocal|uniquelocal)$/.test(item)) return false;
+      const [address, prefix, ...rest] = item.split("/");
+      return rest.length > 0 || !isIpAddress(address) || (prefix !== undefined && !/^\d{1,3}$/.test(prefix));
+    });
+  if (bad !== undefined)
+    throw new ConfigError(
+      `TRUST_PROXY must be true, false, a number of proxies, or addresses and ranges (10.0.0.0/8, loopback, linklocal, uniquelocal), comma-separated; not "${bad}"`,
+    );
   return raw;
+}
+
+/** An address to listen on: an IP address or a host name. */
+function host(raw: string | undefined): string {
+  if (raw === undefined || raw === "") return "0.0.0.0";
+  const hostName =
+    /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+  if (isIpAddress(raw) || (hostName.test(raw) && !/^[\d.]+$/.test(raw))) return raw;
+  throw new ConfigError(
+    `HOST must be an IP address of this machine (0.0.0.0 for all, :: for all IPv6) or a host name, not "${raw}"`,
+  );
+}
+
+/** A PostgreSQL URL must say which server: a host, or a socket folder in `?host=`. */
+function postgresUrl(raw: string): void {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`DATABASE_URL is not a URL: postgresql://user:password@host:5432/database`);
+  }
+  if (url.hostname === "" && !url.searchParams.get("host"))
+    throw new ConfigError(
+      `DATABASE_URL names no server: write it as postgresql://user:password@host:5432/database, not "${raw}"`,
+    );
 }
 
 function logLevel(raw: string | undefined): LogLevel {
@@ -177,6 +220,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!/^(file:|postgres(ql)?:\/\/)/.test(databaseUrl)) {
     throw new ConfigError(`DATABASE_URL must be a file: URL (SQLite) or a postgresql:// URL, not "${databaseUrl}"`);
   }
+  if (databaseUrl.startsWith("postgres")) postgresUrl(databaseUrl);
   const adminToken = env.CALENDAR_ADMIN_TOKEN || null;
   if (adminToken !== null && adminToken.length < 16) {
     throw new ConfigError("CALENDAR_ADMIN_TOKEN must be at least 16 characters long");
@@ -191,7 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     logLevel: logLevel(env.LOG_LEVEL),
     port: integer(env, "PORT", 8080, 0, 65535),
-    host: env.HOST || "0.0.0.0",
+    host: host(env.HOST),
     databaseUrl,
     adminToken,
     restRoot: restRoot(env.REST_ROOT),

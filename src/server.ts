@@ -4,7 +4,7 @@ import { createServer as createNetServer } from "node:net";
 import { createApp } from "./app";
 import { ConfigError, loadConfig, type Config } from "./config";
 import { openDatabase } from "./db/database";
-import { migrate } from "./db/migrate";
+import { migrate, missingMigrations } from "./db/migrate";
 import { createHttpServer, stopGracefully } from "./http/server-limits";
 import { createLogger, type Logger } from "./logging/logger";
 import { publishDueItems } from "./resources/post-kernel/scheduled-publishing";
@@ -74,6 +74,8 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
     (error) => portStartupMessage(error, config),
   );
   logger.info({ port: config.port, host: config.host, database: db.provider }, "listening");
+  // A cluster's primary counts a worker as started from here (runPrimary).
+  if (cluster.isWorker) process.send?.(WORKER_LISTENING);
 
   const publishDue = () =>
     publishDueItems(db, new Date())
@@ -137,24 +139,49 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
   });
 }
 
+const WORKER_LISTENING = "calendar:listening";
+/** Workers that die before they listen, this many within a minute, stop the service: restarting them would not help. */
+const FAILED_STARTS_TOLERATED = 3;
+
 function runPrimary(config: Config, logger: Logger): void {
   let stopping = false;
+  let everListened = false;
+  const listening = new Set<number>();
+  const failedStarts: number[] = [];
+  let exitCode = 0;
+  const stopAll = (code: number) => {
+    stopping = true;
+    exitCode = code;
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGTERM");
+    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(exitCode);
+  };
   for (let i = 0; i < config.workers; i += 1) cluster.fork();
+  cluster.on("message", (worker, message) => {
+    if (message !== WORKER_LISTENING) return;
+    listening.add(worker.id);
+    everListened = true;
+  });
   cluster.on("exit", (worker, code, signal) => {
     if (stopping) {
       if (Object.keys(cluster.workers ?? {}).length === 0) {
-        logger.info("stopped");
-        process.exit(0);
+        if (exitCode === 0) logger.info("stopped");
+        process.exit(exitCode);
       }
       return;
+    }
+    if (!listening.delete(worker.id)) {
+      // It said why, in one line (or a stack, for a bug); the service as a whole stops with it.
+      const now = Date.now();
+      failedStarts.push(now);
+      while (failedStarts[0] < now - 60_000) failedStarts.shift();
+      if (!everListened || failedStarts.length >= FAILED_STARTS_TOLERATED) return stopAll(1);
     }
     logger.error({ worker: worker.process.pid, code, signal }, "worker died; starting another");
     cluster.fork();
   });
   onStopSignal((signal) => {
-    stopping = true;
     logger.info({ signal, workers: config.workers }, "stopping");
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGTERM");
+    stopAll(0);
   });
   logger.info({ workers: config.workers }, "started workers");
 }
@@ -178,8 +205,32 @@ async function main(): Promise<void> {
         (error) => databaseStartupMessage(error, config),
       );
       if (applied.length > 0) logger.info({ applied }, "migrations applied");
+    } else {
+      const missing = await step(
+        () => missingMigrations(config.databaseUrl),
+        (error) => databaseStartupMessage(error, config),
+      );
+      if (missing.length > 0)
+        throw new StartupFailure(
+          `MIGRATE_ON_START=false, and the database lacks ${missing.length} migration(s) of this version (${missing[0]}${missing.length > 1 ? ", …" : ""}): run "npm run migrate" first, or start with MIGRATE_ON_START=true`,
+        );
     }
-    if (config.workers > 1) return runPrimary(config, logger);
+    if (config.workers > 1) {
+      // Workers connect as the service does (pool settings and all): a server that refuses that
+      // is said once, here, rather than by every worker in turn.
+      await step(
+        async () => {
+          const db = await openDatabase(config);
+          try {
+            await pingDatabase(db);
+          } finally {
+            await db.close();
+          }
+        },
+        (error) => databaseStartupMessage(error, config),
+      );
+      return runPrimary(config, logger);
+    }
   }
   await runWorker(config, logger);
 }

@@ -52,10 +52,13 @@ export function databaseStartupMessage(error: unknown, config: Config): string |
     case "DatabaseDoesNotExist":
       return `DATABASE_URL: the database of ${where} does not exist; create it (CREATE DATABASE) or fix the URL`;
     case "28P01":
-    case "28000":
     case "AuthenticationFailed":
-      return `DATABASE_URL: the server refused the user or password of ${where}`;
+      return `DATABASE_URL: the server refused the password of ${where}`;
+    case "28000":
+      // No such role, or no pg_hba.conf line lets it in: the server's own words say which.
+      return `DATABASE_URL: the server refused the user of ${where}${message ? `: ${message}` : ""}`;
     case "SQLITE_CANTOPEN":
+    case "ENOENT":
     case "EACCES":
     case "ENOTDIR":
     case "EROFS":
@@ -77,5 +80,7 @@ export function portStartupMessage(error: unknown, config: Config): string | nul
   if (code === "EACCES")
     return `PORT: not allowed to listen on ${config.host}:${config.port} (ports below 1024 need privileges); choose another PORT`;
   if (code === "EADDRNOTAVAIL") return `HOST: ${config.host} is not an address of this machine`;
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN")
+    return `HOST: ${config.host} is not a name this machine can resolve; give one of its addresses (0.0.0.0 for all)`;
   return null;
 }

@@ -48,6 +48,29 @@ describe("ETag and If-None-Match", () => {
       expect((await get(path, { "If-None-Match": `"other", W/${etag}` })).status).toBe(304);
       expect((await get(path, { "If-None-Match": '"other"' })).status).toBe(200);
       expect((await server.raw("HEAD", `${root}${path}`, { headers: { "If-None-Match": etag } })).status).toBe(304);
+      // A 304 has no body, so no Content-Type (a proxy that checks one against the other fails it).
+      expect([path, again.headers.get("content-type")]).toEqual([path, null]);
+    }
+  });
+
+  it("serves /doc as JSON or HTML by Accept, says so in Vary, and answers HEAD as GET without the body", async () => {
+    for (const accept of ["application/json", "text/html"]) {
+      const page = await get("/doc", { Accept: accept });
+      expect(page.headers.get("vary")).toBe("Accept, Accept-Encoding");
+      expect(page.headers.get("content-type")).toContain(accept);
+      const head = await server.raw("HEAD", `${root}/doc`, { headers: { Accept: accept } });
+      expect([head.status, head.text, head.headers.get("etag"), head.headers.get("content-type")]).toEqual([
+        200,
+        "",
+        page.headers.get("etag"),
+        page.headers.get("content-type"),
+      ]);
+      const unchanged = await get("/doc", { Accept: accept, "If-None-Match": page.headers.get("etag")! });
+      expect([unchanged.status, unchanged.headers.get("content-type"), unchanged.headers.get("vary")]).toEqual([
+        304,
+        null,
+        "Accept, Accept-Encoding",
+      ]);
     }
   });
 

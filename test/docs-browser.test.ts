@@ -65,4 +65,53 @@ const TITLES = { en: en.info.title, "pt-br": ptBr.info.title, es: es.info.title 
     },
     60_000,
   );
+
+  // Redoc's own words, which the document does not hold: in the page's language (scripts/docs-ui-words.ts).
+  const UI_WORDS = {
+    "pt-br": {
+      search: "Pesquisar",
+      responses: "Respostas",
+      request: "Requisição",
+      copy: "Copiar",
+      required: "obrigatório",
+    },
+    es: { search: "Buscar", responses: "Respuestas", request: "Solicitud", copy: "Copiar", required: "obligatorio" },
+  };
+
+  it.each(Object.keys(UI_WORDS) as Array<keyof typeof UI_WORDS>)(
+    "writes Redoc's own words in %s, and its menu links open the same page in a new tab",
+    async (language) => {
+      const words = UI_WORDS[language];
+      const page = await browser.newPage();
+      const problems: string[] = [];
+      page.on("pageerror", (error) => problems.push(error.message));
+      const doc = `${server.origin}/${language}/calendar/events/v1/doc`;
+      await page.goto(`${doc}#/events/listevents`, { waitUntil: "networkidle" });
+      for (const word of [words.responses, words.search]) await page.getByText(word).first().waitFor();
+      const text = await page.locator("body").innerText();
+      for (const word of Object.values(words))
+        expect([language, word, text.includes(word)]).toEqual([language, word, true]);
+      for (const english of ["Search", "Responses", "Request", "Copy", "required", "API docs by", "Any of:"])
+        expect([language, english, new RegExp(`(^|\\s)${english}(\\s|$)`, "m").test(text)]).toEqual([
+          language,
+          english,
+          false,
+        ]);
+
+      // Every link of the page stays on it (by its fragment) or names a full address: none is root-relative.
+      const hrefs = await page.$$eval("a[href]", (links) => links.map((link) => link.getAttribute("href")!));
+      expect(hrefs.filter((href) => href.startsWith("/"))).toEqual([]);
+      // A menu link opened in a new tab shows the page, at the section it names.
+      const section = hrefs.find((href) => href.startsWith("#/section/"))!;
+      const tab = await browser.newPage();
+      const response = await tab.goto(new URL(section, doc).href, { waitUntil: "networkidle" });
+      expect(response?.status()).toBe(200);
+      expect(tab.url()).toBe(`${doc}${section}`);
+      await tab.waitForSelector("h1");
+      expect(problems).toEqual([]);
+      await tab.close();
+      await page.close();
+    },
+    60_000,
+  );
 });

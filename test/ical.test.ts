@@ -255,4 +255,54 @@ describe("iCalendar feeds of events", () => {
         .every((line) => !line.includes("\n")),
     ).toBe(true);
   });
+
+  it("serves feeds a generated client reads as text: /events.ics and /events/{id}.ics answer text/calendar only, under every prefix", async () => {
+    const category = await createTermVia(server, "categories", { name: "Feed address" });
+    const event = await createEvent({
+      title: "Feed by address",
+      start_date: "+7 days 18:00",
+      end_date: "+7 days 19:00",
+      categories: [category.id],
+    });
+    const asJson = { Accept: "application/json" };
+    const list = await server.raw("GET", `${root}/events.ics?categories=${category.id}`, { headers: asJson });
+    expect(list.text).toBe((await feed(`&categories=${category.id}`)).text);
+    expect(list.headers.get("content-disposition")).toBe('inline; filename="events.ics"');
+    expect(parsed(list).events.map((vevent) => vevent.summary)).toEqual(["Feed by address"]);
+    const spanish = await server.raw("GET", `/es${root}/events.ics?categories=${category.id}`);
+    expect(parsed(spanish).byUid(event.id)).toBeDefined();
+    expect(spanish.headers.get("content-language")).toBe("es");
+    // Paging is not the feed's: `page` is not one of its parameters, and is ignored as unknown ones are.
+    expect((await server.raw("GET", `${root}/events.ics?categories=${category.id}&page=9`)).text).toBe(list.text);
+    expect((await server.raw("GET", `${root}/events.ics?featured=maybe`)).body.code).toBe("rest_invalid_param");
+
+    const one = await server.raw("GET", `${root}/events/${event.id}.ics`, { headers: asJson });
+    expect(one.text).toBe((await server.raw("GET", `${root}/events/${event.id}?ical=1`)).text);
+    expect(one.headers.get("content-disposition")).toBe(`inline; filename="event-${event.id}.ics"`);
+    const etag = one.headers.get("etag")!;
+    const again = await server.raw("GET", `${root}/events/${event.id}.ics`, { headers: { "If-None-Match": etag } });
+    expect(again.status).toBe(304);
+    const missing = await server.raw("GET", `${root}/events/99999999.ics`);
+    expect([missing.status, missing.body.code]).toEqual([404, "rest-event-not-found"]);
+    expect((await server.raw("GET", `${root}/events/${event.id}x.ics`)).status).toBe(404);
+
+    const index = (await server.raw("GET", root)).body as { routes: Record<string, unknown> };
+    expect(Object.keys(index.routes)).toEqual(
+      expect.arrayContaining([`/${root.slice(1)}/events\\.ics`, `/${root.slice(1)}/events/(?P<id>\\d+)\\.ics`]),
+    );
+  });
+
+  it("reads ical as true or false, 1 or 0, in any case, and refuses other words", async () => {
+    const event = await createEvent({ title: "Feed flags", start_date: "+8 days 18:00", end_date: "+8 days 19:00" });
+    for (const word of ["1", "true", "TRUE"])
+      expect((await server.raw("GET", `${root}/events/${event.id}?ical=${word}`)).text).toMatch(/^BEGIN:VCALENDAR/);
+    for (const word of ["0", "false", "False"])
+      expect((await server.raw("GET", `${root}/events/${event.id}?ical=${word}`)).body.id).toBe(event.id);
+    const refused = await server.raw("GET", `${root}/events/${event.id}?ical=yes`);
+    expect([refused.status, refused.body.code, Object.keys(refused.body.data.params)]).toEqual([
+      400,
+      "rest_invalid_param",
+      ["ical"],
+    ]);
+  });
 });

@@ -9,7 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const METHODS = ["get", "post", "put", "patch", "delete"];
+const METHODS = ["get", "head", "post", "put", "patch", "delete"];
 
 /** Every (path, METHOD) pair of the spec: the source of truth the index must mirror. */
 function specOperations(): Array<[string, string]> {
@@ -19,7 +19,8 @@ function specOperations(): Array<[string, string]> {
 }
 
 function routeKey(path: string): string {
-  const pattern = path === "/" ? "" : path.replace("{id}", "(?P<id>\\d+)").replace("{slug}", "(?P<slug>[^/]+)");
+  const pattern =
+    path === "/" ? "" : path.replace(/\./g, "\\.").replace("{id}", "(?P<id>\\d+)").replace("{slug}", "(?P<slug>[^/]+)");
   return `/calendar/events/v1${pattern}`;
 }
 

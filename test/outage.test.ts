@@ -182,6 +182,51 @@ describe("a start-up that cannot succeed", () => {
     expect(lines[0]).not.toContain("stack");
   });
 
+  it.each([
+    [
+      "a TRUST_PROXY that is not one",
+      { TRUST_PROXY: "sometimes" },
+      /^TRUST_PROXY must be true, false, .*not "sometimes"$/,
+    ],
+    ["a HOST that is not an address", { HOST: "999.1.1.1" }, /^HOST must be an IP address .*not "999\.1\.1\.1"$/],
+    ["a HOST no resolver knows", { HOST: "no-such-host.invalid" }, /^HOST: no-such-host\.invalid is not a name/],
+    ["a PostgreSQL URL without a server", { DATABASE_URL: "postgresql://" }, /^DATABASE_URL names no server/],
+    [
+      "an SQLite folder that cannot be made",
+      { DATABASE_URL: "file:/proc/calendar-never/calendar.db" },
+      /^DATABASE_URL: cannot open or create the SQLite database \/proc\/calendar-never\/calendar\.db \(ENOENT\)/,
+    ],
+    [
+      "a PostgreSQL user the server does not know",
+      { DATABASE_URL: "postgresql://nobody@127.0.0.1:5432/postgres" },
+      /^DATABASE_URL: the server refused the user of .*: role "nobody" does not exist$/,
+    ],
+    [
+      "an empty database not to be migrated",
+      { MIGRATE_ON_START: "false" },
+      /^MIGRATE_ON_START=false, and the database lacks \d+ migration/,
+    ],
+    [
+      "an empty database not to be migrated, with workers",
+      { MIGRATE_ON_START: "false", WORKERS: "2" },
+      /^MIGRATE_ON_START=false, and the database lacks \d+ migration/,
+    ],
+    [
+      "a database that refuses the workers' user",
+      { WORKERS: "2", DATABASE_URL: "postgresql://nobody@127.0.0.1:5432/postgres" },
+      /^DATABASE_URL: the server refused the user/,
+    ],
+  ])("says so in one line, before it migrates anything: %s", async (_name, env, message) => {
+    const port = await freePort();
+    const database = resolve(__dirname, "../data", `never-made-${port}.db`);
+    const { code, lines } = await start({ PORT: String(port), DATABASE_URL: `file:${database}`, ...env });
+    expect([code, lines.length]).toEqual([1, 1]);
+    const line = JSON.parse(lines[0]);
+    expect(line).toMatchObject({ level: "fatal" });
+    expect(line.msg).toMatch(message);
+    expect(require("node:fs").existsSync(database)).toBe(false);
+  });
+
   it("finds a port in use before it migrates anything", async () => {
     const taken = createServer();
     const port = await freePort();

@@ -64,8 +64,36 @@ async function run(command: string, options: Options, db: Database): Promise<unk
     case "search:rebuild":
       return { events: await rebuildEventSearch(prismaRunner(db), terminalProgress()) };
     default:
-      throw new UserAdminError(`unknown command ${command}\n\n${USAGE}`);
+      throw new Error(`no code for the command ${command}`);
   }
+}
+
+/** The options each command takes; any other is refused, as is any word after the command. */
+const COMMAND_OPTIONS: Record<string, string[]> = {
+  "users:create": ["login", "role", "display-name", "email"],
+  "users:list": [],
+  "users:delete": ["login", "reassign-to"],
+  "keys:create": ["login"],
+  "keys:revoke": ["key", "login"],
+  migrate: [],
+  "search:rebuild": [],
+};
+
+function checkArguments(command: string, extra: string[], options: string[]): void {
+  const allowed = COMMAND_OPTIONS[command];
+  if (!allowed) throw new UserAdminError(`unknown command ${command}\n\n${USAGE}`);
+  if (extra.length > 0) {
+    const bracketed = extra.some((word) => /^\[|\]$/.test(word));
+    throw new UserAdminError(
+      `unexpected ${JSON.stringify(extra.join(" "))} after ${command}` +
+        (bracketed ? " (the brackets in the usage mark an option as optional: write it without them)" : ""),
+    );
+  }
+  const refused = options.filter((name) => !allowed.includes(name));
+  if (refused.length > 0)
+    throw new UserAdminError(
+      `${command} takes ${allowed.length > 0 ? allowed.map((name) => `--${name}`).join(", ") : "no options"}, not ${refused.map((name) => `--${name}`).join(", ")}`,
+    );
 }
 
 async function main(): Promise<void> {
@@ -81,11 +109,12 @@ async function main(): Promise<void> {
       help: { type: "boolean" },
     },
   });
-  const [command] = positionals;
+  const [command, ...extra] = positionals;
   if (!command || values.help) {
     console.log(USAGE);
     return;
   }
+  checkArguments(command, extra, Object.keys(values));
   const config = loadConfig();
   if (command === "migrate") {
     const { applied } = await migrate(config.databaseUrl, terminalProgress());

@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -70,6 +70,17 @@ export function providerOf(databaseUrl: string): Provider {
 /** `file:./data/calendar.db` → absolute path of the database file. */
 export function sqlitePath(databaseUrl: string): string {
   return resolve(databaseUrl.replace(/^file:/, "").replace(/\?.*$/, ""));
+}
+
+/**
+ * Makes the folders an SQLite file goes in, one level at a time: Node's recursive mkdir never
+ * returns for a folder that cannot be made under /proc (it tries the same level again).
+ */
+export function makeSqliteFolder(path: string): void {
+  const missing: string[] = [];
+  for (let folder = dirname(path); !existsSync(folder) && dirname(folder) !== folder; folder = dirname(folder))
+    missing.unshift(folder);
+  for (const folder of missing) mkdirSync(folder);
 }
 
 // Settings of the write connection. WAL lets the read connection read while a write is under
@@ -212,7 +223,7 @@ function sqliteAdapter(
  */
 async function openSqlite(databaseUrl: string): Promise<Database> {
   const path = sqlitePath(databaseUrl);
-  mkdirSync(dirname(path), { recursive: true });
+  makeSqliteFolder(path);
   const writer = sqliteWriter(path, SQLITE_BUSY_TIMEOUT_MS, SQLITE_WRITE_PRAGMAS);
   // Made on first use: the service uses neither (two Prisma clients and connections fewer).
   let write: Db | undefined;

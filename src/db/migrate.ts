@@ -1,11 +1,11 @@
 import { createHash, randomUUID } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { Client } from "pg";
 import { silent, type Progress } from "../logging/progress";
 import { DATA_MIGRATIONS, postgresRunner, sqliteRunner } from "./data-migrations";
-import { providerOf, sqlitePath, type Provider } from "./database";
+import { makeSqliteFolder, providerOf, sqlitePath, type Provider } from "./database";
 import { projectPath } from "../project-root";
 
 /**
@@ -74,7 +74,7 @@ function pending(all: Migration[], applied: AppliedRow[]): Migration[] {
 
 async function migrateSqlite(databaseUrl: string, progress: Progress): Promise<MigrationResult> {
   const path = sqlitePath(databaseUrl);
-  mkdirSync(dirname(path), { recursive: true });
+  makeSqliteFolder(path);
   const db = new BetterSqlite3(path, { timeout: 30_000 });
   try {
     db.pragma("journal_mode = WAL");
@@ -158,6 +158,50 @@ async function migratePostgres(databaseUrl: string, progress: Progress): Promise
     return { applied: todo.map((m) => m.name) };
   } finally {
     await client.query("SELECT pg_advisory_unlock($1)", [PG_MIGRATION_LOCK_KEY]).catch(() => undefined);
+    await client.end();
+  }
+}
+
+/**
+ * The migrations the database lacks, read without writing anything (for a start with
+ * MIGRATE_ON_START=false, which must not serve a database this version cannot use).
+ */
+export async function missingMigrations(databaseUrl: string): Promise<string[]> {
+  const provider = providerOf(databaseUrl);
+  const appliedRows = provider === "postgresql" ? await appliedOnPostgres(databaseUrl) : appliedOnSqlite(databaseUrl);
+  return pending(migrationsOf(provider), appliedRows).map((migration) => migration.name);
+}
+
+function appliedOnSqlite(databaseUrl: string): AppliedRow[] {
+  const path = sqlitePath(databaseUrl);
+  if (!existsSync(path)) return [];
+  const db = new BetterSqlite3(path, { readonly: true, timeout: 30_000 });
+  try {
+    const bookkept = db.prepare(`SELECT 1 FROM sqlite_master WHERE name = '_prisma_migrations'`).get();
+    return bookkept
+      ? (db
+          .prepare(`SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"`)
+          .all() as AppliedRow[])
+      : [];
+  } finally {
+    db.close();
+  }
+}
+
+async function appliedOnPostgres(databaseUrl: string): Promise<AppliedRow[]> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ bookkept: string | null }>(
+      `SELECT to_regclass('"_prisma_migrations"') AS bookkept`,
+    );
+    if (rows[0].bookkept === null) return [];
+    return (
+      await client.query<AppliedRow>(
+        `SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"`,
+      )
+    ).rows;
+  } finally {
     await client.end();
   }
 }

@@ -62,8 +62,9 @@ export async function sendPrepared(res: Response, prepared: PreparedText): Promi
   res.setHeader("ETag", prepared.etag);
   res.setHeader("Cache-Control", "no-cache");
   res.vary("Accept-Encoding");
-  res.type(prepared.type);
+  // A 304 has no body, so no type: a Content-Type on it confuses proxies that check one against the other.
   if (answeredNotModified(res, prepared.etag)) return;
+  res.type(prepared.type);
   const coding = codingFor(req);
   if (coding === null) {
     res.send(prepared.text);

@@ -5,9 +5,16 @@ import type { components, operations } from "../../generated/api-types";
 export type Schemas = components["schemas"];
 export type OperationId = keyof operations;
 
-/** The validated query of an operation (coerced by the validator: numbers, booleans, lists). */
+/** The string forms a flag parameter (`QueryFlag`) is sent in; the query normalizer reads them as booleans. */
+type FlagWords = "true" | "false" | "1" | "0";
+
+/** The validated query of an operation (coerced by the validator: numbers, booleans, lists; flags are booleans). */
 export type QueryOf<Op extends OperationId> = operations[Op]["parameters"] extends { query?: infer Q }
-  ? NonNullable<Q>
+  ? {
+      [K in keyof NonNullable<Q>]: boolean extends NonNullable<Q>[K]
+        ? Exclude<NonNullable<Q>[K], FlagWords>
+        : NonNullable<Q>[K];
+    }
   : never;
 
 export type PathOf<Op extends OperationId> = operations[Op]["parameters"] extends { path: infer P } ? P : never;
@@ -71,15 +78,15 @@ export interface ItemOperationSet {
 
 /**
  * A resource's operations: each of its operationIds (as the spec names them) with what it does of
- * the resource's five (PUT and PATCH of an item do what its POST does; by-slug routes what by-id
- * ones do).
+ * the resource's five or of its own others (PUT and PATCH of an item do what its POST does;
+ * by-slug routes what by-id ones do).
  */
-export function bindOperations<Id extends OperationId>(
-  set: ItemOperationSet,
-  operations: Record<Id, keyof ItemOperationSet>,
+export function bindOperations<Id extends OperationId, Set extends ItemOperationSet & Record<keyof Set, Operation>>(
+  set: Set,
+  operations: Record<Id, keyof Set>,
 ): Operations<Id> {
   return Object.fromEntries(
-    Object.entries<keyof ItemOperationSet>(operations).map(([id, what]) => [id, set[what]]),
+    Object.entries<keyof Set>(operations).map(([id, what]): [string, Operation] => [id, set[what]]),
   ) as Operations<Id>;
 }
 

@@ -90,7 +90,7 @@ function argsOf(operation: SpecOperation): Record<string, IndexArg> {
 /** `/events/{id}` → `/calendar/events/v1/events/(?P<id>\d+)`, as WordPress keys its routes. */
 export function routePattern(operation: SpecOperation): string {
   const path = operation.path === "/" ? "" : operation.path;
-  const pattern = path.replace(/\{(\w+)\}/g, (_match, name: string) => {
+  const pattern = path.replace(/\./g, "\\.").replace(/\{(\w+)\}/g, (_match, name: string) => {
     const parameter = operation.parameters.find((p) => p.in === "path" && p.name === name);
     return parameter?.schema.type === "integer" ? `(?P<${name}>\\d+)` : `(?P<${name}>[^/]+)`;
   });
@@ -146,7 +146,12 @@ export function renderIndex(routes: Map<string, IndexRoute>, apiBase: string, re
 export function routeOfPath(routes: Map<string, IndexRoute>, path: string): IndexRoute | undefined {
   for (const route of routes.values()) {
     // Ids are digits, as their routes take them; slugs anything but a slash.
-    const pattern = new RegExp(`^${route.path.replace(/\{id\}/g, "\\d+").replace(/\{[^}]+\}/g, "[^/]+")}/?$`);
+    const pattern = new RegExp(
+      `^${route.path
+        .replace(/\./g, "\\.")
+        .replace(/\{id\}/g, "\\d+")
+        .replace(/\{[^}]+\}/g, "[^/]+")}/?$`,
+    );
     if (pattern.test(path)) return route;
   }
   return undefined;

@@ -7,7 +7,7 @@ import type { SpecOperation } from "./spec";
  * declares, before the request is validated:
  * - list parameters: `a,b`, `a, b`, `a=1&a=2`, `a[]=1&a[]=2` and `a[x]=1&a[y]=2` all become a
  *   list, with spaces around items and empty items dropped (tec-rest-v1.md §2);
- * - boolean parameters: `1`/`0` and any case of `true`/`false` become `true`/`false`;
+ * - boolean parameters (flags): `1`/`0` and any case of `true`/`false` become `true`/`false`;
  * and refuses numbers that are not finite: the validator (Ajv) reads `Infinity` and `1e309` as
  * numbers, and then skips their range checks. A numeric path parameter (an id) that is not
  * digits, or is past its maximum, matches no route, as in WordPress (`(?P<id>\d+)`).
@@ -47,7 +47,10 @@ function isFiniteNumber(value: unknown): boolean {
 
 function schemaTypes(schema: Record<string, unknown>): string[] {
   const type = schema.type;
-  return Array.isArray(type) ? (type as string[]) : typeof type === "string" ? [type] : [];
+  const own = Array.isArray(type) ? (type as string[]) : typeof type === "string" ? [type] : [];
+  // A flag is `anyOf: [boolean, its string forms]` (so that contract validators take `1`): a boolean here.
+  const branches = Array.isArray(schema.anyOf) ? (schema.anyOf as Record<string, unknown>[]) : [];
+  return [...own, ...branches.flatMap((branch) => schemaTypes(branch))];
 }
 
 function shapeOf(operation: SpecOperation): QueryShape {
@@ -118,6 +121,21 @@ export function declaredQuery(req: Request): Record<string, unknown> {
 /** The operation express-openapi-validator matched (its metadata middleware sets `req.openapi`). */
 export function matchedOperationId(req: Request): string | undefined {
   return (req as Request & { openapi?: { schema?: { operationId?: string } } }).openapi?.schema?.operationId;
+}
+
+/**
+ * After validation, a flag is a boolean. (The validator coerces each branch of a flag's `anyOf` in
+ * turn, boolean then string, so that it may leave "true" as a string.)
+ */
+export function flagsAsBooleans(operations: SpecOperation[]): RequestHandler {
+  const flags = new Map(operations.map((operation) => [operation.operationId, shapeOf(operation).booleans]));
+  return (req, _res, next) => {
+    const operationId = matchedOperationId(req);
+    const query = req.query as Record<string, unknown>;
+    for (const name of (operationId && flags.get(operationId)) || [])
+      if (query[name] !== undefined) query[name] = query[name] === true || query[name] === "true";
+    next();
+  };
 }
 
 export function queryNormalizer(operations: SpecOperation[]): RequestHandler {

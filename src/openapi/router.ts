@@ -25,11 +25,12 @@ export function mountOperations(
   basePath: string,
 ): void {
   // Express tries routes in order: literal path segments must come before parameters
-  // (`/events/by-slug/{slug}` before a hypothetical `/events/{id}/{x}`).
+  // (`/events/by-slug/{slug}` before a hypothetical `/events/{id}/{x}`), and a parameter with a
+  // literal part before a bare one (`/events/{id}.ics` before `/events/{id}`).
   const specificity = (path: string) =>
     path
       .split("/")
-      .map((segment) => (segment.startsWith("{") ? "1" : "0"))
+      .map((segment) => (!segment.includes("{") ? "0" : /^\{\w+\}$/.test(segment) ? "2" : "1"))
       .join("");
   const sorted = [...operations].sort((a, b) => specificity(a.path).localeCompare(specificity(b.path)));
   for (const operation of sorted) {

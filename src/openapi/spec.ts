@@ -6,7 +6,7 @@ import { projectPath } from "../project-root";
 /** The namespace every route lives under. */
 export const NAMESPACE = "calendar/events/v1";
 
-export const HTTP_METHODS = ["get", "post", "put", "patch", "delete"] as const;
+export const HTTP_METHODS = ["get", "head", "post", "put", "patch", "delete"] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 export type JsonObject = Record<string, unknown>;

@@ -5,7 +5,7 @@ import { requireScopes } from "../auth/authenticate";
 import { RecentValues } from "../text/text-memo";
 import { formBodyReader } from "./form-body";
 import { guardInput } from "./input-guard";
-import { queryNormalizer } from "./query-normalizer";
+import { flagsAsBooleans, queryNormalizer } from "./query-normalizer";
 import type { JsonObject, SpecOperation } from "./spec";
 
 export interface ValidationOptions {
@@ -62,7 +62,7 @@ function unlessOpenToAll(security: RequestHandler): RequestHandler {
  * express-openapi-validator's middleware, with steps of ours put between its own:
  *   path params → route metadata → [query normalizer] → security (scopes)
  *   → [authorization] → [deferred body error] → [input guard: NUL, lone surrogates, nesting]
- *   → [form body reader] → request validation → response validation.
+ *   → [form body reader] → request validation → [flags as booleans] → response validation.
  * The normalizer and the form body reader need the matched operation, and must run before
  * validation; a malformed body must only be reported after an anonymous or unauthorized caller
  * has been turned away. Unknown query parameters are let through (and ignored), as WordPress does.
@@ -110,6 +110,7 @@ export function specValidation(
     guardInput,
     formBodyReader(operations),
     request,
+    flagsAsBooleans(operations),
     ...response,
   ];
 }

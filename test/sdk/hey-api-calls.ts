@@ -122,6 +122,11 @@ export async function exercise(baseUrl: string, adminToken: string): Promise<Rec
   );
   await seen("getEvent", sdk.getEvent({ client: anonymous, path: { id: event.id } }));
   await seen("getEventBySlug", sdk.getEventBySlug({ client: anonymous, path: { slug: event.slug } }));
+  // The feeds: the generated functions give their iCalendar as text, ready to read.
+  const feed = await seen("getEventsFeed", sdk.getEventsFeed({ client: anonymous, query: { featured: "0" } }));
+  const file = await seen("getEventCalendar", sdk.getEventCalendar({ client: anonymous, path: { id: event.id } }));
+  for (const calendar of [feed.data, file.data])
+    if (typeof calendar !== "string" || !calendar.startsWith("BEGIN:VCALENDAR")) statuses.unreadableFeed = 0;
   await seen("patchEvent", sdk.patchEvent({ client: admin, path: { id: event.id }, body: { cost: "$1" } }));
   await seen("updateEvent", sdk.updateEvent({ client: admin, path: { id: event.id }, body: { cost: "$2" } }));
   await seen("putEvent", sdk.putEvent({ client: admin, path: { id: event.id }, body: { cost: "$3" } }));

@@ -144,6 +144,18 @@ export function eventOperations(services: Services) {
     variesByAccept: true,
   };
 
+  /** `/events.ics`: the list's feed, whatever the request accepts. */
+  const feed: OperationHandler = async (req, res) => {
+    const query = queryOf(req, "getEventsFeed");
+    await sendFeed(req, res, await listRequest(req, query, context(req)));
+  };
+
+  /** `/events/{id}.ics`: the event's file, whatever the request accepts. */
+  const getCalendar: OperationHandler = async (req, res) => {
+    const ctx = context(req);
+    await sendSingleCalendar(res, await readableEvent(req, ctx), ctx);
+  };
+
   const get: OperationHandler = async (req, res) => {
     const ctx = context(req);
     const query = queryOf(req, "getEvent");
@@ -259,9 +271,19 @@ export function eventOperations(services: Services) {
   };
 
   return bindOperations(
-    { list: { run: listResponder(listPolicy, services) }, create: { run: create }, get: { run: get }, update, remove },
+    {
+      list: { run: listResponder(listPolicy, services) },
+      feed: { run: feed },
+      create: { run: create },
+      get: { run: get },
+      getCalendar: { run: getCalendar },
+      update,
+      remove,
+    },
     {
       listEvents: "list",
+      getEventsFeed: "feed",
+      getEventCalendar: "getCalendar",
       createEvent: "create",
       getEvent: "get",
       getEventBySlug: "get",
