@@ -842,6 +842,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The service's metrics, for Prometheus
+         * @description What an operator's Prometheus scrapes, in its text format: request durations by operation
+         *     (`http_server_request_duration_seconds`, labelled `operation`, `method`, `status`), Node's own
+         *     (event-loop lag `nodejs_eventloop_lag_*`, heap, garbage collection, CPU), the PostgreSQL pool
+         *     (`calendar_db_pool_connections` by state), the representation cache
+         *     (`calendar_representation_cache_lookups_total` by hit or miss, `..._bytes`), and webhooks
+         *     (`calendar_webhook_queue`: changes not yet notifications, notifications not yet delivered;
+         *     `calendar_webhook_delivery_attempts_total` by result). With several workers, the figures are
+         *     the sum of theirs. Scrapers use the origin of the service, `/metrics`, outside the namespace:
+         *     no language prefix, no rate limit (see "Health"). It says nothing of any item; keep it to
+         *     your network at the proxy if you would rather not publish your traffic.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     itemChanged: {
@@ -8251,6 +8280,36 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics, in Prometheus' text format (version 0.0.4). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example # HELP http_server_request_duration_seconds Duration of HTTP server requests, by operation (the spec's operationId; unmatched for no route), method and status
+                     *     # TYPE http_server_request_duration_seconds histogram
+                     *     http_server_request_duration_seconds_bucket{le="0.005",operation="getEvent",method="GET",status="200"} 41
+                     */
+                    "text/plain": string;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     itemChanged: {

@@ -29,6 +29,7 @@ import { requestLog } from "./logging/request-log";
 import { Documentation } from "./openapi/documentation";
 import { rejectNulInPath } from "./openapi/input-guard";
 import { buildIndexRoutes, type IndexRoute } from "./openapi/namespace-index";
+import { matchedOperationId } from "./openapi/query-normalizer";
 import { routeOptions } from "./openapi/route-options";
 import { checkHandlers, mountOperations } from "./openapi/router";
 import { documentedSpec, loadBundledSpec, namespaceBasePath, operationsOf, runtimeSpec } from "./openapi/spec";
@@ -46,14 +47,23 @@ import { organizerStore } from "./resources/organizers/organizer-store";
 import { termIdsForEvent } from "./resources/terms/term-store";
 import { venueStore } from "./resources/venues/venue-store";
 import * as credentialStore from "./resources/users/user-repository";
+import { webhookQueueDepths } from "./resources/webhooks/webhook-repository";
+import { Metrics } from "./metrics/metrics";
 
-const ORIGIN_PROBES = ["getHealth", "getReadiness"];
+const ORIGIN_PROBES = ["getHealth", "getReadiness", "getMetrics"];
 
 export interface AppOptions {
   config: Config;
   db: Database;
   logger: Logger;
   clock?: () => Date;
+  /** What /metrics shows (server.ts shares it with the webhook worker); else the app's own. */
+  metrics?: Metrics;
+}
+
+/** The metrics of a service on `db`. */
+export function serviceMetrics(db: Database): Metrics {
+  return new Metrics({ db, webhookQueues: () => webhookQueueDepths(db) });
 }
 
 /** Every operation of the spec, from each resource's module. */
@@ -81,7 +91,13 @@ const BRIDGES: ResourceBridges = {
 };
 
 /** The HTTP application: everything the spec declares, nothing it does not. */
-export function createApp({ config, db, logger, clock = () => new Date() }: AppOptions): Express {
+export function createApp({
+  config,
+  db,
+  logger,
+  clock = () => new Date(),
+  metrics = serviceMetrics(db),
+}: AppOptions): Express {
   // The routes run on the English document; each language's document (the same but for its
   // texts) is what /doc and the namespace index show in that language.
   const documents = new Map(LANGUAGES.map((language) => [language, documentedSpec(loadBundledSpec(language), config)]));
@@ -100,7 +116,10 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppO
     if (!routes) builtIndexes.set(language, (routes = buildIndexRoutes(operationsOf(namespaces.get(language)!))));
     return routes;
   };
-  const representations = new RepresentationCache(db, config.representationCacheBytes);
+  const representations = new RepresentationCache(db, config.representationCacheBytes, (hit) =>
+    metrics.representationLookups.inc({ result: hit ? "hit" : "miss" }),
+  );
+  metrics.observeCache(representations);
   const services: Services = {
     config,
     db,
@@ -110,6 +129,7 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppO
     syncTokens: new SyncTokens(db),
     representations,
     bridges: BRIDGES,
+    metrics,
   };
   const handlers = resourceOperations(services, documentation, indexRoutes);
   checkHandlers(operations, handlers);
@@ -121,6 +141,7 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppO
   app.set("query parser", "extended");
   app.set("trust proxy", config.trustProxy);
   app.use(requestLog(logger));
+  app.use(metrics.measureRequests(matchedOperationId));
   app.use(securityHeaders);
   app.use(cors(config.corsOrigins));
   app.use(responseCompression());

@@ -31,6 +31,8 @@ export interface Config {
   databasePoolSize: number;
   /** PostgreSQL: statements prepared once per connection, or sent unnamed (see DatabaseOptions). */
   databasePreparedStatements: boolean;
+  /** PostgreSQL: the session settings sent as each connection opens, or brought by the role (see DatabaseOptions). */
+  databaseSessionSettings: "startup" | "role";
   /** Largest accepted request body, in bytes. */
   bodyLimitBytes: number;
   /** HTTP worker processes (Node's cluster module); 1 = no cluster. */
@@ -100,6 +102,15 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   if (/^(1|true|yes|on)$/i.test(raw)) return true;
   if (/^(0|false|no|off)$/i.test(raw)) return false;
   throw new ConfigError(`${name} must be true or false, not "${raw}"`);
+}
+
+/** One of `choices` (the first by default). */
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, choices: readonly [T, ...T[]]): T {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return choices[0];
+  if (!(choices as readonly string[]).includes(raw))
+    throw new ConfigError(`${name} must be one of ${choices.join(", ")}, not "${raw}"`);
+  return raw as T;
 }
 
 function origin(env: NodeJS.ProcessEnv, name: string): string | null {
@@ -250,6 +261,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     migrateOnStart: flag(env, "MIGRATE_ON_START", true),
     databasePoolSize: integer(env, "DATABASE_POOL_SIZE", 10, 1, 1000),
     databasePreparedStatements: flag(env, "DATABASE_PREPARED_STATEMENTS", true),
+    databaseSessionSettings: oneOf(env, "DATABASE_SESSION_SETTINGS", ["startup", "role"] as const),
     bodyLimitBytes: integer(env, "BODY_LIMIT_BYTES", 1_048_576, 1024, 100 * 1_048_576),
     // 0 means one worker per core.
     workers: integer(env, "WORKERS", 1, 0, 256) || availableParallelism(),

@@ -1,9 +1,10 @@
 import cluster from "node:cluster";
 import type { Server } from "node:http";
 import { createServer as createNetServer } from "node:net";
-import { createApp } from "./app";
+import { createApp, serviceMetrics } from "./app";
+import { joinClusterMetrics, serveClusterMetrics } from "./metrics/cluster-metrics";
 import { ConfigError, loadConfig, type Config } from "./config";
-import { openDatabase } from "./db/database";
+import { openDatabase, sessionSettingsProblem, type Database } from "./db/database";
 import { migrate, missingMigrations } from "./db/migrate";
 import { createHttpServer, stopGracefully } from "./http/server-limits";
 import { createLogger, type Logger } from "./logging/logger";
@@ -53,17 +54,34 @@ function checkPortFree(config: Config): Promise<void> {
   });
 }
 
-async function runWorker(config: Config, logger: Logger): Promise<void> {
+/** The database, opened as the service uses it, and found there and usable: else a StartupFailure. */
+async function openUsableDatabase(config: Config): Promise<Database> {
   const db = await step(
     async () => {
       const opened = await openDatabase(config);
       // Prisma connects lazily: a first query says now whether the database is there.
-      await pingDatabase(opened);
+      await pingDatabase(opened).catch(async (error: unknown) => {
+        await opened.close();
+        throw error;
+      });
       return opened;
     },
     (error) => databaseStartupMessage(error, config),
   );
-  const app = createApp({ config, db, logger });
+  const problem =
+    db.provider === "postgresql" && config.databaseSessionSettings === "role" ? await sessionSettingsProblem(db) : null;
+  if (problem !== null) {
+    await db.close();
+    throw new StartupFailure(problem);
+  }
+  return db;
+}
+
+async function runWorker(config: Config, logger: Logger): Promise<void> {
+  const db = await openUsableDatabase(config);
+  const metrics = serviceMetrics(db);
+  if (cluster.isWorker) joinClusterMetrics(metrics);
+  const app = createApp({ config, db, logger, metrics });
   const server: Server = createHttpServer(app, config);
   await step(
     () =>
@@ -124,7 +142,9 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
   hourly();
   const pruner = setInterval(hourly, PRUNE_SYNC_LOG_EVERY_MS);
   pruner.unref();
-  const webhooks = new WebhookWorker(db, config, logger, itemSnapshot);
+  const webhooks = new WebhookWorker(db, config, logger, itemSnapshot, (result) =>
+    metrics.webhookAttempts.inc({ result }),
+  );
   if (config.webhooks.deliver) webhooks.start();
 
   onStopSignal((signal) => {
@@ -155,6 +175,7 @@ function runPrimary(config: Config, logger: Logger): void {
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGTERM");
     if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(exitCode);
   };
+  serveClusterMetrics();
   for (let i = 0; i < config.workers; i += 1) cluster.fork();
   cluster.on("message", (worker, message) => {
     if (message !== WORKER_LISTENING) return;
@@ -218,17 +239,7 @@ async function main(): Promise<void> {
     if (config.workers > 1) {
       // Workers connect as the service does (pool settings and all): a server that refuses that
       // is said once, here, rather than by every worker in turn.
-      await step(
-        async () => {
-          const db = await openDatabase(config);
-          try {
-            await pingDatabase(db);
-          } finally {
-            await db.close();
-          }
-        },
-        (error) => databaseStartupMessage(error, config),
-      );
+      await (await openUsableDatabase(config)).close();
       return runPrimary(config, logger);
     }
   }

@@ -6,6 +6,7 @@ import type { ParamProblems } from "./http/errors";
 import type { Schemas } from "./http/operation-types";
 import type { RequestContext } from "./http/request-context";
 import type { Logger } from "./logging/logger";
+import type { Metrics } from "./metrics/metrics";
 import type { RepresentationCache } from "./sync/representation-cache";
 import type { SyncTokens } from "./sync/sync-token";
 import type { PostWriteContext } from "./resources/post-kernel/post-fields";
@@ -25,6 +26,8 @@ export interface Services {
   representations: RepresentationCache;
   /** What resources need of one another, wired in app.ts (see ResourceBridges). */
   bridges: ResourceBridges;
+  /** What /metrics shows. */
+  metrics: Metrics;
 }
 
 /**

@@ -64,6 +64,11 @@ export function databaseStartupMessage(error: unknown, config: Config): string |
     case "EROFS":
     case "EEXIST":
       return `DATABASE_URL: cannot open or create the SQLite database ${where} (${code}); check the folder exists and may be written`;
+    case "08P01":
+      // PgBouncer in transaction mode refuses the settings the service sends as it connects.
+      return /startup parameter/i.test(message)
+        ? `DATABASE_URL: the server refused a setting the service sends as it connects (${message}); behind a pooler such as PgBouncer, set DATABASE_SESSION_SETTINGS=role and give the role the settings (docs/operating.md, "Behind PgBouncer")`
+        : null;
     case "SQLITE_NOTADB":
       return `DATABASE_URL: ${where} is not an SQLite database`;
     default:

@@ -65,7 +65,15 @@ describe("npm run cli", () => {
       expect(err).toMatch(/error: /);
     }
     // Pasted from the usage with its brackets, or with an option another command takes: refused, nothing made.
-    const bracketed = await cli("users:create", "--login", "bracketed", "--role", "editor", "[--display-name", "Maria]");
+    const bracketed = await cli(
+      "users:create",
+      "--login",
+      "bracketed",
+      "--role",
+      "editor",
+      "[--display-name",
+      "Maria]",
+    );
     expect([bracketed.code, bracketed.err]).toEqual([1, expect.stringContaining("write it without them")]);
     const misplaced = await cli("users:list", "--login", "bracketed");
     expect([misplaced.code, misplaced.err]).toEqual([1, "error: users:list takes no options, not --login\n"]);

@@ -3,6 +3,7 @@ import { dirname, resolve } from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { Pool } from "pg";
+import { Prisma } from "../../generated/prisma/postgresql/client";
 import { PrismaClient as SqliteClient } from "../../generated/prisma/sqlite/client";
 import { postgresDirectReads, sqliteDirectReads, type DirectReads } from "./direct-reads";
 import { postgresWriter, sqliteWriter, type DriverWriter, type Transact } from "./driver-transaction";
@@ -39,7 +40,16 @@ export interface Database {
   write: Db;
   /** The hot reads outside a write, straight through the driver (see direct-reads.ts). */
   direct: DirectReads;
+  /** How the PostgreSQL pool is used now (for /metrics); null on SQLite, which has no pool. */
+  poolUse(): PoolUse | null;
   close(): Promise<void>;
+}
+
+export interface PoolUse {
+  total: number;
+  idle: number;
+  waiting: number;
+  max: number;
 }
 
 export interface DatabaseOptions {
@@ -58,9 +68,26 @@ export interface DatabaseOptions {
    * transaction mode before 1.21, or without `max_prepared_statements`).
    */
   databasePreparedStatements?: boolean;
+  /**
+   * PostgreSQL: how the service's session settings (SESSION_SETTINGS) reach its connections:
+   * `startup`, sent when each connection opens (default); `role`, set on the database role
+   * (ALTER ROLE ... SET), for a pooler in transaction mode that refuses startup parameters
+   * (PgBouncer): the service then checks at start that they are there (sessionSettingsProblem).
+   */
+  databaseSessionSettings?: "startup" | "role";
 }
 
 const PG_STATEMENT_TIMEOUT_MS = 30_000;
+
+/**
+ * What every service connection to PostgreSQL runs with. The statement limit: a request's client
+ * has given up long before. JIT compilation pays off for long analytical queries; here it took
+ * 25 ms to 180 ms of a broad search's 110 ms (a plan whose estimated cost passes jit_above_cost),
+ * on every execution. A search's bitmap of matches outgrows the default 4 MB of work_mem at
+ * 1,000,000 events ("festival", 158,000 matches): lossy, it made every row of its pages be checked
+ * against the words again (4.8 s; 1.75 s with 32 MB). Each connection uses it only while it needs it.
+ */
+export const SESSION_SETTINGS = { statement_timeout: "30s", jit: "off", work_mem: "32MB" } as const;
 const PREPARED_CONNECTION_USES = 20_000;
 
 export function providerOf(databaseUrl: string): Provider {
@@ -244,6 +271,7 @@ async function openSqlite(databaseUrl: string): Promise<Database> {
       return (write ??= prismaWriteClient(path, writer));
     },
     direct,
+    poolUse: () => null,
     async close() {
       clearInterval(optimizer);
       await direct.close();
@@ -259,21 +287,19 @@ async function openPostgres(
   poolSize: number,
   statementTimeoutMs: number,
   prepared: boolean,
+  sessionSettings: "startup" | "role",
 ): Promise<Database> {
   // Loaded only when PostgreSQL is used: each provider has its own generated client.
   const { PrismaClient } = require("../../generated/prisma/postgresql/client") as {
     PrismaClient: new (options: unknown) => unknown;
   };
-  // JIT compilation pays off for long analytical queries; here it took 25 ms to 180 ms of a broad
-  // search's 110 ms (a plan whose estimated cost passes jit_above_cost), on every execution.
-  // A search's bitmap of matches outgrows the default 4 MB of work_mem at 1,000,000 events
-  // ("festival", 158,000 matches): lossy, it made every row of its pages be checked against the
-  // words again (4.8 s; 1.75 s with 32 MB). Each connection uses it only while it needs it.
+  // With `role`, the role brings SESSION_SETTINGS (checked at start); a pooler would refuse them here.
+  const atStartup = sessionSettings === "startup";
   const pool = new Pool({
     connectionString: databaseUrl,
     max: poolSize,
-    statement_timeout: statementTimeoutMs,
-    options: "-c jit=off -c work_mem=32MB",
+    statement_timeout: atStartup ? statementTimeoutMs : undefined,
+    options: atStartup ? `-c jit=${SESSION_SETTINGS.jit} -c work_mem=${SESSION_SETTINGS.work_mem}` : undefined,
     // A connection's prepared statements live as long as it does; replacing it now and then bounds
     // them (lists prepare one statement per length of their id lists, say).
     maxUses: prepared ? PREPARED_CONNECTION_USES : undefined,
@@ -293,6 +319,7 @@ async function openPostgres(
       return prisma();
     },
     direct: postgresDirectReads(pool, prepared),
+    poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize }),
     async close() {
       await client?.$disconnect();
       await pool.end();
@@ -307,6 +334,30 @@ export function openDatabase(options: DatabaseOptions): Promise<Database> {
         options.databasePoolSize,
         options.statementTimeoutMs ?? PG_STATEMENT_TIMEOUT_MS,
         options.databasePreparedStatements ?? true,
+        options.databaseSessionSettings ?? "startup",
       )
     : openSqlite(options.databaseUrl);
+}
+
+/**
+ * With DATABASE_SESSION_SETTINGS=role, whether the role brings SESSION_SETTINGS to the service's
+ * connections: null if so, else what to run. (A longer or shorter statement limit is the
+ * operator's choice; none at all is not.)
+ */
+export async function sessionSettingsProblem(db: Database): Promise<string | null> {
+  const rows = await db.direct.rows<{ name: string; setting: string; role: string }>(
+    Prisma.sql`SELECT "name", "setting", current_user AS "role" FROM pg_settings
+      WHERE "name" IN ('statement_timeout', 'jit', 'work_mem')`,
+  );
+  const setting = (name: string) => rows.find((row) => row.name === name)?.setting;
+  const lacking = [
+    Number(setting("statement_timeout")) === 0 && "statement_timeout",
+    setting("jit") !== "off" && "jit",
+    // In kB.
+    Number(setting("work_mem")) < 32 * 1024 && "work_mem",
+  ].filter((name): name is keyof typeof SESSION_SETTINGS => name !== false);
+  if (lacking.length === 0) return null;
+  const role = rows[0]?.role.replace(/"/g, '""');
+  const statements = lacking.map((name) => `ALTER ROLE "${role}" SET ${name} = '${SESSION_SETTINGS[name]}';`);
+  return `DATABASE_SESSION_SETTINGS=role, and the role lacks ${lacking.join(", ")}: run ${statements.join(" ")} then have the pooler open new connections (PgBouncer: RECONNECT in its console), and start again`;
 }

@@ -14,8 +14,9 @@ import { projectPath } from "../project-root";
  * It keeps Prisma's own bookkeeping table (`_prisma_migrations`, same columns, same sha256
  * checksums), so `prisma migrate status` and `prisma migrate deploy` agree with it, but it
  * needs no CLI process, which keeps the service's start-up short. Several processes may call
- * it at once: on PostgreSQL an advisory lock, on SQLite an immediate transaction, lets one of
- * them migrate while the others wait and then find nothing left to do. A migration that needs
+ * it at once: on PostgreSQL an advisory lock held by the one transaction that applies them all, on
+ * SQLite an immediate transaction, lets one of them migrate while the others wait and then find
+ * nothing left to do. A migration that needs
  * data computed in code (data-migrations.ts) gets it in the same transaction; `prisma migrate
  * deploy` would skip that step, so use `npm run migrate`.
  */
@@ -121,26 +122,31 @@ async function migratePostgres(databaseUrl: string, progress: Progress): Promise
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    await client.query("SELECT pg_advisory_lock($1)", [PG_MIGRATION_LOCK_KEY]);
-    await client.query(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
-      "id" VARCHAR(36) PRIMARY KEY NOT NULL,
-      "checksum" VARCHAR(64) NOT NULL,
-      "finished_at" TIMESTAMPTZ,
-      "migration_name" VARCHAR(255) NOT NULL,
-      "logs" TEXT,
-      "rolled_back_at" TIMESTAMPTZ,
-      "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
-      "applied_steps_count" INTEGER NOT NULL DEFAULT 0
-    )`);
-    const { rows } = await client.query<AppliedRow>(
-      `SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"`,
-    );
-    const todo = pending(migrationsOf("postgresql"), rows);
-    for (const [index, migration] of todo.entries()) {
-      const startedAt = new Date();
-      progress(`migration ${migration.name}`, index, todo.length);
-      await client.query("BEGIN");
-      try {
+    // One transaction, under a lock that ends with it: through a pooler in transaction mode
+    // (PgBouncer), every statement of a session may run on another server connection, and a
+    // session's lock would be left behind on one of them. A role's statement_timeout (how the
+    // service's limit reaches it through such a pooler) does not cut a long data migration short.
+    await client.query("BEGIN");
+    try {
+      await client.query("SELECT pg_advisory_xact_lock($1)", [PG_MIGRATION_LOCK_KEY]);
+      await client.query("SET LOCAL statement_timeout = 0");
+      await client.query(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+        "id" VARCHAR(36) PRIMARY KEY NOT NULL,
+        "checksum" VARCHAR(64) NOT NULL,
+        "finished_at" TIMESTAMPTZ,
+        "migration_name" VARCHAR(255) NOT NULL,
+        "logs" TEXT,
+        "rolled_back_at" TIMESTAMPTZ,
+        "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
+        "applied_steps_count" INTEGER NOT NULL DEFAULT 0
+      )`);
+      const { rows } = await client.query<AppliedRow>(
+        `SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"`,
+      );
+      const todo = pending(migrationsOf("postgresql"), rows);
+      for (const [index, migration] of todo.entries()) {
+        const startedAt = new Date();
+        progress(`migration ${migration.name}`, index, todo.length);
         await client.query(migration.sql);
         await DATA_MIGRATIONS[migration.name]?.(postgresRunner(client), progress);
         await client.query(
@@ -148,16 +154,15 @@ async function migratePostgres(databaseUrl: string, progress: Progress): Promise
            VALUES ($1, $2, now(), $3, $4, 1)`,
           [randomUUID(), migration.checksum, migration.name, startedAt],
         );
-        await client.query("COMMIT");
         progress("migrations", index + 1, todo.length);
-      } catch (error) {
-        await client.query("ROLLBACK");
-        throw error;
       }
+      await client.query("COMMIT");
+      return { applied: todo.map((m) => m.name) };
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw error;
     }
-    return { applied: todo.map((m) => m.name) };
   } finally {
-    await client.query("SELECT pg_advisory_unlock($1)", [PG_MIGRATION_LOCK_KEY]).catch(() => undefined);
     await client.end();
   }
 }

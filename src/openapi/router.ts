@@ -35,6 +35,11 @@ export function mountOperations(
   const sorted = [...operations].sort((a, b) => specificity(a.path).localeCompare(specificity(b.path)));
   for (const operation of sorted) {
     const path = `${basePath}${operation.path === "/" ? "" : expressPath(operation.path)}`;
-    app[operation.method](path, handlers[operation.operationId as keyof AllOperations].run);
+    const { operationId } = operation;
+    app[operation.method](path, (req, res) => {
+      // Which operation answered (the metrics label requests with it, validated or not).
+      res.locals.operationId = operationId;
+      return handlers[operationId as keyof AllOperations].run(req, res);
+    });
   }
 }

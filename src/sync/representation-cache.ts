@@ -82,7 +82,14 @@ export class RepresentationCache {
   constructor(
     private readonly db: Database,
     private readonly maxBytes: number,
+    /** Told of every lookup (for /metrics). */
+    private readonly looked: (hit: boolean) => void = () => undefined,
   ) {}
+
+  /** The bytes the kept representations take. */
+  get heldBytes(): number {
+    return this.bytes;
+  }
 
   /** Brings the cache to where the change log stands now. */
   async freshen(): Promise<Freshness> {
@@ -99,6 +106,7 @@ export class RepresentationCache {
 
   get(key: string): KeptRepresentation | undefined {
     const entry = this.entries.get(key);
+    this.looked(entry !== undefined);
     if (entry === undefined) return undefined;
     // Most recently used last.
     this.entries.delete(key);

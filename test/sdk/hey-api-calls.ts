@@ -23,6 +23,8 @@ export async function exercise(baseUrl: string, adminToken: string): Promise<Rec
   await seen("getApiDocumentation", sdk.getApiDocumentation({ client: anonymous }));
   await seen("getHealth", sdk.getHealth({ client: anonymous }));
   await seen("getReadiness", sdk.getReadiness({ client: anonymous }));
+  const metrics = await seen("getMetrics", sdk.getMetrics({ client: anonymous }));
+  if (typeof metrics.data !== "string" || !metrics.data.includes("# TYPE ")) statuses.unreadableMetrics = 0;
 
   const category = (
     await seen("createCategory", sdk.createCategory({ client: admin, body: { name: `Generated ${stamp}` } }))

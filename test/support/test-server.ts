@@ -3,7 +3,7 @@ import { Writable } from "node:stream";
 import type { Server } from "node:http";
 import createClient, { type Client } from "openapi-fetch";
 import type { paths } from "../../generated/api-types";
-import { createApp } from "../../src/app";
+import { createApp, serviceMetrics } from "../../src/app";
 import { loadConfig, type Config } from "../../src/config";
 import { openDatabase, type Database } from "../../src/db/database";
 import type { Language } from "../../src/i18n/languages";
@@ -95,8 +95,11 @@ export async function startTestServer(
         }),
       )
     : createLogger(process.env.TEST_LOG_LEVEL ?? "silent");
-  const app = createApp({ config, db, logger, clock: options.clock });
-  const webhooks = new WebhookWorker(db, config, logger, itemSnapshot);
+  const metrics = serviceMetrics(db);
+  const app = createApp({ config, db, logger, clock: options.clock, metrics });
+  const webhooks = new WebhookWorker(db, config, logger, itemSnapshot, (result) =>
+    metrics.webhookAttempts.inc({ result }),
+  );
   if (options.deliverWebhooks) webhooks.start();
   const server: Server = await new Promise((resolve) => {
     const listening = createHttpServer(app, config).listen(0, "127.0.0.1", () => resolve(listening));

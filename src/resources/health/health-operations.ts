@@ -2,13 +2,15 @@ import { ApiError } from "../../http/errors";
 import type { Operations } from "../../http/operation-types";
 import type { Services } from "../../services";
 import { pingDatabase } from "../../db/availability";
+import { metricsText } from "../../metrics/cluster-metrics";
 
 /**
  * Probes for load balancers and orchestrators (mounted at the origin, before the language
  * prefixes and the rate limit): `/healthz`, the process answers; `/readyz`, it can also reach
- * its database, else 503 `rest_not_ready`, so that traffic goes to other instances meanwhile.
+ * its database, else 503 `rest_not_ready`, so that traffic goes to other instances meanwhile;
+ * `/metrics`, what Prometheus scrapes.
  */
-export function healthOperations({ db }: Services): Operations<"getHealth" | "getReadiness"> {
+export function healthOperations({ db, metrics }: Services): Operations<"getHealth" | "getReadiness" | "getMetrics"> {
   return {
     getHealth: {
       run(_req, res) {
@@ -24,6 +26,11 @@ export function healthOperations({ db }: Services): Operations<"getHealth" | "ge
           throw Object.assign(new ApiError("rest_not_ready"), { cause: err });
         }
         res.json({ status: "ready" });
+      },
+    },
+    getMetrics: {
+      async run(_req, res) {
+        res.type(metrics.registry.contentType).send(await metricsText(metrics));
       },
     },
   };

@@ -244,6 +244,15 @@ export async function claimDue(db: Database, now: number, leaseMs: number, limit
   }));
 }
 
+/** What waits: changes in the outbox (not yet notifications) and notifications not yet delivered (for /metrics). */
+export async function webhookQueueDepths(db: Database): Promise<{ changes: number; deliveries: number }> {
+  const [row] = await db.direct.rows<{ changes: number | bigint; deliveries: number | bigint }>(
+    Prisma.sql`SELECT (SELECT COUNT(*) FROM "WebhookOutbox") AS "changes",
+      (SELECT COUNT(*) FROM "WebhookDelivery" WHERE "status" = 'pending') AS "deliveries"`,
+  );
+  return { changes: Number(row.changes), deliveries: Number(row.deliveries) };
+}
+
 /** Whether any change waits in the outbox (a read, without the write lock). */
 export async function outboxHasChanges(db: Database): Promise<boolean> {
   return (await db.direct.rows(Prisma.sql`SELECT 1 FROM "WebhookOutbox" LIMIT 1`)).length > 0;

@@ -109,6 +109,8 @@ export class WebhookWorker {
     private readonly config: Config,
     private readonly logger: Logger,
     private readonly itemSnapshot: ItemSnapshots,
+    /** Told of each attempt's result (for /metrics). */
+    private readonly attempted: (result: "delivered" | "gone" | "retry" | "failed") => void = () => undefined,
   ) {}
 
   start(): void {
@@ -188,6 +190,7 @@ export class WebhookWorker {
   private async record(delivery: ClaimedDelivery, result: SendResult, now: number): Promise<void> {
     // Only the attempt that holds the claim records (a worker whose lease ran out does not).
     if (delivered(result)) {
+      this.attempted("delivered");
       await recordAttempt(this.db, delivery, {
         status: "delivered",
         completedAt: now,
@@ -198,6 +201,7 @@ export class WebhookWorker {
       return;
     }
     if (gone(result)) {
+      this.attempted("gone");
       await deleteSubscription(this.db, delivery.subscriptionId);
       this.logger.warn(
         { subscription: delivery.subscriptionId },
@@ -207,10 +211,12 @@ export class WebhookWorker {
     }
     const next = now + retryDelayMs(this.config, delivery.attempts);
     if (next <= delivery.giveUpAt) {
+      this.attempted("retry");
       await recordAttempt(this.db, delivery, { nextAttemptAt: next, leaseUntil: null, ...lastAttempt(result, now) });
       return;
     }
     // Failing for the whole retry period: the delivery has failed, and the subscription is paused.
+    this.attempted("failed");
     await failDeliveryAndPause(
       this.db,
       delivery,
