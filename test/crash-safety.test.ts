@@ -4,6 +4,7 @@
 // and the service derive: day counts, search documents). Also: SIGTERM stops the service
 // gracefully, finishing the requests under way. CRASH_ROUNDS runs more kill/restart rounds.
 import { Agent, request as httpRequest } from "node:http";
+import { connect } from "node:net";
 import { Client } from "pg";
 import BetterSqlite3 from "better-sqlite3";
 import { sqlitePath } from "../src/db/database";
@@ -274,5 +275,35 @@ describe("SIGTERM", () => {
     } finally {
       await again.stop();
     }
+  });
+
+  it("never cuts a request under way when the grace runs out: its body may still be arriving", async () => {
+    const service = await startServiceProcess({
+      DATABASE_URL: database.url,
+      CALENDAR_ADMIN_TOKEN: TOKEN,
+      SHUTDOWN_GRACE_SECONDS: "1",
+    });
+    const body = JSON.stringify({ title: "Slow upload", start_date: "+3 days", end_date: "+3 days 1 hour" });
+    const socket = connect(Number(new URL(service.origin).port), "127.0.0.1");
+    await new Promise((connected) => socket.once("connect", connected));
+    let answer = "";
+    socket.on("data", (chunk: Buffer) => (answer += chunk.toString()));
+    const closed = new Promise<string>((done) => {
+      socket.once("close", () => done(answer));
+      socket.once("error", (error) => done(`error ${error.message}`));
+    });
+    socket.write(
+      `POST /calendar/events/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TOKEN}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
+    );
+    await new Promise((wait) => setTimeout(wait, 200));
+    const exit = service.stop("SIGTERM");
+    // Past the grace: the connection is not idle, its request is being received.
+    await new Promise((wait) => setTimeout(wait, 2_000));
+    socket.write(body.slice(10));
+    const response = await closed;
+    expect(response).toMatch(/^HTTP\/1\.1 201 /);
+    expect(response).toMatch(/\r\nConnection: close\r\n/i);
+    expect(await exit).toBe(0);
   });
 });

@@ -1,4 +1,4 @@
-import { createServer, STATUS_CODES, type RequestListener, type Server } from "node:http";
+import { createServer, STATUS_CODES, type RequestListener, type Server, type ServerResponse } from "node:http";
 import { Server as NetServer, type Socket } from "node:net";
 import type { Config } from "../config";
 import { ERRORS, type ErrorCode } from "./errors";
@@ -6,6 +6,8 @@ import { ERRORS, type ErrorCode } from "./errors";
 // How often Node looks for requests past their time limits (its default, 30 s, would let a
 // slow client hold a connection that long whatever the limits say).
 const CHECK_EVERY_MS = 1000;
+
+const UNDERWAY = new WeakMap<Server, Set<ServerResponse>>();
 
 /**
  * The HTTP server of the app, with limits against slow or broken clients: the whole request
@@ -25,6 +27,13 @@ export function createHttpServer(app: RequestListener, config: Config): Server {
     },
     app,
   );
+  // The answers under way, so that a stop can have them close their connections too.
+  const underway = new Set<ServerResponse>();
+  UNDERWAY.set(server, underway);
+  server.on("request", (_request, response: ServerResponse) => {
+    underway.add(response);
+    response.once("close", () => underway.delete(response));
+  });
   server.on("clientError", (err: NodeJS.ErrnoException, socket: Socket) => {
     if (
       !socket.writable ||
@@ -57,16 +66,23 @@ export function createHttpServer(app: RequestListener, config: Config): Server {
  * yet, including those whose request is in the socket buffer, unread because the event loop was
  * busy (better-sqlite3 runs queries on it): those clients would get a reset for a request they
  * had sent. Here an idle connection closes when its keep-alive time runs out, or at once after
- * its last answer. Resolves when every connection has ended, or after `graceMs`, when the rest
- * are cut.
+ * its last answer. After `graceMs`, connections with no request under way are closed; a request
+ * under way (its body still arriving, or its answer being made) is never cut: it is bounded by
+ * the request timeout and the statement limit, and `hardStopMs` after the grace whatever is left
+ * is cut. Resolves when every connection has ended.
  */
-export function stopGracefully(server: Server, graceMs: number): Promise<void> {
+export function stopGracefully(server: Server, graceMs: number, hardStopMs: number): Promise<void> {
   server.on("request", (_request, response) => response.setHeader("Connection", "close"));
+  for (const response of UNDERWAY.get(server) ?? [])
+    if (!response.headersSent) response.setHeader("Connection", "close");
   return new Promise((resolve) => {
-    const force = setTimeout(() => server.closeAllConnections(), graceMs);
-    force.unref();
+    const idle = setTimeout(() => server.closeIdleConnections(), graceMs);
+    const all = setTimeout(() => server.closeAllConnections(), graceMs + hardStopMs);
+    idle.unref();
+    all.unref();
     NetServer.prototype.close.call(server, () => {
-      clearTimeout(force);
+      clearTimeout(idle);
+      clearTimeout(all);
       resolve();
     });
   });
