@@ -16,4 +16,6 @@ module.exports = {
     process.env.JEST_PHASE === "timing" ? [] : process.env.JEST_PHASE === "main" ? [TIMING.source] : [],
   maxWorkers: process.env.JEST_PHASE === "timing" ? 1 : 2,
   testTimeout: 30000,
+  // Node 24 aborts when Jest's context collects a better-sqlite3 object: see the file.
+  setupFiles: ["<rootDir>/test/support/keep-native-handles.ts"],
 };

@@ -3511,7 +3511,7 @@ export interface components {
          *     come in the order they were made, `per_page` at a time; follow `next_rest_url` while it is
          *     there, then keep the last `next_sync_token` for the next poll. A token older than the sync
          *     log keeps deletions (30 days unless configured otherwise), or not made by this site for this
-         *     list, is `410 rest_sync_token_expired`: list again from the first page. See the README,
+         *     list, is `410 rest_sync_token_expired`: list again from the first page. See docs/clients.md,
          *     "Keeping a copy in sync".
          * @example WzEsImV2ZW50cyIsNDIsMjE0NzQ4MzY0Nyx7fV0.8Jk1bPq2dLxN0aQvW3r7Zg
          */
@@ -3538,7 +3538,7 @@ export interface components {
          *     ignored), at most 1,000 events and 16 MiB unless configured otherwise (`X-Feed-Truncated: true`
          *     when cut there), and, as `STATUS:CANCELLED`, the events of its window that were published and
          *     are in the trash now. DESCRIPTION keeps the text's paragraphs, line breaks and list items on
-         *     lines of their own, and X-ALT-DESC carries its HTML. See the README, "Calendar feeds".
+         *     lines of their own, and X-ALT-DESC carries its HTML. See docs/clients.md, "Calendar feeds".
          * @example true
          */
         Ical: components["schemas"]["QueryFlag"];
@@ -4161,7 +4161,7 @@ export interface operations {
                  *     come in the order they were made, `per_page` at a time; follow `next_rest_url` while it is
                  *     there, then keep the last `next_sync_token` for the next poll. A token older than the sync
                  *     log keeps deletions (30 days unless configured otherwise), or not made by this site for this
-                 *     list, is `410 rest_sync_token_expired`: list again from the first page. See the README,
+                 *     list, is `410 rest_sync_token_expired`: list again from the first page. See docs/clients.md,
                  *     "Keeping a copy in sync".
                  * @example WzEsImV2ZW50cyIsNDIsMjE0NzQ4MzY0Nyx7fV0.8Jk1bPq2dLxN0aQvW3r7Zg
                  */
@@ -4188,7 +4188,7 @@ export interface operations {
                  *     ignored), at most 1,000 events and 16 MiB unless configured otherwise (`X-Feed-Truncated: true`
                  *     when cut there), and, as `STATUS:CANCELLED`, the events of its window that were published and
                  *     are in the trash now. DESCRIPTION keeps the text's paragraphs, line breaks and list items on
-                 *     lines of their own, and X-ALT-DESC carries its HTML. See the README, "Calendar feeds".
+                 *     lines of their own, and X-ALT-DESC carries its HTML. See docs/clients.md, "Calendar feeds".
                  * @example true
                  */
                 ical?: components["parameters"]["Ical"];
@@ -4512,7 +4512,7 @@ export interface operations {
                  *     ignored), at most 1,000 events and 16 MiB unless configured otherwise (`X-Feed-Truncated: true`
                  *     when cut there), and, as `STATUS:CANCELLED`, the events of its window that were published and
                  *     are in the trash now. DESCRIPTION keeps the text's paragraphs, line breaks and list items on
-                 *     lines of their own, and X-ALT-DESC carries its HTML. See the README, "Calendar feeds".
+                 *     lines of their own, and X-ALT-DESC carries its HTML. See docs/clients.md, "Calendar feeds".
                  * @example true
                  */
                 ical?: components["parameters"]["Ical"];
@@ -4922,7 +4922,7 @@ export interface operations {
                  *     ignored), at most 1,000 events and 16 MiB unless configured otherwise (`X-Feed-Truncated: true`
                  *     when cut there), and, as `STATUS:CANCELLED`, the events of its window that were published and
                  *     are in the trash now. DESCRIPTION keeps the text's paragraphs, line breaks and list items on
-                 *     lines of their own, and X-ALT-DESC carries its HTML. See the README, "Calendar feeds".
+                 *     lines of their own, and X-ALT-DESC carries its HTML. See docs/clients.md, "Calendar feeds".
                  * @example true
                  */
                 ical?: components["parameters"]["Ical"];
@@ -5324,7 +5324,7 @@ export interface operations {
                  *     come in the order they were made, `per_page` at a time; follow `next_rest_url` while it is
                  *     there, then keep the last `next_sync_token` for the next poll. A token older than the sync
                  *     log keeps deletions (30 days unless configured otherwise), or not made by this site for this
-                 *     list, is `410 rest_sync_token_expired`: list again from the first page. See the README,
+                 *     list, is `410 rest_sync_token_expired`: list again from the first page. See docs/clients.md,
                  *     "Keeping a copy in sync".
                  * @example WzEsImV2ZW50cyIsNDIsMjE0NzQ4MzY0Nyx7fV0.8Jk1bPq2dLxN0aQvW3r7Zg
                  */
@@ -6091,7 +6091,7 @@ export interface operations {
                  *     come in the order they were made, `per_page` at a time; follow `next_rest_url` while it is
                  *     there, then keep the last `next_sync_token` for the next poll. A token older than the sync
                  *     log keeps deletions (30 days unless configured otherwise), or not made by this site for this
-                 *     list, is `410 rest_sync_token_expired`: list again from the first page. See the README,
+                 *     list, is `410 rest_sync_token_expired`: list again from the first page. See docs/clients.md,
                  *     "Keeping a copy in sync".
                  * @example WzEsImV2ZW50cyIsNDIsMjE0NzQ4MzY0Nyx7fV0.8Jk1bPq2dLxN0aQvW3r7Zg
                  */
@@ -6886,7 +6886,7 @@ export interface operations {
                  *     come in the order they were made, `per_page` at a time; follow `next_rest_url` while it is
                  *     there, then keep the last `next_sync_token` for the next poll. A token older than the sync
                  *     log keeps deletions (30 days unless configured otherwise), or not made by this site for this
-                 *     list, is `410 rest_sync_token_expired`: list again from the first page. See the README,
+                 *     list, is `410 rest_sync_token_expired`: list again from the first page. See docs/clients.md,
                  *     "Keeping a copy in sync".
                  * @example WzEsImV2ZW50cyIsNDIsMjE0NzQ4MzY0Nyx7fV0.8Jk1bPq2dLxN0aQvW3r7Zg
                  */
@@ -7357,7 +7357,7 @@ export interface operations {
                  *     come in the order they were made, `per_page` at a time; follow `next_rest_url` while it is
                  *     there, then keep the last `next_sync_token` for the next poll. A token older than the sync
                  *     log keeps deletions (30 days unless configured otherwise), or not made by this site for this
-                 *     list, is `410 rest_sync_token_expired`: list again from the first page. See the README,
+                 *     list, is `410 rest_sync_token_expired`: list again from the first page. See docs/clients.md,
                  *     "Keeping a copy in sync".
                  * @example WzEsImV2ZW50cyIsNDIsMjE0NzQ4MzY0Nyx7fV0.8Jk1bPq2dLxN0aQvW3r7Zg
                  */

@@ -1,5 +1,5 @@
 // Access control: credentials (API keys, application passwords, the bootstrap key), the roles and
-// capabilities of tec-rest-v1.md §8 (AuthorizationCest, the role rows of insertion and update,
+// capabilities of docs/compatibility.md §8 (AuthorizationCest, the role rows of insertion and update,
 // status and draft visibility), event passwords (§3.6), scheduled publishing, and no secret in
 // any response or log line.
 import {

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-// Drop-in for the original's clients (tec-rest-v1.md §1 step 7, §5.1, §7.1, §7.2): the request
+// Drop-in for the original's clients (docs/compatibility.md §1 step 7, §5.1, §7.1, §7.2): the request
 // shapes real clients of `tribe/events/v1` send, replayed with only the namespace changed, and
 // their results checked field by field.
 // - The original's own MCP server (the-events-calendar/mcp-server, src/api/client.ts and
@@ -472,7 +472,7 @@ describe("categories and tags as the original accepts them", () => {
   it("creates unknown names only for writers who may manage the taxonomy, and refuses unknown ids", async () => {
     await createTermVia(server, "tags", { name: "Existing" });
     const base = { title: "Terms", start_date: START, end_date: END };
-    // Authors manage categories, not tags (tec-rest-v1.md §8).
+    // Authors manage categories, not tags (docs/compatibility.md §8).
     const byAuthor = await send("author", "POST", "/events", {
       ...base,
       categories: ["Author's own"],

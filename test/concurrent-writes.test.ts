@@ -1,4 +1,4 @@
-// Concurrent writes of one item never lose one another (contract.md "Writes"): sixteen PATCHes
+// Concurrent writes of one item never lose one another (docs/compatibility.md "What this service promises"): sixteen PATCHes
 // of different fields of one event, of a venue, of a category, sent at once, round after round,
 // in one process and through two worker processes on one database; every field ends with the
 // value written, and what is derived from them (the search index, the day counts behind list

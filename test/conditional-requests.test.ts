@@ -1,4 +1,4 @@
-// Conditional requests (contract.md "Writes"): strong ETags on every item and collection, 304 for
+// Conditional requests (docs/compatibility.md "What this service promises"): strong ETags on every item and collection, 304 for
 // a current If-None-Match, 412 rest_precondition_failed for an If-Match that does not hold, on
 // every resource, by id and by slug; and a read-modify-write race that If-Match makes safe.
 import { createEventVia, fixedClock, utcWall } from "./support/events";

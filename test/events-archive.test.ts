@@ -1,4 +1,4 @@
-// GET /events: the EventArchiveCest table of tec-rest-v1.md §12 and the date-window rules and
+// GET /events: the EventArchiveCest table of docs/compatibility.md §12 and the date-window rules and
 // examples of §5.2, under a fixed clock (now = 2026-11-21 12:00:00 UTC, a UTC site).
 import { createEventVia, createEvents, fixedClock, ids, utcWall } from "./support/events";
 import { ADMIN_HEADERS, startTestServer, type TestServer } from "./support/test-server";

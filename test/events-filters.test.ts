@@ -1,4 +1,4 @@
-// GET /events filters: the "Event filters" table of tec-rest-v1.md §12 (categories, tags,
+// GET /events filters: the "Event filters" table of docs/compatibility.md §12 (categories, tags,
 // featured, organizer, venue, post_parent, include), plus ticketed and geoloc.
 import { clearContent, createLinkedVia, createTermVia } from "./support/fixtures";
 import { createEvents, fixedClock, ids, type EventJson } from "./support/events";

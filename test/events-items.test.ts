@@ -1,5 +1,5 @@
 // Single events, creation, update and deletion: SingleEventCest, EventInsertionCest,
-// EventUpdateCest and EventDeletionCest of tec-rest-v1.md §12, with our departures (404 for
+// EventUpdateCest and EventDeletionCest of docs/compatibility.md §12, with our departures (404 for
 // unknown slugs, flags/website/organizers kept when omitted on update, force=true deletes a trashed event).
 import { createLinkedVia, createTermVia, createUser } from "./support/fixtures";
 import { createEventVia, fixedClock } from "./support/events";

@@ -1,5 +1,5 @@
 // The filters of venues, organizers and terms that need events (VenueByEvent/ByEmpty/ByUpcoming
-// and the term post/event rows of tec-rest-v1.md §12), term counts, and unlinking on trash.
+// and the term post/event rows of docs/compatibility.md §12), term counts, and unlinking on trash.
 import { clearContent, createLinkedVia, createTermVia, type LinkedCollection } from "./support/fixtures";
 import { createEventVia, createEvents, fixedClock, utcWall } from "./support/events";
 import { ADMIN_HEADERS, startTestServer, type TestServer } from "./support/test-server";

@@ -1,4 +1,4 @@
-// Categories and tags: the "Categories and tags" table of tec-rest-v1.md §12, with our
+// Categories and tags: the "Categories and tags" table of docs/compatibility.md §12, with our
 // departures (unknown id → 404 rest-*-not-found; collection links keep the whole query).
 // The `post`/`event` filters with real events are in events-term-filters.test.ts.
 import { createTermVia, createTermsVia, type Collection, type TermJson } from "./support/fixtures";

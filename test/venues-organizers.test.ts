@@ -1,4 +1,4 @@
-// Venues and organizers: the venue and organizer tables of tec-rest-v1.md §12 that need neither
+// Venues and organizers: the venue and organizer tables of docs/compatibility.md §12 that need neither
 // events nor roles (those are in events-linked-posts.test.ts and access.test.ts), with our
 // departures: 404 for unknown ids and slugs, every field present, no de-duplication, right totals.
 import { createLinkedVia, createNamedVia, createUser, nameField, type LinkedCollection } from "./support/fixtures";

@@ -5,7 +5,7 @@ import { derive, isLegacyHash, SCRYPT, verifySecret } from "./password-hash";
 import { slowHashes } from "./slow-hash-queue";
 
 /**
- * Event passwords (tec-rest-v1.md §3.6) are chosen by people, so they are stored as scrypt hashes,
+ * Event passwords (docs/compatibility.md §3.6) are chosen by people, so they are stored as scrypt hashes,
  * which make each guess at a stolen one cost ~40 ms. They share one salt, the site's
  * (SiteSecret "event-password-salt", made by a migration): the hash of a password is then the
  * same for every event it protects, so a request's password is derived once and compared with

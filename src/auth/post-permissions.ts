@@ -4,7 +4,7 @@ import type { OwnedItem, PostStatus } from "./visibility";
 import { invalidParam } from "../http/errors";
 
 /**
- * Who may see and change events, venues and organizers (tec-rest-v1.md §7.4, §8): the statuses
+ * Who may see and change events, venues and organizers (docs/compatibility.md §7.4, §8): the statuses
  * a caller may list, the conditions a list query needs so that nothing else leaks, the
  * object-level edit and delete rights, and status scaling for those who may not publish.
  */
@@ -14,7 +14,7 @@ export const DEFAULT_LIST_STATUSES: PostStatus[] = ["publish", "future", "draft"
 
 /**
  * The statuses to list. Callers who may not edit items of the type may only ask for `publish`
- * (tec-rest-v1.md §5.4); others may ask for any status.
+ * (docs/compatibility.md §5.4); others may ask for any status.
  */
 export function statusesToList(
   principal: Principal | null,

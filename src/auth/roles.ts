@@ -1,6 +1,6 @@
 /**
  * Roles and their capabilities, after The Events Calendar's mapping of WordPress roles
- * (tec-rest-v1.md §8). Capabilities named in the spec's security scopes are checked before
+ * (docs/compatibility.md §8). Capabilities named in the spec's security scopes are checked before
  * the request is validated; the others are checked by the handlers, on the item itself.
  */
 export const ROLES = ["administrator", "editor", "author", "contributor", "subscriber"] as const;

@@ -15,7 +15,7 @@ function owns(principal: Principal, item: OwnedItem): boolean {
 }
 
 /**
- * Whether the caller may read an item of this status (tec-rest-v1.md §8): published items are
+ * Whether the caller may read an item of this status (docs/compatibility.md §8): published items are
  * public; scheduled, draft and pending ones are for their author and for editors; private ones
  * for their author and for whoever may read private items. Trashed items are nobody's to read.
  */

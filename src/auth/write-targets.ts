@@ -6,7 +6,7 @@ import { matchedOperationId } from "../openapi/query-normalizer";
 
 /**
  * Writes to one item (`PATCH /events/{id}`, `DELETE /venues/by-slug/{slug}`...) find and check
- * their item before the body is validated (contract.md: authorization comes before the body). The
+ * their item before the body is validated (docs/compatibility.md: authorization comes before the body). The
  * spec's scopes have already checked the caller's role; this finds the item through its
  * resource's resolver (the one id-or-slug lookup), answers 404 when there is none (412 when the
  * request has If-Match: there is no item for it to match), refuses what the caller may not do to

@@ -2,7 +2,7 @@ import strtotime from "locutus/php/datetime/strtotime";
 import { DateTime, IANAZone } from "luxon";
 
 /**
- * Date inputs, as clients of the original send them (contract.md "Dates and time zones"):
+ * Date inputs, as clients of the original send them (docs/compatibility.md "What this service promises"):
  * - Unix seconds (a number, or a string of digits);
  * - ISO 8601 with an offset or `Z` (an instant);
  * - `YYYY-MM-DD`, `YYYY-MM-DD HH:MM[:SS]` (a wall clock in the field's time zone);

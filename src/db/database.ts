@@ -4,6 +4,7 @@ import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { Pool } from "pg";
 import { Prisma } from "../../generated/prisma/postgresql/client";
+import { keepNativeHandles } from "./native-handles";
 import { PrismaClient as SqliteClient } from "../../generated/prisma/sqlite/client";
 import { postgresDirectReads, sqliteDirectReads, type DirectReads } from "./direct-reads";
 import { postgresWriter, sqliteWriter, type DriverWriter, type Transact } from "./driver-transaction";
@@ -76,6 +77,8 @@ export interface DatabaseOptions {
    */
   databaseSessionSettings?: "startup" | "role";
 }
+
+keepNativeHandles();
 
 const PG_STATEMENT_TIMEOUT_MS = 30_000;
 

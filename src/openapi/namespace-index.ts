@@ -1,7 +1,7 @@
 import { NAMESPACE, type JsonObject, type SpecOperation } from "./spec";
 
 /**
- * The WordPress-style namespace index (tec-rest-v1.md §9.1), built from the spec's operations:
+ * The WordPress-style namespace index (docs/compatibility.md §9.1), built from the spec's operations:
  * one route per path, keyed by its pattern; per route, its endpoints, an endpoint being the
  * methods that share the same arguments (so POST, PUT and PATCH of an item form one); per
  * endpoint, its query, path and body arguments with their JSON Schema keywords.

@@ -6,7 +6,7 @@ import type { SpecOperation } from "./spec";
  * Brings query strings written the way WordPress clients write them into the shapes the spec
  * declares, before the request is validated:
  * - list parameters: `a,b`, `a, b`, `a=1&a=2`, `a[]=1&a[]=2` and `a[x]=1&a[y]=2` all become a
- *   list, with spaces around items and empty items dropped (tec-rest-v1.md §2);
+ *   list, with spaces around items and empty items dropped (docs/compatibility.md §2);
  * - boolean parameters (flags): `1`/`0` and any case of `true`/`false` become `true`/`false`;
  * and refuses numbers that are not finite: the validator (Ajv) reads `Infinity` and `1e309` as
  * numbers, and then skips their range checks. A numeric path parameter (an id) that is not

@@ -82,6 +82,9 @@ export async function startTestServer(
     CALENDAR_ADMIN_TOKEN: ADMIN_TOKEN,
     VALIDATE_RESPONSES: "true",
     RATE_LIMIT_PER_MINUTE: "0",
+    // fetch (undici) closes its idle connections after 4 s; a server that closed them first could
+    // do so just as a request was sent on one ("fetch failed" under load): here the client always does.
+    KEEP_ALIVE_TIMEOUT_SECONDS: "300",
     DATABASE_URL: databaseUrl,
     ...env,
   });

@@ -1,7 +1,7 @@
 import type { Schemas } from "../../http/operation-types";
 
 /**
- * An event's cost, as the original shows it (tec-rest-v1.md §3.1, §3.5): free text or a list of
+ * An event's cost, as the original shows it (docs/compatibility.md §3.1, §3.5): free text or a list of
  * texts ("$23", "20$", "10 - 20 €", "Free"), from which come the currency symbol and its
  * position, every amount (sorted, as numeric strings, "Free" counting as 0), and a display text:
  * a single text as written (a lone 0 as "Free"); a list as "min – max" (0 shown as "Free").

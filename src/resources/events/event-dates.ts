@@ -117,7 +117,7 @@ export interface EventWindow {
 const RELATIVE = ["starts_before", "starts_after", "ends_before", "ends_after"] as const;
 
 /**
- * The date window of `GET /events` (tec-rest-v1.md §5.2). Without `strict_dates`, whole days:
+ * The date window of `GET /events` (docs/compatibility.md §5.2). Without `strict_dates`, whole days:
  * `start_date` from 00:00:00 of its day, the others to 23:59:59 of theirs. Defaults, when the
  * parameter is absent: `start_date` yesterday 23:59 UTC (so, inclusively, from the start of
  * yesterday on sites at or west of UTC), `end_date` 24 months from now. The defaults are dropped

@@ -70,7 +70,7 @@ function editable(event: EventRecord, principal: Principal | null): boolean {
   return principal !== null && canEditItem(principal, "events", event);
 }
 
-/** The event operations (tec-rest-v1.md §5, §7.1), by id and by slug alike. */
+/** The event operations (docs/compatibility.md §5, §7.1), by id and by slug alike. */
 export function eventOperations(services: Services) {
   const { db, eventPasswords, representations } = services;
   /** The stored form of a write's `password`: undefined, unchanged; null (or ""), removed. */

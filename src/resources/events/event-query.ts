@@ -23,7 +23,7 @@ function allReadable(ids: number[], rows: OwnedItem[], type: PostType, principal
 }
 
 /**
- * The filters of `GET /events` from its query (tec-rest-v1.md §5): statuses the caller may see,
+ * The filters of `GET /events` from its query (docs/compatibility.md §5): statuses the caller may see,
  * the date window, terms by id or slug, venues, organizers, the parent, the circle of `geoloc`.
  * Filters that name items that do not exist, or that the caller may not see (a draft venue, a
  * private parent), are `400 rest_invalid_param` alike, all reported at once: a filter does not

@@ -14,7 +14,7 @@ import { describeCost } from "./event-cost";
 import { recurrenceJson } from "./event-recurrence";
 import { EVENT_TEXT, type EventRecord } from "./event-record";
 
-/** A category or tag as embedded in an event (tec-rest-v1.md §3.4.1). */
+/** A category or tag as embedded in an event (docs/compatibility.md §3.4.1). */
 function embeddedTerm(term: TermRecord, ctx: RequestContext): Schemas["EmbeddedTerm"] {
   const config = term.taxonomy === "category" ? CATEGORIES : TAGS;
   const text = effectiveText(term.texts, TERM_TEXT_FIELDS, {
@@ -91,7 +91,7 @@ function eventJsonLd(
 }
 
 /**
- * An event as the API represents it (tec-rest-v1.md §3.1 with the contract's departures). The
+ * An event as the API represents it (docs/compatibility.md §3.1 with the contract's departures). The
  * venues and organizers the caller may not read are left out. With `jsonLd` (single-event
  * responses), the event and its venues and organizers carry their schema.org description.
  */
@@ -175,7 +175,7 @@ export function serializeEvent(
 }
 
 /**
- * A password-protected event the request may not open, as lists show it (tec-rest-v1.md §3.6):
+ * A password-protected event the request may not open, as lists show it (docs/compatibility.md §3.6):
  * its content emptied, its flags null, its links gone; title, dates, status, slug and links stay.
  */
 function redacted(json: Schemas["Event"]): Schemas["Event"] {

@@ -4,7 +4,7 @@ import { linkedPostOperations, type LinkedPostInputs } from "../post-kernel/link
 import { serializeOrganizer } from "./organizer-serializer";
 import { organizerStore, type OrganizerWrite } from "./organizer-store";
 
-/** The organizer operations (tec-rest-v1.md §6.1, §7.2), by id and by slug alike, on the linked-post kernel. */
+/** The organizer operations (docs/compatibility.md §6.1, §7.2), by id and by slug alike, on the linked-post kernel. */
 export function organizerOperations(services: Services) {
   const inputs: LinkedPostInputs<OrganizerWrite> = {
     query: (req) => queryOf(req, "listOrganizers"),

@@ -7,7 +7,7 @@ import { compact, globalIds, imageOf, permalinkOf, postHead, restUrlOf } from ".
 import type { SerializeOptions } from "../venues/venue-serializer";
 import { ORGANIZER_TEXT, type OrganizerRecord } from "./organizer-record";
 
-/** An organizer as the API represents it (tec-rest-v1.md §3.3 with the contract's departures). */
+/** An organizer as the API represents it (docs/compatibility.md §3.3 with the contract's departures). */
 export function serializeOrganizer(
   organizer: OrganizerRecord,
   ctx: RequestContext,

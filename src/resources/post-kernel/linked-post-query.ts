@@ -8,7 +8,7 @@ import { modifiedWindowOf, type ModifiedWindow } from "../../sync/modified-windo
 import { searchWords } from "../../text/search-text";
 
 /**
- * The filters of GET /venues and GET /organizers (tec-rest-v1.md §6.1). Both models have the
+ * The filters of GET /venues and GET /organizers (docs/compatibility.md §6.1). Both models have the
  * same relations (`texts`, and `events` through a link table), so one where-input serves both.
  */
 export interface LinkedPostFilters {

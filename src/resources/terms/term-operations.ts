@@ -128,7 +128,7 @@ function termHandlers(config: TaxonomyConfig, services: Services): ItemOperation
   };
 }
 
-/** The category operations (tec-rest-v1.md §6.2, §7.3). */
+/** The category operations (docs/compatibility.md §6.2, §7.3). */
 export function categoryOperations(services: Services) {
   return bindOperations(termHandlers(CATEGORIES, services), {
     listCategories: "list",
@@ -141,7 +141,7 @@ export function categoryOperations(services: Services) {
   });
 }
 
-/** The tag operations (tec-rest-v1.md §6.2, §7.3). */
+/** The tag operations (docs/compatibility.md §6.2, §7.3). */
 export function tagOperations(services: Services) {
   return bindOperations(termHandlers(TAGS, services), {
     listTags: "list",

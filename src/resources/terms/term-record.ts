@@ -81,7 +81,7 @@ export const TAGS: TaxonomyConfig = {
 
 export type TermOrderBy = NonNullable<QueryOf<"listCategories">["orderby"]>;
 
-/** A page of a term list, its filters resolved (tec-rest-v1.md §6.2). */
+/** A page of a term list, its filters resolved (docs/compatibility.md §6.2). */
 export interface TermListQuery {
   taxonomy: Taxonomy;
   language: Language;

@@ -7,7 +7,7 @@ import type { TaxonomyConfig } from "./term-record";
 
 type TermJson = Schemas["Category"] | Schemas["Tag"];
 
-/** A category or tag as `/categories` and `/tags` return it (tec-rest-v1.md §3.4.2). */
+/** A category or tag as `/categories` and `/tags` return it (docs/compatibility.md §3.4.2). */
 export function serializeTerm(
   term: TermRecord,
   config: TaxonomyConfig,

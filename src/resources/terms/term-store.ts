@@ -193,7 +193,7 @@ async function termsNamed(tx: Tx, ctx: TermWriteContext, texts: string[]): Promi
 export type TermRef = number | string;
 
 /**
- * The ids of the terms an event write names in `param` (tec-rest-v1.md §7.1), in its order and
+ * The ids of the terms an event write names in `param` (docs/compatibility.md §7.1), in its order and
  * once each, in the write's transaction: ids as given (the event store checks they are of the
  * taxonomy), slugs and names looked up, and names that match no term made into new terms of the
  * request language, when the writer may manage the taxonomy (`mayCreate`; else 403).

@@ -4,7 +4,7 @@ import { linkedPostOperations, type LinkedPostInputs } from "../post-kernel/link
 import { serializeVenue } from "./venue-serializer";
 import { venueStore, type VenueWrite } from "./venue-store";
 
-/** The venue operations (tec-rest-v1.md §6.1, §7.2), by id and by slug alike, on the linked-post kernel. */
+/** The venue operations (docs/compatibility.md §6.1, §7.2), by id and by slug alike, on the linked-post kernel. */
 export function venueOperations(services: Services) {
   const inputs: LinkedPostInputs<VenueWrite> = {
     query: (req) => queryOf(req, "listVenues"),

@@ -41,7 +41,7 @@ function placeJsonLd(venue: VenueRecord, name: string, description: string | nul
   };
 }
 
-/** A venue as the API represents it (tec-rest-v1.md §3.2 with the contract's departures). */
+/** A venue as the API represents it (docs/compatibility.md §3.2 with the contract's departures). */
 export function serializeVenue(venue: VenueRecord, ctx: RequestContext, options: SerializeOptions): Schemas["Venue"] {
   const text = effectiveText(venue.texts, VENUE_TEXT.fields, {
     language: ctx.language,
