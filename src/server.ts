@@ -151,11 +151,13 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
     logger.info({ signal }, "stopping");
     clearInterval(scheduler);
     clearInterval(pruner);
-    void Promise.all([stopGracefully(server, config.shutdownGraceMs, config.requestTimeoutMs), webhooks.stop()]).then(async () => {
-      await db.close();
-      logger.info("stopped");
-      process.exit(0);
-    });
+    void Promise.all([stopGracefully(server, config.shutdownGraceMs, config.requestTimeoutMs), webhooks.stop()]).then(
+      async () => {
+        await db.close();
+        logger.info("stopped");
+        process.exit(0);
+      },
+    );
   });
 }
 

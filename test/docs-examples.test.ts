@@ -16,9 +16,9 @@ const TOKEN = "change-me-to-a-long-secret";
 
 /** The `sh` blocks of a page, in order; but the README's first, `npm install && npm start` and `npm test`, which CI runs. */
 function shellBlocks(page: string): string[] {
-  return [...readFileSync(resolve(__dirname, "..", page), "utf8").matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map(
-    (match) => match[1],
-  ).filter((block) => !/^npm /m.test(block));
+  return [...readFileSync(resolve(__dirname, "..", page), "utf8").matchAll(/^```sh\n([\s\S]*?)^```$/gm)]
+    .map((match) => match[1])
+    .filter((block) => !/^npm /m.test(block));
 }
 
 it.each(["README.md", "docs/clients.md"])("runs every shell example of %s, in order", async (page) => {
