@@ -1085,11 +1085,13 @@ export interface components {
             [key: string]: unknown;
         };
         /**
-         * @description A yes-or-no query parameter: `true` or `false` (canonical; any case is read), or `1` and `0` as
-         *     WordPress clients and calendar apps write them. Other words are refused with `400`.
+         * @description A yes-or-no query parameter read as the original plugin reads it (`tribe_is_truthy`): `true` or
+         *     `false` (canonical; any case is read), `1`/`0`, `yes`/`no`, `y`/`n`, `on`/`off`,
+         *     `enable`/`disable`, `enabled`/`disabled`. **Departure**: other words are refused with `400`
+         *     (the original reads them as `false`, so that a typo filters nothing).
          * @example true
          */
-        QueryFlag: boolean | ("true" | "false" | "1" | "0");
+        TruthyFlag: boolean | ("true" | "false" | "1" | "0" | "yes" | "no" | "y" | "n" | "on" | "off" | "enable" | "disable" | "enabled" | "disabled");
         /**
          * @description Ids or slugs. In a query string, a comma-separated string or a repeated parameter; spaces around items and empty items are dropped.
          * @example [
@@ -1106,6 +1108,12 @@ export interface components {
          *     ]
          */
         IdList: number[];
+        /**
+         * @description A yes-or-no query parameter: `true` or `false` (canonical; any case is read), or `1` and `0` as
+         *     WordPress clients and calendar apps write them. Other words are refused with `400`.
+         * @example true
+         */
+        QueryFlag: boolean | ("true" | "false" | "1" | "0");
         /**
          * @description The publication status. `publish`: public. `future`: scheduled. `draft`, `pending` (awaiting
          *     review) and `private`: visible to their author and to editors only. `trash`: deleted (restorable
@@ -3379,10 +3387,10 @@ export interface components {
         EndsAfter: string;
         /**
          * @description `true`: the date parameters are used to the second as given. `false` (default): whole days,
-         *     as described on each date parameter. `1`/`0` are accepted too.
+         *     as described on each date parameter. `1`/`0`, `yes`/`no` and `on`/`off` are read too.
          * @example true
          */
-        StrictDates: components["schemas"]["QueryFlag"];
+        StrictDates: components["schemas"]["TruthyFlag"];
         /**
          * @description Words to look for in the title, excerpt and description, in the request language (falling back
          *     to the default language where an event is not translated). Case and accents are ignored; every
@@ -3583,16 +3591,16 @@ export interface components {
         LinkedEvent: number;
         /**
          * @description `true`: only items linked to at least one event that is not a draft, pending or in the trash;
-         *     `false`: only items linked to none. `1`/`0` are accepted too.
+         *     `false`: only items linked to none. `1`/`0`, `yes`/`no` and `on`/`off` are read too.
          * @example true
          */
-        HasEvents: components["schemas"]["QueryFlag"];
+        HasEvents: components["schemas"]["TruthyFlag"];
         /**
          * @description `true`: only items linked to an event, readable by the caller, that starts now or later.
          *     **Departure**: all such events count, not only the first page of them.
          * @example true
          */
-        OnlyWithUpcoming: components["schemas"]["QueryFlag"];
+        OnlyWithUpcoming: components["schemas"]["TruthyFlag"];
         /**
          * @description What to sort by: `date` (the publication date; the default), `modified` (the last write) or
          *     `id`; ties are broken by id. The other values WordPress takes for posts are accepted and, as
@@ -4029,7 +4037,7 @@ export interface operations {
                 ends_after?: components["parameters"]["EndsAfter"];
                 /**
                  * @description `true`: the date parameters are used to the second as given. `false` (default): whole days,
-                 *     as described on each date parameter. `1`/`0` are accepted too.
+                 *     as described on each date parameter. `1`/`0`, `yes`/`no` and `on`/`off` are read too.
                  * @example true
                  */
                 strict_dates?: components["parameters"]["StrictDates"];
@@ -4352,7 +4360,7 @@ export interface operations {
                 ends_after?: components["parameters"]["EndsAfter"];
                 /**
                  * @description `true`: the date parameters are used to the second as given. `false` (default): whole days,
-                 *     as described on each date parameter. `1`/`0` are accepted too.
+                 *     as described on each date parameter. `1`/`0`, `yes`/`no` and `on`/`off` are read too.
                  * @example true
                  */
                 strict_dates?: components["parameters"]["StrictDates"];
@@ -5294,7 +5302,7 @@ export interface operations {
                 event?: components["parameters"]["LinkedEvent"];
                 /**
                  * @description `true`: only items linked to at least one event that is not a draft, pending or in the trash;
-                 *     `false`: only items linked to none. `1`/`0` are accepted too.
+                 *     `false`: only items linked to none. `1`/`0`, `yes`/`no` and `on`/`off` are read too.
                  * @example true
                  */
                 has_events?: components["parameters"]["HasEvents"];
@@ -6061,7 +6069,7 @@ export interface operations {
                 event?: components["parameters"]["LinkedEvent"];
                 /**
                  * @description `true`: only items linked to at least one event that is not a draft, pending or in the trash;
-                 *     `false`: only items linked to none. `1`/`0` are accepted too.
+                 *     `false`: only items linked to none. `1`/`0`, `yes`/`no` and `on`/`off` are read too.
                  * @example true
                  */
                 has_events?: components["parameters"]["HasEvents"];

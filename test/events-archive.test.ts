@@ -140,6 +140,8 @@ describe("the date window", () => {
     expect(ids((await events(`?${window}&strict_dates=false`)).body.events)).toEqual([e1.id, e2.id]);
     const strict = await events(`?${window}&strict_dates=true`);
     expect(ids(strict.body.events)).toEqual([e1.id]);
+    expect(ids((await events(`?${window}&strict_dates=on`)).body.events)).toEqual([e1.id]);
+    expect(ids((await events(`?${window}&strict_dates=no`)).body.events)).toEqual([e1.id, e2.id]);
     expect(strict.body.rest_url).toContain("start_date=2018-01-01%2015%3A00%3A00&end_date=2018-01-01%2018%3A00%3A00");
   });
 

@@ -54,6 +54,18 @@ describe.each<[LinkedCollection, "venue" | "organizer"]>([
     expect(names((await list("?has_events=true")).body)).toEqual(["v3"]);
     expect(names((await list("?has_events=false")).body)).toEqual(["v1", "v2"]);
     expect(names((await list("?has_events=1")).body)).toEqual(["v3"]);
+    // The words the original reads as yes and no (tribe_is_truthy), in any case; others are refused.
+    for (const yes of ["yes", "Y", "on", "enabled"])
+      expect(names((await list(`?has_events=${yes}`)).body)).toEqual(["v3"]);
+    for (const no of ["no", "off", "N"]) expect(names((await list(`?has_events=${no}`)).body)).toEqual(["v1", "v2"]);
+    const refused = await list("?has_events=maybe");
+    expect([refused.status, refused.body.code, Object.keys(refused.body.data.params)]).toEqual([
+      400,
+      "rest_invalid_param",
+      ["has_events"],
+    ]);
+    // Where the original reads a WordPress boolean, only true, false, 1 and 0 are.
+    expect((await server.raw("GET", `${root}/events?featured=yes`)).status).toBe(400);
   });
 
   it("has_events gives empty lists when no item qualifies", async () => {

@@ -5,8 +5,8 @@ import type { components, operations } from "../../generated/api-types";
 export type Schemas = components["schemas"];
 export type OperationId = keyof operations;
 
-/** The string forms a flag parameter (`QueryFlag`) is sent in; the query normalizer reads them as booleans. */
-type FlagWords = "true" | "false" | "1" | "0";
+/** The string forms a flag parameter (`QueryFlag`, `TruthyFlag`) is sent in; the query normalizer reads them as booleans. */
+type FlagWords = Extract<components["schemas"]["QueryFlag"] | components["schemas"]["TruthyFlag"], string>;
 
 /** The validated query of an operation (coerced by the validator: numbers, booleans, lists; flags are booleans). */
 export type QueryOf<Op extends OperationId> = operations[Op]["parameters"] extends { query?: infer Q }

@@ -7,7 +7,8 @@ import type { SpecOperation } from "./spec";
  * declares, before the request is validated:
  * - list parameters: `a,b`, `a, b`, `a=1&a=2`, `a[]=1&a[]=2` and `a[x]=1&a[y]=2` all become a
  *   list, with spaces around items and empty items dropped (docs/compatibility.md §2);
- * - boolean parameters (flags): `1`/`0` and any case of `true`/`false` become `true`/`false`;
+ * - boolean parameters (flags): `1`/`0` and any case of `true`/`false` become `true`/`false`, and
+ *   so do `yes`/`no`, `on`/`off`... where the original reads them (TruthyFlag);
  * and refuses numbers that are not finite: the validator (Ajv) reads `Infinity` and `1e309` as
  * numbers, and then skips their range checks. A numeric path parameter (an id) that is not
  * digits, or is past its maximum, matches no route, as in WordPress (`(?P<id>\d+)`).
@@ -18,6 +19,8 @@ interface QueryShape {
   /** Lists of numbers, and the type of their items. */
   numberLists: Map<string, "integer" | "number">;
   booleans: Set<string>;
+  /** The flags that take the original's yes-and-no words. */
+  truthyWords: Set<string>;
   numbers: Map<string, "integer" | "number">;
   /** Numeric path parameters (ids), and their maximum. */
   pathIds: Map<string, number>;
@@ -57,6 +60,7 @@ function shapeOf(operation: SpecOperation): QueryShape {
   const shape: QueryShape = {
     lists: new Set(),
     booleans: new Set(),
+    truthyWords: new Set(),
     numbers: new Map(),
     numberLists: new Map(),
     pathIds: new Map(),
@@ -73,8 +77,10 @@ function shapeOf(operation: SpecOperation): QueryShape {
       const itemTypes = schemaTypes((parameter.schema.items ?? {}) as Record<string, unknown>);
       if (itemTypes.includes("integer")) shape.numberLists.set(parameter.name, "integer");
       else if (itemTypes.includes("number")) shape.numberLists.set(parameter.name, "number");
-    } else if (types.includes("boolean")) shape.booleans.add(parameter.name);
-    else if (types.includes("integer")) shape.numbers.set(parameter.name, "integer");
+    } else if (types.includes("boolean")) {
+      shape.booleans.add(parameter.name);
+      if (takesTruthyWords(parameter.schema)) shape.truthyWords.add(parameter.name);
+    } else if (types.includes("integer")) shape.numbers.set(parameter.name, "integer");
     else if (types.includes("number")) shape.numbers.set(parameter.name, "number");
   }
   return shape;
@@ -95,11 +101,21 @@ function splitList(value: unknown): unknown {
     .filter((item) => item.length > 0);
 }
 
-function normalizeBoolean(value: unknown): unknown {
+// What the original reads as yes and no where it reads a flag with `tribe_is_truthy` (TruthyFlag).
+const TRUTHY = /^(true|1|yes|y|on|enable|enabled)$/i;
+const FALSY = /^(false|0|no|n|off|disable|disabled)$/i;
+
+function normalizeBoolean(value: unknown, truthyWords: boolean): unknown {
   if (typeof value !== "string") return value;
-  if (/^(true|1)$/i.test(value)) return "true";
-  if (/^(false|0)$/i.test(value)) return "false";
+  if (truthyWords ? TRUTHY.test(value) : /^(true|1)$/i.test(value)) return "true";
+  if (truthyWords ? FALSY.test(value) : /^(false|0)$/i.test(value)) return "false";
   return value;
+}
+
+/** Whether a flag's schema takes the original's yes-and-no words (TruthyFlag), not only true/false/1/0. */
+function takesTruthyWords(schema: Record<string, unknown>): boolean {
+  const branches = Array.isArray(schema.anyOf) ? (schema.anyOf as Array<{ enum?: unknown[] }>) : [];
+  return branches.some((branch) => branch.enum?.includes("yes"));
 }
 
 const DECLARED = Symbol("declared query parameters");
@@ -159,7 +175,7 @@ export function queryNormalizer(operations: SpecOperation[]): RequestHandler {
         const itemType = shape.numberLists.get(name);
         if (itemType && Array.isArray(query[name]) && !(query[name] as unknown[]).every(isFiniteNumber))
           problems[name] = NOT_FINITE[itemType];
-      } else if (shape.booleans.has(name)) query[name] = normalizeBoolean(query[name]);
+      } else if (shape.booleans.has(name)) query[name] = normalizeBoolean(query[name], shape.truthyWords.has(name));
       else if (shape.numbers.has(name) && !isFiniteNumber(query[name]))
         problems[name] = NOT_FINITE[shape.numbers.get(name)!];
     }
