@@ -140,8 +140,7 @@ export function createApp({
   app.set("etag", false);
   app.set("query parser", "extended");
   app.set("trust proxy", config.trustProxy);
-  app.use(requestLog(logger));
-  app.use(metrics.measureRequests(matchedOperationId));
+  app.use(requestLog(logger, (req, res, seconds) => metrics.observeRequest(req, res, seconds, matchedOperationId)));
   app.use(securityHeaders);
   app.use(cors(config.corsOrigins));
   app.use(responseCompression());

@@ -104,10 +104,15 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   throw new ConfigError(`${name} must be true or false, not "${raw}"`);
 }
 
-/** One of `choices` (the first by default). */
-function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, choices: readonly [T, ...T[]]): T {
+/** One of `choices` (`fallback`, the first by default, when unset). */
+function oneOf<T extends string>(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  choices: readonly [T, ...T[]],
+  fallback: T = choices[0],
+): T {
   const raw = env[name];
-  if (raw === undefined || raw === "") return choices[0];
+  if (raw === undefined || raw === "") return fallback;
   if (!(choices as readonly string[]).includes(raw))
     throw new ConfigError(`${name} must be one of ${choices.join(", ")}, not "${raw}"`);
   return raw as T;
@@ -209,13 +214,6 @@ function postgresUrl(raw: string): void {
     );
 }
 
-function logLevel(raw: string | undefined): LogLevel {
-  const level = raw || "info";
-  if (!(LOG_LEVELS as readonly string[]).includes(level))
-    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, not "${level}"`);
-  return level as LogLevel;
-}
-
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const siteTimezone = env.SITE_TIMEZONE || "UTC";
   if (!IANAZone.isValidZone(siteTimezone)) {
@@ -244,7 +242,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   return {
-    logLevel: logLevel(env.LOG_LEVEL),
+    logLevel: oneOf<LogLevel>(env, "LOG_LEVEL", LOG_LEVELS, "info"),
     port: integer(env, "PORT", 8080, 0, 65535),
     host: host(env.HOST),
     databaseUrl,

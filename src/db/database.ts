@@ -81,6 +81,7 @@ export interface DatabaseOptions {
 keepNativeHandles();
 
 const PG_STATEMENT_TIMEOUT_MS = 30_000;
+const PG_WORK_MEM_MB = 32;
 
 /**
  * What every service connection to PostgreSQL runs with. The statement limit: a request's client
@@ -90,7 +91,11 @@ const PG_STATEMENT_TIMEOUT_MS = 30_000;
  * 1,000,000 events ("festival", 158,000 matches): lossy, it made every row of its pages be checked
  * against the words again (4.8 s; 1.75 s with 32 MB). Each connection uses it only while it needs it.
  */
-export const SESSION_SETTINGS = { statement_timeout: "30s", jit: "off", work_mem: "32MB" } as const;
+export const SESSION_SETTINGS = {
+  statement_timeout: `${PG_STATEMENT_TIMEOUT_MS / 1000}s`,
+  jit: "off",
+  work_mem: `${PG_WORK_MEM_MB}MB`,
+} as const;
 const PREPARED_CONNECTION_USES = 20_000;
 
 export function providerOf(databaseUrl: string): Provider {
@@ -357,7 +362,7 @@ export async function sessionSettingsProblem(db: Database): Promise<string | nul
     Number(setting("statement_timeout")) === 0 && "statement_timeout",
     setting("jit") !== "off" && "jit",
     // In kB.
-    Number(setting("work_mem")) < 32 * 1024 && "work_mem",
+    Number(setting("work_mem")) < PG_WORK_MEM_MB * 1024 && "work_mem",
   ].filter((name): name is keyof typeof SESSION_SETTINGS => name !== false);
   if (lacking.length === 0) return null;
   const role = rows[0]?.role.replace(/"/g, '""');

@@ -54,6 +54,9 @@ interface AppliedRow {
   rolled_back_at: unknown;
 }
 
+/** What each migration applied so far left in the bookkeeping table. */
+const APPLIED_SQL = `SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"`;
+
 function pending(all: Migration[], applied: AppliedRow[]): Migration[] {
   const unfinished = applied.find((row) => row.finished_at === null && row.rolled_back_at === null);
   if (unfinished) {
@@ -91,9 +94,7 @@ async function migrateSqlite(databaseUrl: string, progress: Progress): Promise<M
     )`);
     db.exec("BEGIN IMMEDIATE");
     try {
-      const applied = db
-        .prepare(`SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"`)
-        .all() as AppliedRow[];
+      const applied = db.prepare(APPLIED_SQL).all() as AppliedRow[];
       const todo = pending(migrationsOf("sqlite"), applied);
       const record = db.prepare(
         `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, started_at, applied_steps_count)
@@ -140,9 +141,7 @@ async function migratePostgres(databaseUrl: string, progress: Progress): Promise
         "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
         "applied_steps_count" INTEGER NOT NULL DEFAULT 0
       )`);
-      const { rows } = await client.query<AppliedRow>(
-        `SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"`,
-      );
+      const { rows } = await client.query<AppliedRow>(APPLIED_SQL);
       const todo = pending(migrationsOf("postgresql"), rows);
       for (const [index, migration] of todo.entries()) {
         const startedAt = new Date();
@@ -183,11 +182,7 @@ function appliedOnSqlite(databaseUrl: string): AppliedRow[] {
   const db = new BetterSqlite3(path, { readonly: true, timeout: 30_000 });
   try {
     const bookkept = db.prepare(`SELECT 1 FROM sqlite_master WHERE name = '_prisma_migrations'`).get();
-    return bookkept
-      ? (db
-          .prepare(`SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"`)
-          .all() as AppliedRow[])
-      : [];
+    return bookkept ? (db.prepare(APPLIED_SQL).all() as AppliedRow[]) : [];
   } finally {
     db.close();
   }
@@ -201,11 +196,7 @@ async function appliedOnPostgres(databaseUrl: string): Promise<AppliedRow[]> {
       `SELECT to_regclass('"_prisma_migrations"') AS bookkept`,
     );
     if (rows[0].bookkept === null) return [];
-    return (
-      await client.query<AppliedRow>(
-        `SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"`,
-      )
-    ).rows;
+    return (await client.query<AppliedRow>(APPLIED_SQL)).rows;
   } finally {
     await client.end();
   }

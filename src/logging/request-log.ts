@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { RequestHandler } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import type { Logger } from "./logger";
 
 /** Query parameters whose values are secrets and must never be logged. */
@@ -22,11 +22,15 @@ export function redactUrl(url: string): string {
   return `${url.slice(0, queryStart)}?${new URLSearchParams(kept).toString()}`;
 }
 
+/** Told of every request when its response is done, with how long it took (the metrics). */
+export type RequestObserver = (req: Request, res: Response, seconds: number) => void;
+
 /**
  * Gives every request an id (the client's `X-Request-Id` when it is sane, else a new one),
- * echoes it in the response, and logs one line per request when the response is done.
+ * echoes it in the response, and logs one line per request when the response is done; `observe`
+ * hears of it too, timed once for both.
  */
-export function requestLog(logger: Logger): RequestHandler {
+export function requestLog(logger: Logger, observe: RequestObserver = () => undefined): RequestHandler {
   return (req, res, next) => {
     const given = req.get("x-request-id");
     const requestId = given && /^[\w.:-]{1,100}$/.test(given) ? given : randomUUID();
@@ -35,6 +39,7 @@ export function requestLog(logger: Logger): RequestHandler {
     const started = process.hrtime.bigint();
     res.on("finish", () => {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      observe(req, res, durationMs / 1000);
       logger.info(
         {
           requestId,

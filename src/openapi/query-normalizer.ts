@@ -143,19 +143,24 @@ export function matchedOperationId(req: Request): string | undefined {
  * After validation, a flag is a boolean. (The validator coerces each branch of a flag's `anyOf` in
  * turn, boolean then string, so that it may leave "true" as a string.)
  */
-export function flagsAsBooleans(operations: SpecOperation[]): RequestHandler {
-  const flags = new Map(operations.map((operation) => [operation.operationId, shapeOf(operation).booleans]));
+export function flagsAsBooleans(shapes: QueryShapes): RequestHandler {
   return (req, _res, next) => {
     const operationId = matchedOperationId(req);
     const query = req.query as Record<string, unknown>;
-    for (const name of (operationId && flags.get(operationId)) || [])
+    for (const name of (operationId && shapes.get(operationId)?.booleans) || [])
       if (query[name] !== undefined) query[name] = query[name] === true || query[name] === "true";
     next();
   };
 }
 
-export function queryNormalizer(operations: SpecOperation[]): RequestHandler {
-  const shapes = new Map(operations.map((operation) => [operation.operationId, shapeOf(operation)]));
+/** What each operation's query parameters are (lists, flags, numbers), read once from the spec. */
+export type QueryShapes = ReadonlyMap<string, QueryShape>;
+
+export function queryShapes(operations: SpecOperation[]): QueryShapes {
+  return new Map(operations.map((operation) => [operation.operationId, shapeOf(operation)]));
+}
+
+export function queryNormalizer(shapes: QueryShapes): RequestHandler {
   return (req, _res, next) => {
     const operationId = matchedOperationId(req);
     const shape = operationId ? shapes.get(operationId) : undefined;

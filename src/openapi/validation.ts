@@ -5,7 +5,7 @@ import { requireScopes } from "../auth/authenticate";
 import { RecentValues } from "../text/text-memo";
 import { formBodyReader } from "./form-body";
 import { guardInput } from "./input-guard";
-import { flagsAsBooleans, queryNormalizer } from "./query-normalizer";
+import { flagsAsBooleans, queryNormalizer, queryShapes } from "./query-normalizer";
 import type { JsonObject, SpecOperation } from "./spec";
 
 export interface ValidationOptions {
@@ -100,17 +100,18 @@ export function specValidation(
     );
   }
   const [pathParams, metadata, security, request, ...response] = middleware;
+  const shapes = queryShapes(operations);
   return [
     pathParams,
     metadata,
-    queryNormalizer(operations),
+    queryNormalizer(shapes),
     unlessOpenToAll(security),
     ...options.authorization,
     raiseDeferredBodyError,
     guardInput,
     formBodyReader(operations),
     request,
-    flagsAsBooleans(operations),
+    flagsAsBooleans(shapes),
     ...response,
   ];
 }
