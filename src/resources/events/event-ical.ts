@@ -1,11 +1,12 @@
 import { getVtimezoneComponent } from "@touch4it/ical-timezones";
-import { foldLines, ICalCalendar, ICalCalendarMethod, ICalEventStatus, type ICalEventData } from "ical-generator";
+import { ICalCalendar, ICalCalendarMethod, ICalEventStatus, type ICalEventData } from "ical-generator";
 import { DateTime } from "luxon";
 import type { Request, Response } from "express";
 import type { RequestContext } from "../../http/request-context";
 import { answeredNotModified, entityTagOfParts, writeParts } from "../../http/conditional";
 import type { Schemas } from "../../http/operation-types";
 import { calendarText, plainText } from "../../text/html";
+import { foldLines } from "../../text/ical-folding";
 import type { EventRecord } from "./event-record";
 import { parseStoredRecurrence } from "./event-recurrence";
 import { instantOfWallClock } from "../../dates/date-input";
