@@ -1,3 +1,5 @@
+// First: tracing instruments the modules the others load (src/tracing/start.ts).
+import { tracing } from "./tracing/start";
 import cluster from "node:cluster";
 import type { Server } from "node:http";
 import { createServer as createNetServer } from "node:net";
@@ -154,6 +156,8 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
     void Promise.all([stopGracefully(server, config.shutdownGraceMs, config.requestTimeoutMs), webhooks.stop()]).then(
       async () => {
         await db.close();
+        // Spans still buffered go out; an unreachable collector does not hold the stop.
+        await tracing?.stop().catch(() => undefined);
         logger.info("stopped");
         process.exit(0);
       },

@@ -1,6 +1,7 @@
 import type { Express } from "express";
 import type { AllOperations } from "../http/operation-types";
 import { expressPath, type SpecOperation } from "./spec";
+import { nameRequestSpan } from "../tracing/tracing";
 
 /**
  * The spec decides which routes exist: an operation without a handler, or a handler without an
@@ -35,10 +36,12 @@ export function mountOperations(
   const sorted = [...operations].sort((a, b) => specificity(a.path).localeCompare(specificity(b.path)));
   for (const operation of sorted) {
     const path = `${basePath}${operation.path === "/" ? "" : expressPath(operation.path)}`;
+    const route = `${basePath}${operation.path === "/" ? "" : operation.path}` || "/";
     const { operationId } = operation;
     app[operation.method](path, (req, res) => {
-      // Which operation answered (the metrics label requests with it, validated or not).
+      // Which operation answered (the metrics label requests with it, validated or not; traces too).
       res.locals.operationId = operationId;
+      nameRequestSpan(route, operationId);
       return handlers[operationId as keyof AllOperations].run(req, res);
     });
   }
