@@ -34,17 +34,19 @@ interface ExportedSpan {
 }
 
 /** An OTLP/HTTP (JSON) collector on loopback, keeping every span it is sent. */
-async function startCollector(): Promise<{ url: string; spans: ExportedSpan[]; server: Server }> {
+async function startCollector(): Promise<{ url: string; spans: ExportedSpan[]; paths: Set<string>; server: Server }> {
   const spans: ExportedSpan[] = [];
+  const paths = new Set<string>();
   const valueOf = (value: Record<string, unknown>) =>
     (value.stringValue ?? Number(value.intValue ?? value.doubleValue)) as string | number;
   const attributes = (list: Array<{ key: string; value: Record<string, unknown> }> = []) =>
     Object.fromEntries(list.map(({ key, value }) => [key, valueOf(value)]));
   const server = createServer((req, res) => {
+    paths.add(req.url!);
     let body = "";
     req.on("data", (chunk) => (body += chunk));
     req.on("end", () => {
-      for (const resourceSpans of JSON.parse(body).resourceSpans ?? []) {
+      for (const resourceSpans of req.url === "/v1/traces" ? JSON.parse(body).resourceSpans : []) {
         const service = String(attributes(resourceSpans.resource.attributes)["service.name"]);
         for (const scope of resourceSpans.scopeSpans)
           for (const span of scope.spans)
@@ -54,7 +56,7 @@ async function startCollector(): Promise<{ url: string; spans: ExportedSpan[]; s
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spans, server };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spans, paths, server };
 }
 
 const SERVER_KIND = 2;
@@ -72,9 +74,11 @@ describe("with an OTLP endpoint", () => {
     collector = await startCollector();
     const service = await startServiceProcess({
       DATABASE_URL: database.url,
-      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${collector.url}/v1/traces`,
-      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/json",
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
       OTEL_SERVICE_NAME: "calendar-under-test",
+      // The stop waits this long for the test's idle keep-alive connections (docs/operating.md, draining).
+      SHUTDOWN_GRACE_SECONDS: "1",
       // Nothing is sent before the stop: what arrives was flushed by it.
       OTEL_BSP_SCHEDULE_DELAY: "600000",
     });
@@ -87,6 +91,8 @@ describe("with an OTLP endpoint", () => {
     expect(collector.spans).toEqual([]);
     expect(await service.stop()).toBe(0);
 
+    // Traces only: metrics are /metrics' and logs stdout's (the SDK would otherwise send both too).
+    expect([...collector.paths]).toEqual(["/v1/traces"]);
     const servers = collector.spans.filter((span) => span.kind === SERVER_KIND);
     expect(servers.map((span) => span.name).sort()).toEqual([
       "GET /calendar/events/v1/events",

@@ -38,6 +38,10 @@ export function startTracing(env: NodeJS.ProcessEnv = process.env): Tracing | nu
     require("@opentelemetry/instrumentation-pg") as typeof import("@opentelemetry/instrumentation-pg");
   const sdk = new NodeSDK({
     serviceName: env.OTEL_SERVICE_NAME?.trim() || "calendar-events-service",
+    // Traces only: metrics are /metrics' and logs go to stdout. Left to the SDK's defaults, it would
+    // also export both over OTLP, and its stop would wait ~8 s on a collector that takes only traces.
+    metricReaders: [],
+    logRecordProcessors: [],
     instrumentations: [
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.has((request.url ?? "").split("?")[0]!),
