@@ -49,6 +49,7 @@ import { venueStore } from "./resources/venues/venue-store";
 import * as credentialStore from "./resources/users/user-repository";
 import { webhookQueueDepths } from "./resources/webhooks/webhook-repository";
 import { Metrics } from "./metrics/metrics";
+import { isWarmUpRequest, rememberWarmUp } from "./http/warm-up";
 
 const ORIGIN_PROBES = ["getHealth", "getReadiness", "getMetrics"];
 
@@ -140,7 +141,11 @@ export function createApp({
   app.set("etag", false);
   app.set("query parser", "extended");
   app.set("trust proxy", config.trustProxy);
-  app.use(requestLog(logger, (req, res, seconds) => metrics.observeRequest(req, res, seconds, matchedOperationId)));
+  app.use(
+    requestLog(logger, isWarmUpRequest, (req, res, seconds) =>
+      metrics.observeRequest(req, res, seconds, matchedOperationId),
+    ),
+  );
   app.use(securityHeaders);
   app.use(cors(config.corsOrigins));
   app.use(responseCompression());
@@ -167,6 +172,7 @@ export function createApp({
   );
   app.use(resolveContext(config));
   mountOperations(app, operations, handlers, namespaceBasePath(config));
+  rememberWarmUp(app, operations, namespaceBasePath(config));
   app.use(noRoute);
   app.use(createErrorHandler(config, logger));
   return app;

@@ -9,6 +9,7 @@ import { ConfigError, loadConfig, type Config } from "./config";
 import { openDatabase, sessionSettingsProblem, type Database } from "./db/database";
 import { migrate, missingMigrations } from "./db/migrate";
 import { createHttpServer, stopGracefully } from "./http/server-limits";
+import { warmUp } from "./http/warm-up";
 import { createLogger, type Logger } from "./logging/logger";
 import { publishDueItems } from "./resources/post-kernel/scheduled-publishing";
 import { pruneTombstones } from "./sync/change-log-repository";
@@ -84,6 +85,9 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
   const metrics = serviceMetrics(db);
   if (cluster.isWorker) joinClusterMetrics(metrics);
   const app = createApp({ config, db, logger, metrics });
+  const warming = performance.now();
+  const { requests } = await warmUp(app, (warmed) => createHttpServer(warmed, config));
+  logger.info({ requests, durationMs: Math.round(performance.now() - warming) }, "warmed up");
   const server: Server = createHttpServer(app, config);
   await step(
     () =>

@@ -5,6 +5,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createTestDatabase, testDatabaseProvider, type TestDatabase } from "./support/test-database";
 import { startServiceProcess } from "./support/service-process";
+import { loadBundledSpec, operationsOf } from "../src/openapi/spec";
 import { ADMIN_HEADERS, startTestServer, type TestServer } from "./support/test-server";
 
 jest.setTimeout(60_000);
@@ -142,6 +143,9 @@ describe("GET /metrics", () => {
   });
 });
 
+/** The spec's GET operations: what a starting service warms. */
+const READ_OPERATIONS = operationsOf(loadBundledSpec()).filter((operation) => operation.method === "get").length;
+
 describe("GET /metrics with workers", () => {
   let database: TestDatabase;
   beforeAll(async () => {
@@ -166,6 +170,14 @@ describe("GET /metrics with workers", () => {
         );
       }
       expect(counts).toEqual([requests, requests, requests, requests]);
+      // Each worker sent itself a GET of every read before it listened (src/http/warm-up.ts):
+      // neither the request log nor the metrics count them.
+      const warmed = service.logs.filter((line) => line.msg === "warmed up");
+      expect(warmed.map((line) => line.requests)).toEqual([READ_OPERATIONS, READ_OPERATIONS]);
+      const page = await (await fetch(`${service.origin}/metrics`)).text();
+      expect(sample(page, "http_server_request_duration_seconds_count", { operation: "listEvents" })).toBeUndefined();
+      const logged = service.logs.filter((line) => line.msg === "request").map((line) => line.url);
+      expect(logged.filter((url) => url !== "/healthz" && url !== "/metrics")).toEqual([]);
     } finally {
       await service.stop();
     }

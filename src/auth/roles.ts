@@ -8,7 +8,7 @@ export const ROLES = ["administrator", "editor", "author", "contributor", "subsc
 export type Role = (typeof ROLES)[number];
 
 export function isRole(value: unknown): value is Role {
-  return typeof value === "string" && (ROLES as readonly string[]).includes(value);
+  return (ROLES as readonly unknown[]).includes(value);
 }
 
 /** The post types whose items have authors and statuses. */

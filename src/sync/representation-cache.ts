@@ -30,7 +30,7 @@ class Entry implements KeptRepresentation {
   constructor(
     readonly json: string,
     readonly shows: LoggedItem[],
-    readonly headers: ReadonlyArray<readonly [string, string]> = [],
+    readonly headers: ReadonlyArray<readonly [string, string]>,
   ) {}
 
   get etag(): string {

@@ -1,5 +1,6 @@
 import { context } from "@opentelemetry/api";
 import { getRPCMetadata, RPCType } from "@opentelemetry/core";
+import { isWarmUpMessage } from "../http/warm-up-marker";
 
 /**
  * Optional OpenTelemetry tracing, off unless the standard `OTEL_*` variables ask for it: an
@@ -18,7 +19,7 @@ export function tracingWanted(env: NodeJS.ProcessEnv): boolean {
   return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
 }
 
-/** Probes are polled every few seconds by orchestrators and scrapers: not traced. */
+/** Probes are polled every few seconds by orchestrators and scrapers: not traced; nor is the warm-up. */
 const UNTRACED_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
 
 export interface Tracing {
@@ -44,7 +45,8 @@ export function startTracing(env: NodeJS.ProcessEnv = process.env): Tracing | nu
     logRecordProcessors: [],
     instrumentations: [
       new HttpInstrumentation({
-        ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.has((request.url ?? "").split("?")[0]!),
+        ignoreIncomingRequestHook: (request) =>
+          UNTRACED_PATHS.has((request.url ?? "").split("?")[0]!) || isWarmUpMessage(request.headers),
       }),
       // A span for each of the ~30 middleware a request passes would bury the handler's and the database's.
       new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE, ExpressLayerType.ROUTER] }),
