@@ -63,7 +63,12 @@ export async function warmUp(app: Express, serve: (app: Express) => Server): Pro
   // Exclusive: in a cluster, workers' listen(0) would otherwise share one port, and a worker would
   // warm (and count) another's requests.
   const server = serve(app).listen({ port: 0, host: "127.0.0.1", exclusive: true });
-  await once(server, "listening");
+  try {
+    await once(server, "listening");
+  } catch {
+    // No loopback to listen on: the service starts cold rather than not at all.
+    return { requests: 0 };
+  }
   const { port } = server.address() as AddressInfo;
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   // Sent with tracing suppressed: they are no one's requests.
