@@ -796,6 +796,159 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List import sources
+         * @description The iCalendar feeds kept in step with the calendar, oldest first, each with its last run.
+         *     Administrators only.
+         */
+        get: operations["listImports"];
+        put?: never;
+        /**
+         * Create an import source
+         * @description Brings another calendar in: its iCalendar feed is fetched as `frequency` says (the first time
+         *     within `IMPORT_POLL_MS` of its creation, unless it is `manual` or not `active`), and each of
+         *     its VEVENTs becomes an event written as the caller (an event write's rules all apply): its
+         *     times in its own time zone (IANA, Windows names as Outlook writes them, the feed's VTIMEZONEs,
+         *     `X-WR-TIMEZONE` for UTC and floating times), all-day events (`DTEND` exclusive), series
+         *     (`RRULE`, `RDATE`, `EXDATE`) with their moved (`RECURRENCE-ID`) and cancelled occurrences,
+         *     `LOCATION` as a venue found or created by name (with `GEO`), `ORGANIZER` as an organizer found
+         *     by e-mail or created by name, `CATEGORIES` as categories found or created by name, `URL` as
+         *     the website, `DESCRIPTION` (or its HTML form, `X-ALT-DESC`) filtered as a contributor's markup.
+         *     `STATUS:CANCELLED` makes an event a draft. Each run writes only what changed since the last:
+         *     see `POST /imports/{id}/run`. Administrators only.
+         */
+        post: operations["createImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an import source
+         * @description An import source, with its last run. Administrators only.
+         */
+        get: operations["getImport"];
+        /**
+         * Update an import source
+         * @description Changes the fields given; the others keep their values. `POST`, `PUT` and `PATCH` do the same.
+         *     `active: false` pauses the source (it runs only when asked), `active: true` resumes it.
+         *     Changes apply from the next run (a new `status`, categories or tags reach the events whose
+         *     VEVENT changes, or all of them when the feed is read in full again). Administrators only.
+         */
+        put: operations["putImport"];
+        /**
+         * Update an import source
+         * @description Changes the fields given; the others keep their values. `POST`, `PUT` and `PATCH` do the same.
+         *     `active: false` pauses the source (it runs only when asked), `active: true` resumes it.
+         *     Changes apply from the next run (a new `status`, categories or tags reach the events whose
+         *     VEVENT changes, or all of them when the feed is read in full again). Administrators only.
+         */
+        post: operations["updateImport"];
+        /**
+         * Delete an import source
+         * @description Deletes the source and its runs. Its events stay, as they are, and are no longer kept in step
+         *     (a new source of the same feed makes them again). A run under way ends as it would have.
+         *     Administrators only.
+         */
+        delete: operations["deleteImport"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an import source
+         * @description Changes the fields given; the others keep their values. `POST`, `PUT` and `PATCH` do the same.
+         *     `active: false` pauses the source (it runs only when asked), `active: true` resumes it.
+         *     Changes apply from the next run (a new `status`, categories or tags reach the events whose
+         *     VEVENT changes, or all of them when the feed is read in full again). Administrators only.
+         */
+        patch: operations["patchImport"];
+        trace?: never;
+    };
+    "/imports/{id}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run an import source now
+         * @description Fetches the source's feed now (paused or not) and keeps its events in step. The feed is asked
+         *     for with the validators of the last one read (`If-None-Match`, `If-Modified-Since`): a source
+         *     that answers `304` costs nothing more, and nothing is written. Otherwise each VEVENT (keyed by
+         *     the source, its `UID` and its `RECURRENCE-ID`) is compared with what was last imported of it:
+         *     an unchanged one writes nothing (no `modified` date, no sync position, no webhook); a changed
+         *     one is written as the feed says it now (the fields a feed gives: title, description, dates,
+         *     time zone, website, venue, organizer, categories and tags, status, rule; others set here, such
+         *     as `featured` or an image, stay); a new one is created; one that left the feed is dealt with
+         *     as `on_removed` says, and an override that left it gives its occurrence back to its series.
+         *     An event deleted or trashed here stays so: the feed's later changes to it are not imported.
+         *     Answers `200` with the run when it ends within `IMPORT_RUN_WAIT_MS` (10 s); else `202` with the
+         *     run as it is, which goes on (`GET /imports/{id}/runs`). Administrators only.
+         */
+        post: operations["runImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/imports/{id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List an import source's runs
+         * @description The source's runs, newest first: when each started and ended, whether the feed was fetched
+         *     or not modified, how many events it created, updated, left unchanged, removed, and which
+         *     VEVENTs failed and why. The last 100 runs of a source are kept. Administrators only.
+         */
+        get: operations["listImportRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -998,7 +1151,7 @@ export interface components {
          * @example rest_invalid_param
          * @enum {string}
          */
-        ErrorCode: "rest_no_route" | "rest_invalid_param" | "rest_missing_callback_param" | "rest_invalid_json" | "rest_forbidden" | "rest_payload_too_large" | "rest_unsupported_media_type" | "rest_too_many_requests" | "rest_request_timeout" | "rest_bad_request" | "rest_headers_too_large" | "rest_not_ready" | "rest_service_unavailable" | "rest_internal_error" | "empty_term_name" | "term_exists" | "rest-category-not-found" | "rest-tag-not-found" | "rest-venue-not-found" | "venue-not-accessible" | "venue-is-in-trash" | "venue-archive-page-not-found" | "rest-organizer-not-found" | "organizer-not-accessible" | "organizer-is-in-trash" | "organizer-archive-page-not-found" | "rest-event-not-found" | "event-no-longer-available" | "event-not-accessible" | "event-is-in-trash" | "event-archive-page-not-found" | "rest_sync_token_expired" | "rest_precondition_failed" | "event-password-protected" | "rest_webhook_not_found";
+        ErrorCode: "rest_no_route" | "rest_invalid_param" | "rest_missing_callback_param" | "rest_invalid_json" | "rest_forbidden" | "rest_payload_too_large" | "rest_unsupported_media_type" | "rest_too_many_requests" | "rest_request_timeout" | "rest_bad_request" | "rest_headers_too_large" | "rest_not_ready" | "rest_service_unavailable" | "rest_internal_error" | "empty_term_name" | "term_exists" | "rest-category-not-found" | "rest-tag-not-found" | "rest-venue-not-found" | "venue-not-accessible" | "venue-is-in-trash" | "venue-archive-page-not-found" | "rest-organizer-not-found" | "organizer-not-accessible" | "organizer-is-in-trash" | "organizer-archive-page-not-found" | "rest-event-not-found" | "event-no-longer-available" | "event-not-accessible" | "event-is-in-trash" | "event-archive-page-not-found" | "rest_sync_token_expired" | "rest_precondition_failed" | "event-password-protected" | "rest_webhook_not_found" | "rest_import_not_found" | "rest_import_running";
         /**
          * @description What exactly was wrong with one parameter (stable, never translated): a value that does not
          *     fit the parameter's type, range, length or format, that names an item which does not exist or
@@ -1006,7 +1159,7 @@ export interface components {
          *     today; a later version may add one, which a client should treat as `rest_invalid_param`.
          * @enum {string}
          */
-        ErrorDetailCode: "rest_invalid_type" | "rest_out_of_range" | "rest_too_short" | "rest_too_long" | "rest_too_few_items" | "rest_too_many_items" | "rest_not_in_enum" | "rest_invalid_format" | "rest_invalid_value" | "rest_missing_field" | "rest_empty_value" | "rest_invalid_param" | "rest_invalid_text" | "rest_too_deep" | "rest_invalid_date" | "rest_invalid_timezone" | "rest_end_before_start" | "rest_invalid_slug" | "rest_invalid_term_name" | "rest_invalid_parent" | "rest_invalid_recurrence" | "rest_invalid_webhook_target" | "rest_recurrence_too_costly" | "rest_too_many_occurrences" | "rest_missing_callback_param" | "rest_status_forbidden" | "rest_event_not_found" | "rest_venue_not_found" | "rest_organizer_not_found" | "rest_term_not_found" | "rest_user_not_found" | "rest_linked_item_not_found" | "rest_sync_filters_differ" | "rest_sync_not_paged" | "rest_invalid_response";
+        ErrorDetailCode: "rest_invalid_type" | "rest_out_of_range" | "rest_too_short" | "rest_too_long" | "rest_too_few_items" | "rest_too_many_items" | "rest_not_in_enum" | "rest_invalid_format" | "rest_invalid_value" | "rest_missing_field" | "rest_empty_value" | "rest_invalid_param" | "rest_invalid_text" | "rest_too_deep" | "rest_invalid_date" | "rest_invalid_timezone" | "rest_end_before_start" | "rest_invalid_slug" | "rest_invalid_term_name" | "rest_invalid_parent" | "rest_invalid_recurrence" | "rest_invalid_webhook_target" | "rest_invalid_import_source" | "rest_recurrence_too_costly" | "rest_too_many_occurrences" | "rest_missing_callback_param" | "rest_status_forbidden" | "rest_event_not_found" | "rest_venue_not_found" | "rest_organizer_not_found" | "rest_term_not_found" | "rest_user_not_found" | "rest_linked_item_not_found" | "rest_sync_filters_differ" | "rest_sync_not_paged" | "rest_invalid_response";
         /**
          * @description The error envelope of every error response. `code` is stable and never translated;
          *     `message` is in the request language.
@@ -2661,6 +2814,258 @@ export interface components {
             /** @example 1 */
             total_pages: number;
         };
+        /**
+         * Format: uri
+         * @description The iCalendar feed: an `http` or `https` URL without credentials (Google Calendar's "secret
+         *     address in iCal format", an Outlook published calendar's ICS link, a Meetup group's calendar
+         *     export). A `webcal://` address, as calendar apps give them, is read, and kept, as `https://`. Its host's addresses are checked at
+         *     every fetch, as webhook receivers' are: link-local, multicast and reserved addresses are always
+         *     refused, loopback and private ones unless the operator allows them
+         *     (`IMPORT_ALLOW_PRIVATE_SOURCES`). An address written in the URL is checked at once
+         *     (`400 rest_invalid_param`, `rest_invalid_import_source`).
+         * @example https://calendar.google.com/calendar/ical/venue%40example.org/public/basic.ics
+         */
+        ImportUrl: string;
+        /**
+         * @description How often the feed is fetched: `manual` only when asked (`POST /imports/{id}/run`); else
+         *     every hour, day or week after the last run ended.
+         * @example hourly
+         * @enum {string}
+         */
+        ImportFrequency: "manual" | "hourly" | "daily" | "weekly";
+        /**
+         * @description The status of the events the source creates. An event the feed cancels (`STATUS:CANCELLED`) is
+         *     a draft whatever this says.
+         * @example publish
+         * @enum {string}
+         */
+        ImportPostStatus: "publish" | "draft";
+        /**
+         * @example [
+         *       4
+         *     ]
+         */
+        ImportTermIds: number[];
+        /**
+         * @description What becomes of an event that leaves the feed: `trash` moves it (a series with its
+         *     occurrences) to the trash; `keep` leaves it as it is. Either way it comes back, updated, if
+         *     the feed gives it again.
+         * @example trash
+         * @enum {string}
+         */
+        ImportOnRemoved: "trash" | "keep";
+        /** @description One run of a source, and what it did to each VEVENT of the feed. */
+        ImportRunSummary: {
+            /**
+             * Format: int32
+             * @example 12
+             */
+            id: number;
+            /**
+             * @description `manual`: asked for with `POST /imports/{id}/run`; `scheduled`: the source's frequency.
+             * @example scheduled
+             * @enum {string}
+             */
+            trigger: "manual" | "scheduled";
+            /**
+             * @description `running` until it ends; `succeeded` when the feed was fetched and read (some of its
+             *     VEVENTs may still have failed: `failed`, `errors`); `failed` when it could not be fetched or
+             *     read at all (`error`), or the process running it stopped.
+             * @example succeeded
+             * @enum {string}
+             */
+            status: "running" | "succeeded" | "failed";
+            /**
+             * @description `fetched`: the feed was read; `not_modified`: the source answered `304` to the validators
+             *     of the last feed read (`ETag`, `Last-Modified`), and nothing was written; `null`: no answer
+             *     (yet).
+             * @example fetched
+             * @enum {string|null}
+             */
+            fetch: "fetched" | "not_modified" | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:00:00.000Z
+             */
+            started_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:00:01.250Z
+             */
+            finished_at: string | null;
+            /**
+             * @description Events created.
+             * @example 3
+             */
+            created: number;
+            /**
+             * @description Events (and occurrences of series) written because their VEVENT changed.
+             * @example 1
+             */
+            updated: number;
+            /**
+             * @description VEVENTs that changed nothing (the same as last imported, or their event was deleted or trashed here).
+             * @example 40
+             */
+            unchanged: number;
+            /**
+             * @description Events moved to the trash because they left the feed.
+             * @example 0
+             */
+            removed: number;
+            /**
+             * @description VEVENTs that could not be imported (see `errors`); they are tried again at the next run.
+             * @example 0
+             */
+            failed: number;
+            /** @description Why VEVENTs failed (the first 100). */
+            errors: {
+                /** @example 7kukuqrfedlm2f9t0vr8pjd2l0@google.com */
+                uid: string | null;
+                /**
+                 * @description The RECURRENCE-ID of an override of one occurrence, as the feed or the event's time zone writes it.
+                 * @example null
+                 */
+                recurrence_id: string | null;
+                /** @example unknown time zone "Customized Time Zone" (neither IANA, Windows, nor a VTIMEZONE of the feed) */
+                message: string;
+            }[];
+            /**
+             * @description Why the run failed as a whole.
+             * @example null
+             */
+            error: string | null;
+        };
+        /** @description An iCalendar feed kept in step with the calendar. */
+        Import: {
+            /**
+             * Format: int32
+             * @example 2
+             */
+            id: number;
+            url: components["schemas"]["ImportUrl"];
+            /** @example The Blue Note's Google Calendar */
+            description: string;
+            frequency: components["schemas"]["ImportFrequency"];
+            status: components["schemas"]["ImportPostStatus"];
+            categories: components["schemas"]["ImportTermIds"];
+            tags: components["schemas"]["ImportTermIds"];
+            language: components["schemas"]["Language"];
+            on_removed: components["schemas"]["ImportOnRemoved"];
+            /**
+             * @description `false`: paused; it runs only when asked.
+             * @example true
+             */
+            active: boolean;
+            /**
+             * @description `failing` when the service paused it: its runs failed `IMPORT_MAX_FAILURES` times in a row
+             *     (5; each failure doubles the wait before the next try, from 5 minutes up to its frequency).
+             *     `null` when active, or paused by an administrator.
+             * @example null
+             * @enum {string|null}
+             */
+            paused_reason: "failing" | null;
+            /**
+             * Format: date-time
+             * @description When the schedule runs it next; `null` for a manual or paused source.
+             * @example 2026-11-25T11:00:01.250Z
+             */
+            next_run_at: string | null;
+            /** @description Its last run, or `null` before the first. */
+            last_run: components["schemas"]["ImportRunSummary"] | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:00:00.000Z
+             */
+            modified_at: string;
+            rest_url: components["schemas"]["RestUrl"];
+        };
+        ImportCollection: {
+            imports: components["schemas"]["Import"][];
+            rest_url: components["schemas"]["RestUrl"];
+            next_rest_url?: components["schemas"]["RestUrl"];
+            previous_rest_url?: components["schemas"]["RestUrl"];
+            /** @example 1 */
+            total: number;
+            /** @example 1 */
+            total_pages: number;
+        };
+        /**
+         * @example {
+         *       "url": "https://calendar.google.com/calendar/ical/venue%40example.org/public/basic.ics",
+         *       "frequency": "hourly",
+         *       "categories": [
+         *         4
+         *       ]
+         *     }
+         */
+        CreateImportRequest: {
+            url: components["schemas"]["ImportUrl"];
+            /**
+             * @description What the source is, for administrators.
+             * @example The Blue Note's Google Calendar
+             */
+            description?: string;
+            /** @description How often the feed is fetched; `daily` when not given. */
+            frequency?: components["schemas"]["ImportFrequency"];
+            /** @description The status of the events the source creates; `publish` when not given. */
+            status?: components["schemas"]["ImportPostStatus"];
+            /** @description Ids of event categories added to every event of the source (beside the feed's own `CATEGORIES`). */
+            categories?: components["schemas"]["ImportTermIds"];
+            /** @description Ids of event tags added to every event of the source. */
+            tags?: components["schemas"]["ImportTermIds"];
+            /** @description The language the feed's texts are stored in; the request language when not given. */
+            language?: components["schemas"]["Language"];
+            /** @description What becomes of an event that leaves the feed; `trash` when not given. */
+            on_removed?: components["schemas"]["ImportOnRemoved"];
+            /**
+             * @description `false` makes the source paused from the start: it runs only when asked.
+             * @example true
+             */
+            active?: boolean;
+        };
+        /**
+         * @description The fields to change; the others keep their values. `active: true` resumes a paused source: it
+         *     runs when next due (at once, when it is past due). Changing `url` makes the next run fetch the
+         *     new feed in full; the events of the old one that the new one lacks are dealt with as
+         *     `on_removed` says.
+         * @example {
+         *       "frequency": "daily"
+         *     }
+         */
+        UpdateImportRequest: {
+            url?: components["schemas"]["ImportUrl"];
+            /** @example The Blue Note's Google Calendar */
+            description?: string;
+            frequency?: components["schemas"]["ImportFrequency"];
+            status?: components["schemas"]["ImportPostStatus"];
+            categories?: components["schemas"]["ImportTermIds"];
+            tags?: components["schemas"]["ImportTermIds"];
+            language?: components["schemas"]["Language"];
+            on_removed?: components["schemas"]["ImportOnRemoved"];
+            /** @example true */
+            active?: boolean;
+        };
+        DeletedImport: {
+            /** @constant */
+            deleted: true;
+            previous: components["schemas"]["Import"];
+        };
+        ImportRunCollection: {
+            runs: components["schemas"]["ImportRunSummary"][];
+            rest_url: components["schemas"]["RestUrl"];
+            next_rest_url?: components["schemas"]["RestUrl"];
+            previous_rest_url?: components["schemas"]["RestUrl"];
+            /** @example 1 */
+            total: number;
+            /** @example 1 */
+            total_pages: number;
+        };
         /** @description The answer of `/healthz`. */
         Health: {
             /** @constant */
@@ -3325,6 +3730,50 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description There is no import source with this id (`rest_import_not_found`). */
+        ImportNotFound: {
+            headers: {
+                "Content-Language": components["headers"]["ContentLanguage"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "rest_import_not_found",
+                 *       "message": "Import source with ID 2 does not exist.",
+                 *       "data": {
+                 *         "status": 404
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description A run of this source is under way, in this instance or another (`rest_import_running`); its result will be in `GET /imports/{id}/runs`. */
+        ImportRunning: {
+            headers: {
+                "Content-Language": components["headers"]["ContentLanguage"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "rest_import_running",
+                 *       "message": "A run of import source 2 is under way.",
+                 *       "data": {
+                 *         "status": 409
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
     };
     parameters: {
         /**
@@ -3748,6 +4197,20 @@ export interface components {
                 "application/json": components["schemas"]["UpdateWebhookRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["UpdateWebhookRequest"];
                 "multipart/form-data": components["schemas"]["UpdateWebhookRequest"];
+            };
+        };
+        CreateImport: {
+            content: {
+                "application/json": components["schemas"]["CreateImportRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["CreateImportRequest"];
+                "multipart/form-data": components["schemas"]["CreateImportRequest"];
+            };
+        };
+        UpdateImport: {
+            content: {
+                "application/json": components["schemas"]["UpdateImportRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["UpdateImportRequest"];
+                "multipart/form-data": components["schemas"]["UpdateImportRequest"];
             };
         };
     };
@@ -8207,6 +8670,473 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["WebhookNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listImports: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The page of the collection to return, from 1.
+                 * @example 2
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description How many items a page holds. Values above the maximum (50 unless configured otherwise) are
+                 *     clamped to it, not rejected.
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: {
+                /**
+                 * @description The entity tags (`ETag`) of copies the client has, comma-separated, or `*`. When one of them is
+                 *     the current representation's tag, the answer is `304 Not Modified`, without a body.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of import sources. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-TEC-Total": components["headers"]["XTecTotal"];
+                    "X-TEC-TotalPages": components["headers"]["XTecTotalPages"];
+                    "X-WP-Total": components["headers"]["XWpTotal"];
+                    "X-WP-TotalPages": components["headers"]["XWpTotalPages"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportCollection"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createImport: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["CreateImport"];
+        responses: {
+            /** @description The import source was created. */
+            201: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getImport: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: {
+                /**
+                 * @description The entity tags (`ETag`) of copies the client has, comma-separated, or `*`. When one of them is
+                 *     the current representation's tag, the answer is `304 Not Modified`, without a body.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import source. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ImportNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    putImport: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["UpdateImport"];
+        responses: {
+            /** @description The updated import source. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ImportNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateImport: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["UpdateImport"];
+        responses: {
+            /** @description The updated import source. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ImportNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteImport: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import source was deleted; `previous` is what it was. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedImport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ImportNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    patchImport: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["UpdateImport"];
+        responses: {
+            /** @description The updated import source. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ImportNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    runImport: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run ended: `status` says how. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportRunSummary"];
+                };
+            };
+            /** @description The run goes on (`status: running`); it is in the source's runs. */
+            202: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportRunSummary"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ImportNotFound"];
+            409: components["responses"]["ImportRunning"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listImportRuns: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The page of the collection to return, from 1.
+                 * @example 2
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description How many items a page holds. Values above the maximum (50 unless configured otherwise) are
+                 *     clamped to it, not rejected.
+                 * @example 20
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: {
+                /**
+                 * @description The entity tags (`ETag`) of copies the client has, comma-separated, or `*`. When one of them is
+                 *     the current representation's tag, the answer is `304 Not Modified`, without a body.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The numeric id of the item. A non-numeric id does not match this route.
+                 * @example 12
+                 */
+                id: components["parameters"]["ItemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the source's runs. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-TEC-Total": components["headers"]["XTecTotal"];
+                    "X-TEC-TotalPages": components["headers"]["XTecTotalPages"];
+                    "X-WP-Total": components["headers"]["XWpTotal"];
+                    "X-WP-TotalPages": components["headers"]["XWpTotalPages"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportRunCollection"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ImportNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

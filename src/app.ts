@@ -41,6 +41,8 @@ import { organizerOperations } from "./resources/organizers/organizer-operations
 import { categoryOperations, tagOperations } from "./resources/terms/term-operations";
 import { venueOperations } from "./resources/venues/venue-operations";
 import { webhookOperations } from "./resources/webhooks/webhook-operations";
+import { importedEventWriters } from "./resources/events/event-import-writes";
+import { importOperations } from "./resources/imports/import-operations";
 import type { ResourceBridges, Services } from "./services";
 import { eventFilterOf } from "./resources/events/event-store";
 import { organizerStore } from "./resources/organizers/organizer-store";
@@ -82,13 +84,16 @@ function resourceOperations(
     ...categoryOperations(services),
     ...tagOperations(services),
     ...webhookOperations(services),
+    ...importOperations(services),
   };
 }
 
 /** What resources need of one another's rules (see ResourceBridges): wired here, so that no resource imports another's store. */
-const BRIDGES: ResourceBridges = {
+const LINKED_ITEMS = { venue: venueStore.reuseOrCreate, organizer: organizerStore.reuseOrCreate, terms: termIdsForEvent };
+export const BRIDGES: ResourceBridges = {
   eventFilterOf,
-  linkedItems: { venue: venueStore.reuseOrCreate, organizer: organizerStore.reuseOrCreate, terms: termIdsForEvent },
+  linkedItems: LINKED_ITEMS,
+  importedEvents: importedEventWriters(LINKED_ITEMS),
 };
 
 /** The HTTP application: everything the spec declares, nothing it does not. */

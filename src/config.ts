@@ -59,6 +59,27 @@ export interface Config {
   /** Bytes of representations kept for anonymous readers (sync/representation-cache.ts); 0 = none. */
   representationCacheBytes: number;
   webhooks: WebhookConfig;
+  imports: ImportConfig;
+}
+
+/** How import sources are fetched and run (src/resources/imports/). */
+export interface ImportConfig {
+  /** Whether this process runs the sources that are due (every process may; each run is made by one). */
+  schedule: boolean;
+  /** Whether sources may be on loopback and private addresses (link-local ones never may). */
+  allowPrivateSources: boolean;
+  /** How long fetching a feed may take, redirects and all, in milliseconds. */
+  timeoutMs: number;
+  /** The most bytes a feed may have, once decompressed. */
+  maxBytes: number;
+  /** The most VEVENTs a feed may have. */
+  maxEvents: number;
+  /** How often a process looks for due sources, in milliseconds. */
+  pollMs: number;
+  /** How long `POST /imports/{id}/run` waits for the run before answering 202, in milliseconds. */
+  runWaitMs: number;
+  /** Runs that fail in a row before a source is paused. */
+  maxFailures: number;
 }
 
 /** How notifications are delivered (src/resources/webhooks/). */
@@ -285,6 +306,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrency: integer(env, "WEBHOOK_CONCURRENCY", 8, 1, 256),
       logRetentionDays: integer(env, "WEBHOOK_LOG_RETENTION_DAYS", 7, 1, 3650),
       maxWaiting: integer(env, "WEBHOOK_MAX_WAITING", 1_000, 10, 1_000_000),
+    },
+    imports: {
+      schedule: flag(env, "IMPORT_SCHEDULE", true),
+      allowPrivateSources: flag(env, "IMPORT_ALLOW_PRIVATE_SOURCES", false),
+      timeoutMs: integer(env, "IMPORT_TIMEOUT_MS", 30_000, 100, 600_000),
+      maxBytes: integer(env, "IMPORT_MAX_BYTES", 10_485_760, 1024, 268_435_456),
+      maxEvents: integer(env, "IMPORT_MAX_EVENTS", 5_000, 1, 100_000),
+      pollMs: integer(env, "IMPORT_POLL_MS", 60_000, 10, 3_600_000),
+      runWaitMs: integer(env, "IMPORT_RUN_WAIT_MS", 10_000, 0, 600_000),
+      maxFailures: integer(env, "IMPORT_MAX_FAILURES", 5, 1, 1000),
     },
   };
 }

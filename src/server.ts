@@ -3,7 +3,7 @@ import { tracing } from "./tracing/start";
 import cluster from "node:cluster";
 import type { Server } from "node:http";
 import { createServer as createNetServer } from "node:net";
-import { createApp, serviceMetrics } from "./app";
+import { BRIDGES, createApp, serviceMetrics } from "./app";
 import { joinClusterMetrics, serveClusterMetrics } from "./metrics/cluster-metrics";
 import { ConfigError, loadConfig, type Config } from "./config";
 import { openDatabase, sessionSettingsProblem, type Database } from "./db/database";
@@ -16,6 +16,8 @@ import { pruneTombstones } from "./sync/change-log-repository";
 import { extendSeries } from "./resources/events/event-series";
 import { reindexStaleSearchDocuments } from "./resources/events/event-repository";
 import { pruneDeliveryLog, WebhookWorker } from "./resources/webhooks/webhook-worker";
+import { ImportScheduler } from "./resources/imports/import-worker";
+import { runDependencies } from "./resources/imports/import-operations";
 import { databaseStartupMessage, portStartupMessage } from "./startup-errors";
 import { itemSnapshot } from "./item-snapshots";
 import { pingDatabase } from "./db/availability";
@@ -152,12 +154,20 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
     metrics.webhookAttempts.inc({ result }),
   );
   if (config.webhooks.deliver) webhooks.start();
+  const imports = new ImportScheduler(runDependencies({ db, config, logger, bridges: BRIDGES }), (status) =>
+    metrics.importRuns.inc({ status }),
+  );
+  if (config.imports.schedule) imports.start();
 
   onStopSignal((signal) => {
     logger.info({ signal }, "stopping");
     clearInterval(scheduler);
     clearInterval(pruner);
-    void Promise.all([stopGracefully(server, config.shutdownGraceMs, config.requestTimeoutMs), webhooks.stop()]).then(
+    void Promise.all([
+      stopGracefully(server, config.shutdownGraceMs, config.requestTimeoutMs),
+      webhooks.stop(),
+      imports.stop(),
+    ]).then(
       async () => {
         await db.close();
         // Spans still buffered go out; an unreachable collector does not hold the stop.

@@ -11,6 +11,9 @@ import type { RepresentationCache } from "./sync/representation-cache";
 import type { SyncTokens } from "./sync/sync-token";
 import type { PostWriteContext } from "./resources/post-kernel/post-fields";
 
+/** What else a write's transaction does, with the written item's id, before it commits. */
+export type AlsoInTransaction = (tx: Tx, id: number) => Promise<void>;
+
 /** What handlers are built with: one of each per app. */
 export interface Services {
   config: Config;
@@ -43,6 +46,34 @@ export interface ResourceBridges {
   eventFilterOf(db: Database, id: number, param: string, ctx: RequestContext): Promise<number>;
   /** What an event write needs to link to items it gives as data or names: see LinkedItemWriters. */
   linkedItems: LinkedItemWriters;
+  /** The event writes of import sources (resources/imports/). */
+  importedEvents: ImportedEventWriters;
+}
+
+/**
+ * Writing the events of an import source, as its owner, by the rules every event write follows
+ * (the event store's): what a run of a source (resources/imports/) may do to events.
+ */
+export interface ImportedEventWriters {
+  /** Creates an event; its id. Throws ApiError when the input is refused. `also` runs in the write's transaction. */
+  create(
+    db: Database,
+    ctx: PostWriteContext,
+    input: Schemas["CreateEventRequest"],
+    horizonDays: number,
+    also: AlsoInTransaction,
+  ): Promise<number>;
+  /** Writes what the input gives of an event; false when the event is gone. Throws ApiError when refused. */
+  update(
+    db: Database,
+    ctx: PostWriteContext,
+    id: number,
+    input: Schemas["EventFields"],
+    horizonDays: number,
+    also: AlsoInTransaction,
+  ): Promise<boolean>;
+  /** Moves an event (a series with its occurrences) to the trash, unless it is there or gone. */
+  trash(db: Database, now: Date, id: number, also: AlsoInTransaction): Promise<void>;
 }
 
 /** Finding or creating, in an event write's transaction, the items it links to. */

@@ -7,7 +7,8 @@ import { openDatabase } from "../src/db/database";
 import { inTransaction } from "../src/db/transaction";
 import { createLogger } from "../src/logging/logger";
 import { networkInterfaces } from "node:os";
-import { refusedAddress } from "../src/resources/webhooks/webhook-sender";
+import { refusedAddress } from "../src/net/outbound-guard";
+import { privateTargets } from "../src/resources/webhooks/webhook-sender";
 import { signMessage, verifyMessage } from "../src/resources/webhooks/webhook-signature";
 import { pruneDeliveryLog, WebhookWorker } from "../src/resources/webhooks/webhook-worker";
 import { createEventVia, utcWall } from "./support/events";
@@ -167,19 +168,19 @@ describe("subscriptions API", () => {
   });
 
   it("classifies addresses: special-purpose never, private and loopback only when allowed", () => {
-    expect(refusedAddress("169.254.169.254", true)).toMatch(/special-purpose.*linkLocal/);
-    expect(refusedAddress("::ffff:169.254.169.254", true)).toMatch(/linkLocal/);
-    expect(refusedAddress("127.0.0.1", false)).toMatch(/private/);
-    expect(refusedAddress("::ffff:10.1.2.3", false)).toMatch(/private/);
-    expect(refusedAddress("fd00::1", false)).toMatch(/private/);
-    expect(refusedAddress("100.64.1.1", false)).toMatch(/private/);
-    expect(refusedAddress("0.0.0.0", true)).toMatch(/unspecified/);
-    expect(refusedAddress("127.0.0.1", true)).toBeNull();
-    expect(refusedAddress("::1", true)).toBeNull();
-    expect(refusedAddress("10.1.2.3", true)).toBeNull();
-    expect(refusedAddress("93.184.216.34", false)).toBeNull();
-    expect(refusedAddress("2606:4700::1111", false)).toBeNull();
-    expect(refusedAddress("::ffff:93.184.216.34", false)).toBeNull();
+    expect(refusedAddress("169.254.169.254", privateTargets(true))).toMatch(/special-purpose.*linkLocal/);
+    expect(refusedAddress("::ffff:169.254.169.254", privateTargets(true))).toMatch(/linkLocal/);
+    expect(refusedAddress("127.0.0.1", privateTargets(false))).toMatch(/private/);
+    expect(refusedAddress("::ffff:10.1.2.3", privateTargets(false))).toMatch(/private/);
+    expect(refusedAddress("fd00::1", privateTargets(false))).toMatch(/private/);
+    expect(refusedAddress("100.64.1.1", privateTargets(false))).toMatch(/private/);
+    expect(refusedAddress("0.0.0.0", privateTargets(true))).toMatch(/unspecified/);
+    expect(refusedAddress("127.0.0.1", privateTargets(true))).toBeNull();
+    expect(refusedAddress("::1", privateTargets(true))).toBeNull();
+    expect(refusedAddress("10.1.2.3", privateTargets(true))).toBeNull();
+    expect(refusedAddress("93.184.216.34", privateTargets(false))).toBeNull();
+    expect(refusedAddress("2606:4700::1111", privateTargets(false))).toBeNull();
+    expect(refusedAddress("::ffff:93.184.216.34", privateTargets(false))).toBeNull();
     // The IANA special-purpose registries, and IPv6 forms that embed an IPv4 address (loopback here), allowed private targets or not.
     for (const address of [
       "192.0.2.1",
@@ -208,7 +209,7 @@ describe("subscriptions API", () => {
       "ff02::1",
       "::",
     ]) {
-      expect([address, refusedAddress(address, true)]).toEqual([address, expect.stringMatching(/never a receiver/)]);
+      expect([address, refusedAddress(address, privateTargets(true))]).toEqual([address, expect.stringMatching(/never reached/)]);
     }
   });
 
@@ -218,13 +219,13 @@ describe("subscriptions API", () => {
       .filter((entry) => !entry.internal)
       .map((entry) => entry.address);
     for (const address of own)
-      expect([address, refusedAddress(address, true)]).toEqual([
+      expect([address, refusedAddress(address, privateTargets(true))]).toEqual([
         address,
-        expect.stringMatching(/never a receiver|this machine/),
+        expect.stringMatching(/never reached|this machine/),
       ]);
     // On our machines eth0 has a unique local IPv6 address, which private targets would allow were it not this machine's own.
     for (const address of own.filter((candidate) => /^f[cd]/i.test(candidate)))
-      expect(refusedAddress(address, true)).toMatch(/this machine/);
+      expect(refusedAddress(address, privateTargets(true))).toMatch(/this machine/);
   });
 });
 

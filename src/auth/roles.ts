@@ -40,8 +40,9 @@ const EDITOR = [
 ];
 
 const CAPABILITIES: Record<Role, ReadonlySet<string>> = {
-  // Only administrators subscribe receivers to notifications (they reach the service's network).
-  administrator: new Set([...EDITOR, "force_delete", "manage_webhooks"]),
+  // Only administrators subscribe receivers to notifications and import feeds (both reach the
+  // service's network; imports write events as their owner).
+  administrator: new Set([...EDITOR, "force_delete", "manage_webhooks", "manage_imports"]),
   editor: new Set(EDITOR),
   // Authors manage their own items, published or not, and event categories (not tags).
   author: new Set([

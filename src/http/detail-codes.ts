@@ -112,6 +112,15 @@ export const DETAIL_CODES = {
       es: "Debe ser una URL http o https sin credenciales, que no indique una dirección link-local, multicast o reservada (ni una de loopback o privada, salvo que el operador las permita).",
     },
   },
+  rest_invalid_import_source: {
+    meaning: "an import source URL that is not http(s) or webcal, carries credentials, or names an address feeds may not be fetched from",
+    message: {
+      en: "Must be an http, https or webcal URL without credentials, not naming a link-local, multicast or reserved address (nor a loopback or private one, unless the operator allows them).",
+      "pt-br":
+        "Deve ser uma URL http, https ou webcal sem credenciais, que não indique um endereço link-local, multicast ou reservado (nem um de loopback ou privado, a menos que o operador os permita).",
+      es: "Debe ser una URL http, https o webcal sin credenciales, que no indique una dirección link-local, multicast o reservada (ni una de loopback o privada, salvo que el operador las permita).",
+    },
+  },
   rest_invalid_parent: {
     meaning: "a category parent that is the category itself or one of its descendants",
     message: {

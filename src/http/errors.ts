@@ -160,6 +160,22 @@ export const ERRORS = {
       es: "La suscripción de webhook con ID {id} no existe.",
     },
   },
+  rest_import_not_found: {
+    status: 404,
+    message: {
+      en: "Import source with ID {id} does not exist.",
+      "pt-br": "A fonte de importação com ID {id} não existe.",
+      es: "La fuente de importación con ID {id} no existe.",
+    },
+  },
+  rest_import_running: {
+    status: 409,
+    message: {
+      en: "A run of import source {id} is under way.",
+      "pt-br": "Uma execução da fonte de importação {id} está em andamento.",
+      es: "Una ejecución de la fuente de importación {id} está en curso.",
+    },
+  },
   "rest-venue-not-found": {
     status: 404,
     message: {

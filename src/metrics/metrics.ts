@@ -30,6 +30,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly importRuns = new Counter({
+    name: "calendar_import_runs_total",
+    help: "Runs of import sources made by the schedule, by status (succeeded: the feed was read, or not modified; failed: it could not be fetched or read)",
+    labelNames: ["status"],
+    registers: [this.registry],
+  });
+
   constructor(sources: MetricSources) {
     collectDefaultMetrics({ register: this.registry });
     const { db, webhookQueues } = sources;

@@ -195,6 +195,9 @@ const FILTERED: MarkupFilter = {
   html: (text) => sanitizeHtml(text, POST_OPTIONS),
 };
 
+/** How a contributor's text is stored, and text from outside (an imported feed's). */
+export const CONTRIBUTOR_MARKUP = FILTERED;
+
 export function markupFilterOf(principal: Principal): MarkupFilter {
   return can(principal.role, "unfiltered_html") ? UNFILTERED : FILTERED;
 }

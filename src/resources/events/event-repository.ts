@@ -776,3 +776,23 @@ export async function replaceLinks(tx: Tx, eventId: number, changes: LinkIds, { 
     );
   }
 }
+
+/** The occurrence of a series whose RECURRENCE-ID is `recurrenceId`, as committed (null: none). */
+export async function occurrenceIdAt(db: Database, seriesId: number, recurrenceId: Date): Promise<number | null> {
+  const [row] = await db.direct.rows<{ id: number | bigint }>(
+    Prisma.sql`SELECT "id" FROM "Event" WHERE "parentId" = ${seriesId} AND "recurrenceId" = ${recurrenceId}`,
+  );
+  return row ? Number(row.id) : null;
+}
+
+/** The status of each of these events that exists, as committed. */
+export async function eventStatuses(db: Database, ids: number[]): Promise<Map<number, string>> {
+  const statuses = new Map<number, string>();
+  for (const part of inParts(ids)) {
+    const rows = await db.direct.rows<{ id: number | bigint; status: string }>(
+      Prisma.sql`SELECT "id", "status" FROM "Event" WHERE ${inList("id", part)}`,
+    );
+    for (const row of rows) statuses.set(Number(row.id), row.status);
+  }
+  return statuses;
+}

@@ -14,7 +14,7 @@ import { resolvePostFields, type PostWriteContext } from "../post-kernel/post-fi
 import { checkSlugHasLetters, freeSlug, retryOnSlugClash, slugBase } from "../post-kernel/unique-slug";
 import { flagOf } from "../post-kernel/write-flags";
 import { storedCost } from "./event-cost";
-import type { LinkedItemWriters } from "../../services";
+import type { AlsoInTransaction, LinkedItemWriters } from "../../services";
 import { checkItemLinks, checkTermLinks, linkChanges, linkIdsOf } from "./event-links";
 import { resolveEventTimes } from "./event-dates";
 import { EVENT_TEXT, type EventRecord, type EventTextField } from "./event-record";
@@ -171,6 +171,7 @@ export async function createEvent(
   passwordHash: PasswordWrite,
   series: SeriesHorizon,
   linked: LinkedItemWriters,
+  also?: AlsoInTransaction,
 ): Promise<EventRecord> {
   return retryOnSlugClash(() =>
     inTransaction(db, async (tx) => {
@@ -198,6 +199,7 @@ export async function createEvent(
       problems.throwIfAny();
       await replaceLinks(tx, id, links, { made: true });
       if (recurrence) await syncSeries(db, tx, id, "create", ctx.now, horizonOf(ctx.now, series.horizonDays));
+      await also?.(tx, id);
       return (await readEvent(db.provider, tx, id))!;
     }),
   );
@@ -225,6 +227,7 @@ export async function updateEvent(
   passwordHash: PasswordWrite,
   series: SeriesHorizon,
   linked: LinkedItemWriters,
+  also?: AlsoInTransaction,
 ): Promise<EventRecord> {
   const id = target.record.id;
   return retryOnSlugClash(() =>
@@ -281,6 +284,7 @@ export async function updateEvent(
       await replaceLinks(tx, id, links);
       if (current.recurrence !== null || recurrence)
         await syncSeries(db, tx, id, "update", ctx.now, horizonOf(ctx.now, series.horizonDays));
+      await also?.(tx, id);
       return (await readEvent(db.provider, tx, id))!;
     }),
   );
@@ -295,6 +299,7 @@ export function removeEvent(
   now: Date,
   target: WriteTarget<EventRecord>,
   destroys: boolean,
+  also?: AlsoInTransaction,
 ): Promise<{ event: EventRecord; deleted: boolean }> {
   const id = target.record.id;
   return inTransaction(db, async (tx) => {
@@ -315,6 +320,7 @@ export function removeEvent(
       modifiedAt: now,
       ...(current.recurrenceId !== null ? { detached: true } : {}),
     });
+    await also?.(tx, id);
     return { event: (await readEvent(db.provider, tx, id))!, deleted: false };
   });
 }

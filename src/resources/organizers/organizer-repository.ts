@@ -1,4 +1,5 @@
-import type { Organizer } from "../../../generated/prisma/sqlite/client";
+import { Prisma, type Organizer } from "../../../generated/prisma/sqlite/client";
+import type { Database } from "../../db/database";
 import type { ColumnsOf } from "../../db/row-writes";
 import { linkedPostStatements, type LinkedPostRepository } from "../post-kernel/linked-post-repository";
 import { ORGANIZER_COLUMNS, ORGANIZER_VALUE_TYPES, organizerSelect, type OrganizerRecord } from "./organizer-record";
@@ -26,3 +27,11 @@ export const organizerRepository: LinkedPostRepository<OrganizerRecord, Organize
   linkTable: "EventOrganizer",
   key: "organizerId",
 });
+
+/** The oldest organizer outside the trash with this e-mail address (any case), as committed; null: none. */
+export async function organizerIdByEmail(db: Database, email: string): Promise<number | null> {
+  const [row] = await db.direct.rows<{ id: number | bigint }>(
+    Prisma.sql`SELECT "id" FROM "Organizer" WHERE LOWER("email") = ${email.toLowerCase()} AND "status" <> 'trash' ORDER BY "id" LIMIT 1`,
+  );
+  return row ? Number(row.id) : null;
+}

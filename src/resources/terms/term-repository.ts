@@ -262,3 +262,13 @@ export async function termsExist(db: Database, taxonomy: Taxonomy, ids: number[]
   );
   return Number(found) === new Set(ids).size;
 }
+
+/** Of these ids, those of existing terms of the taxonomy, in the order given. */
+export async function existingTermIds(db: Database, taxonomy: Taxonomy, ids: number[]): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.direct.rows<{ id: number | bigint }>(
+    Prisma.sql`SELECT "id" FROM "Term" WHERE "taxonomy" = ${taxonomy} AND ${inList("id", [...new Set(ids)])}`,
+  );
+  const found = new Set(rows.map((row) => Number(row.id)));
+  return ids.filter((id) => found.has(id));
+}

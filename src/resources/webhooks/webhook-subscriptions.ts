@@ -4,7 +4,8 @@ import { ParamProblems } from "../../http/errors";
 import type { Schemas } from "../../http/operation-types";
 import { isLanguage, type Language } from "../../i18n/languages";
 import type { SyncResource } from "../../sync/change-log-repository";
-import { literalAddress, refusedAddress } from "./webhook-sender";
+import { allowedUrl } from "../../net/outbound-guard";
+import { privateTargets } from "./webhook-sender";
 import { newSigningSecret } from "./webhook-signature";
 import {
   deleteSubscriptionRow,
@@ -84,24 +85,10 @@ export function passesFilter(subscription: Subscription, resource: SyncResource,
 
 export type SubscriptionWrite = Schemas["UpdateWebhookRequest"];
 
-/** Whether notifications may be sent to `raw`, as far as the URL alone says (its host's addresses are checked at each delivery). */
-function allowedTarget(raw: string, allowPrivate: boolean): boolean {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return false;
-  }
-  const address = literalAddress(url);
-  if (url.protocol !== "http:" && url.protocol !== "https:") return false;
-  if (url.username !== "" || url.password !== "") return false;
-  return address === null || refusedAddress(address, allowPrivate) === null;
-}
-
 /** The checks the schema cannot make: the target's address, the filter's terms. */
 async function checkWrite(db: Database, config: Config, input: SubscriptionWrite): Promise<void> {
   const problems = new ParamProblems();
-  if (input.url !== undefined && !allowedTarget(input.url, config.webhooks.allowPrivateTargets))
+  if (input.url !== undefined && !allowedUrl(input.url, privateTargets(config.webhooks.allowPrivateTargets)))
     problems.add("url", "rest_invalid_webhook_target");
   for (const [field, taxonomy] of [
     ["categories", "category"],

@@ -1,0 +1,290 @@
+import ICAL from "ical.js";
+import { DateTime, IANAZone } from "luxon";
+import { findIana } from "windows-iana";
+
+/**
+ * Reading an iCalendar feed (RFC 5545) into the events it describes, with ical.js: each VEVENT's
+ * times as wall clocks of an IANA zone, its rule and exceptions as our recurrence's canonical
+ * form (`{rrule, rdate, exdate}`, wall clocks of the event's zone), its text as given. Zones: an
+ * IANA name as such; a Windows name (as Outlook writes `TZID:W. Europe Standard Time`) as the
+ * IANA zone CLDR maps it to; another name by the feed's VTIMEZONE of that name (its instants
+ * then as wall clocks of the calendar's zone); UTC and floating times in the calendar's zone,
+ * which is the feed's `X-WR-TIMEZONE`, or the site's.
+ */
+
+/** One VEVENT as the calendar will hold it. */
+export interface FeedEvent {
+  uid: string;
+  /** Of an override of one occurrence (RECURRENCE-ID): that occurrence's start, a wall clock of the event's zone. */
+  recurrenceId: string | null;
+  timezone: string;
+  allDay: boolean;
+  /** `YYYY-MM-DD HH:MM:SS` of `timezone`; an all-day event's end is 23:59:59 of its last day (DTEND is exclusive). */
+  startLocal: string;
+  endLocal: string;
+  recurrence: { rrule: string; rdate: string[]; exdate: string[] } | null;
+  title: string | null;
+  /** DESCRIPTION as HTML (its lines as paragraphs and breaks), or X-ALT-DESC's HTML when the feed gives it. */
+  description: string | null;
+  url: string | null;
+  location: string | null;
+  geo: { lat: number; lng: number } | null;
+  organizer: { name: string | null; email: string | null } | null;
+  categories: string[];
+  cancelled: boolean;
+}
+
+/** Why a VEVENT was not read. */
+export interface FeedProblem {
+  uid: string | null;
+  recurrence_id: string | null;
+  message: string;
+}
+
+export interface FeedReading {
+  events: FeedEvent[];
+  problems: FeedProblem[];
+}
+
+/** The feed is not iCalendar at all (no VCALENDAR could be read). */
+export class UnreadableFeed extends Error {}
+
+const WALL = "yyyy-MM-dd HH:mm:ss";
+
+interface Zones {
+  calendarZone: string;
+  /** The feed's VTIMEZONEs by TZID, for names that are neither IANA nor Windows ones. */
+  defined: Map<string, ICAL.Timezone>;
+}
+
+/** The IANA zone a TZID names, when it names one: an IANA name, or a Windows one. */
+export function ianaZoneOf(tzid: string): string | null {
+  const name = tzid.trim().replace(/^"(.*)"$/, "$1");
+  if (IANAZone.isValidZone(name)) return name;
+  try {
+    const [first] = findIana(name) ?? [];
+    return first && IANAZone.isValidZone(first) ? first : null;
+  } catch {
+    return null;
+  }
+}
+
+const pad = (value: number, width = 2) => String(value).padStart(width, "0");
+
+function wallOfFields(time: ICAL.Time): string {
+  return `${pad(time.year, 4)}-${pad(time.month)}-${pad(time.day)} ${pad(time.hour)}:${pad(time.minute)}:${pad(time.second)}`;
+}
+
+function dayOf(time: ICAL.Time): string {
+  return `${pad(time.year, 4)}-${pad(time.month)}-${pad(time.day)}`;
+}
+
+/** A DATE-TIME value of a property, as a zone and a wall clock of it; throws when its zone is unknown. */
+function zonedWall(property: ICAL.Property, time: ICAL.Time, zones: Zones): { zone: string; wall: string } {
+  const tzid = property.getParameter("tzid") as string | undefined;
+  const isUtc = time.zone === ICAL.Timezone.utcTimezone || /Z$/.test(time.toString());
+  if (tzid === undefined || isUtc) {
+    if (!isUtc) return { zone: zones.calendarZone, wall: wallOfFields(time) };
+    const instant = DateTime.fromISO(`${wallOfFields(time).replace(" ", "T")}Z`, { setZone: true });
+    return { zone: zones.calendarZone, wall: instant.setZone(zones.calendarZone).toFormat(WALL) };
+  }
+  const iana = ianaZoneOf(tzid);
+  if (iana) return { zone: iana, wall: wallOfFields(time) };
+  const defined = zones.defined.get(tzid);
+  if (!defined) throw new Error(`unknown time zone "${tzid}" (neither IANA, Windows, nor a VTIMEZONE of the feed)`);
+  const offsetSeconds = defined.utcOffset(time);
+  const instant = DateTime.fromISO(`${wallOfFields(time).replace(" ", "T")}Z`).minus({ seconds: offsetSeconds });
+  return { zone: zones.calendarZone, wall: instant.setZone(zones.calendarZone).toFormat(WALL) };
+}
+
+/** A wall clock of one zone as the wall clock of the same instant in another. */
+function inZone(wall: string, from: string, to: string): string {
+  if (from === to) return wall;
+  return DateTime.fromFormat(wall, WALL, { zone: from }).setZone(to).toFormat(WALL);
+}
+
+/** The values of a date list (EXDATE, RDATE) as wall clocks of the event's zone (days alone for all-day events). */
+function datesOfList(vevent: ICAL.Component, name: string, zone: string, allDay: boolean, zones: Zones): string[] {
+  const dates: string[] = [];
+  for (const property of vevent.getAllProperties(name)) {
+    for (const value of property.getValues() as Array<ICAL.Time | ICAL.Period>) {
+      const time = value instanceof ICAL.Period ? value.start : value;
+      if (time.isDate || allDay) dates.push(dayOf(time));
+      else {
+        const given = zonedWall(property, time, zones);
+        dates.push(inZone(given.wall, given.zone, zone));
+      }
+    }
+  }
+  return [...new Set(dates)].sort();
+}
+
+/** Plain text (DESCRIPTION) as HTML: escaped, blank lines between paragraphs, single breaks kept. */
+export function textAsHtml(text: string): string {
+  const escaped = text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  return escaped
+    .split(/\r?\n\s*\r?\n/)
+    .map((paragraph) => paragraph.trim())
+    .filter((paragraph) => paragraph !== "")
+    .map((paragraph) => `<p>${paragraph.replace(/\r?\n/g, "<br>")}</p>`)
+    .join("\n");
+}
+
+function stringOf(vevent: ICAL.Component, name: string): string | null {
+  const value = vevent.getFirstPropertyValue(name);
+  if (value === null || value === undefined) return null;
+  const text = String(value).trim();
+  return text === "" ? null : text;
+}
+
+function descriptionOf(vevent: ICAL.Component): string | null {
+  const alternative = vevent
+    .getAllProperties("x-alt-desc")
+    .find((property) => String(property.getParameter("fmttype") ?? "").toLowerCase() === "text/html");
+  const html = alternative ? String(alternative.getFirstValue() ?? "").trim() : "";
+  if (html !== "") return html;
+  const text = stringOf(vevent, "description");
+  return text === null ? null : textAsHtml(text);
+}
+
+function organizerOf(vevent: ICAL.Component): FeedEvent["organizer"] {
+  const property = vevent.getFirstProperty("organizer");
+  if (!property) return null;
+  const address = String(property.getFirstValue() ?? "").trim();
+  const email = /^mailto:/i.test(address) ? address.replace(/^mailto:/i, "").trim() || null : null;
+  const cn = property.getParameter("cn");
+  const name = typeof cn === "string" && cn.trim() !== "" ? cn.trim() : null;
+  return name === null && email === null ? null : { name, email };
+}
+
+function geoOf(vevent: ICAL.Component): FeedEvent["geo"] {
+  const value = vevent.getFirstPropertyValue("geo") as unknown;
+  if (!Array.isArray(value) || value.length !== 2) return null;
+  const [lat, lng] = value.map(Number);
+  return Number.isFinite(lat) && Number.isFinite(lng) && Math.abs(lat) <= 90 && Math.abs(lng) <= 180
+    ? { lat, lng }
+    : null;
+}
+
+const DAY_END = "23:59:59";
+
+/** One VEVENT as a FeedEvent; throws with the reason it cannot be one. */
+function readEvent(vevent: ICAL.Component, uid: string, zones: Zones): FeedEvent {
+  const startProperty = vevent.getFirstProperty("dtstart");
+  if (!startProperty) throw new Error("no DTSTART");
+  const start = startProperty.getFirstValue() as ICAL.Time;
+  const endProperty = vevent.getFirstProperty("dtend");
+  const duration = vevent.getFirstPropertyValue("duration") as ICAL.Duration | null;
+  const allDay = start.isDate;
+  let timezone: string;
+  let startLocal: string;
+  let endLocal: string;
+  if (allDay) {
+    timezone = zones.calendarZone;
+    // DTEND is exclusive: an event of one day ends on the day after it.
+    let end = endProperty ? (endProperty.getFirstValue() as ICAL.Time).clone() : start.clone();
+    if (!endProperty && duration) end.addDuration(duration);
+    if (end.compare(start) > 0) end.adjust(-1, 0, 0, 0);
+    else end = start.clone();
+    startLocal = `${dayOf(start)} 00:00:00`;
+    endLocal = `${dayOf(end)} ${DAY_END}`;
+  } else {
+    const given = zonedWall(startProperty, start, zones);
+    timezone = given.zone;
+    startLocal = given.wall;
+    if (endProperty) {
+      const endTime = endProperty.getFirstValue() as ICAL.Time;
+      const end = endTime.isDate
+        ? { zone: timezone, wall: `${dayOf(endTime)} 00:00:00` }
+        : zonedWall(endProperty, endTime, zones);
+      endLocal = inZone(end.wall, end.zone, timezone);
+    } else if (duration) {
+      endLocal = DateTime.fromFormat(startLocal, WALL, { zone: "UTC" })
+        .plus({ seconds: duration.toSeconds() })
+        .toFormat(WALL);
+    } else endLocal = startLocal;
+    if (endLocal < startLocal) endLocal = startLocal;
+  }
+  const recurrenceIdProperty = vevent.getFirstProperty("recurrence-id");
+  let recurrenceId: string | null = null;
+  if (recurrenceIdProperty) {
+    const time = recurrenceIdProperty.getFirstValue() as ICAL.Time;
+    if (time.isDate) recurrenceId = `${dayOf(time)} ${allDay ? "00:00:00" : startLocal.slice(11)}`;
+    else {
+      const given = zonedWall(recurrenceIdProperty, time, zones);
+      recurrenceId = inZone(given.wall, given.zone, timezone);
+    }
+  }
+  const rule = vevent.getFirstPropertyValue("rrule") as ICAL.Recur | null;
+  const rdate = datesOfList(vevent, "rdate", timezone, allDay, zones);
+  const recurrence =
+    rule && recurrenceId === null
+      ? { rrule: rule.toString(), rdate, exdate: datesOfList(vevent, "exdate", timezone, allDay, zones) }
+      : null;
+  return {
+    uid,
+    recurrenceId,
+    timezone,
+    allDay,
+    startLocal,
+    endLocal,
+    recurrence,
+    title: stringOf(vevent, "summary"),
+    description: descriptionOf(vevent),
+    url: stringOf(vevent, "url"),
+    location: stringOf(vevent, "location"),
+    geo: geoOf(vevent),
+    organizer: organizerOf(vevent),
+    categories: [
+      ...new Set(
+        vevent
+          .getAllProperties("categories")
+          .flatMap((property) => property.getValues().map((value) => String(value).trim()))
+          .filter((name) => name !== ""),
+      ),
+    ],
+    cancelled: String(vevent.getFirstPropertyValue("status") ?? "").toUpperCase() === "CANCELLED",
+  };
+}
+
+/** The zone floating and UTC times are read in: the feed's X-WR-TIMEZONE when it names a zone, else `siteZone`. */
+function calendarZoneOf(calendar: ICAL.Component, siteZone: string): string {
+  const named = calendar.getFirstPropertyValue("x-wr-timezone");
+  return (typeof named === "string" && ianaZoneOf(named)) || siteZone;
+}
+
+/** Reads a feed's text; VEVENTs that cannot be read are problems, the others events. */
+export function readFeed(text: string, siteZone: string): FeedReading {
+  let calendar: ICAL.Component;
+  try {
+    const parsed = ICAL.parse(text) as unknown[];
+    const root = Array.isArray(parsed[0]) ? parsed[0] : parsed;
+    calendar = new ICAL.Component(root as unknown[]);
+  } catch (error) {
+    throw new UnreadableFeed(`not an iCalendar feed: ${(error as Error).message}`);
+  }
+  if (calendar.name !== "vcalendar") throw new UnreadableFeed(`not an iCalendar feed: it holds a ${calendar.name}`);
+  const defined = new Map<string, ICAL.Timezone>();
+  for (const component of calendar.getAllSubcomponents("vtimezone")) {
+    const tzid = component.getFirstPropertyValue("tzid");
+    if (typeof tzid === "string") defined.set(tzid, new ICAL.Timezone(component));
+  }
+  const zones: Zones = { calendarZone: calendarZoneOf(calendar, siteZone), defined };
+  const events: FeedEvent[] = [];
+  const problems: FeedProblem[] = [];
+  for (const vevent of calendar.getAllSubcomponents("vevent")) {
+    const uid = stringOf(vevent, "uid");
+    const rid = vevent.getFirstProperty("recurrence-id");
+    const recurrenceIdText = rid ? String(rid.getFirstValue()) : null;
+    if (uid === null) {
+      problems.push({ uid: null, recurrence_id: recurrenceIdText, message: "no UID: it cannot be kept in step" });
+      continue;
+    }
+    try {
+      events.push(readEvent(vevent, uid, zones));
+    } catch (error) {
+      problems.push({ uid, recurrence_id: recurrenceIdText, message: (error as Error).message });
+    }
+  }
+  return { events, problems };
+}

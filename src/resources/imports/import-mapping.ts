@@ -1,0 +1,80 @@
+import { createHash } from "node:crypto";
+import type { Schemas } from "../../http/operation-types";
+import { CONTRIBUTOR_MARKUP } from "../../text/kses";
+import type { FeedEvent } from "./ical-reader";
+
+/**
+ * What a VEVENT asks of its event: an event write, in the form the API takes (so that an import
+ * follows every rule a write by hand does), and its digest, which tells a run whether the VEVENT
+ * changed since it was last imported. Text is filtered as a contributor's (feeds are not trusted
+ * with markup), titles and names cut to what the spec allows.
+ */
+
+/** What a source adds to every event it writes. */
+export interface SourceDefaults {
+  postStatus: "publish" | "draft";
+  categoryIds: number[];
+  tagIds: number[];
+}
+
+/** How the event's links are named: an organizer matched by e-mail, by its id. */
+export interface MatchedLinks {
+  organizerId: number | null;
+}
+
+const UNTITLED = "(no title)";
+const cut = (text: string, length: number) => (text.length > length ? text.slice(0, length) : text);
+const HTTP_URL = /^https?:\/\/[^\s/?#]+[^\s]*$/;
+
+function titleOf(event: FeedEvent): string {
+  const title = event.title === null ? "" : CONTRIBUTOR_MARKUP.title(event.title).trim();
+  return cut(title === "" ? UNTITLED : title, 500);
+}
+
+function venueOf(event: FeedEvent): Schemas["EventFields"]["venue"] {
+  if (event.location === null) return [];
+  const name = CONTRIBUTOR_MARKUP.title(event.location).trim();
+  if (name === "") return [];
+  return { venue: cut(name, 200), ...(event.geo ? { geo_lat: event.geo.lat, geo_lng: event.geo.lng } : {}) };
+}
+
+function organizerOf(event: FeedEvent, matched: MatchedLinks): Schemas["EventFields"]["organizer"] {
+  if (matched.organizerId !== null) return [matched.organizerId];
+  const organizer = event.organizer;
+  const name = organizer ? CONTRIBUTOR_MARKUP.title(organizer.name ?? organizer.email ?? "").trim() : "";
+  if (!organizer || name === "") return [];
+  const email = organizer.email !== null && organizer.email.length <= 200 ? { email: organizer.email } : {};
+  return { organizer: cut(name, 200), ...email };
+}
+
+/** The write of a VEVENT's event; an override's (of one occurrence) has no rule, and keeps its series' status. */
+export function eventWriteOf(
+  event: FeedEvent,
+  defaults: SourceDefaults,
+  matched: MatchedLinks,
+): Schemas["CreateEventRequest"] {
+  const description = event.description === null ? "" : cut(CONTRIBUTOR_MARKUP.html(event.description), 65535);
+  const website = event.url !== null && event.url.length <= 2000 && HTTP_URL.test(event.url) ? event.url : "";
+  const names = event.categories.map((name) => cut(name, 200)).slice(0, 100 - defaults.categoryIds.length);
+  return {
+    title: titleOf(event),
+    description,
+    start_date: event.startLocal,
+    end_date: event.endLocal,
+    timezone: event.timezone,
+    all_day: event.allDay,
+    website,
+    venue: venueOf(event),
+    organizer: organizerOf(event, matched),
+    categories: [...defaults.categoryIds, ...names],
+    tags: defaults.tagIds,
+    // A cancelled event is not published (it stays, as a draft, should the feed bring it back).
+    ...(event.recurrenceId === null ? { status: event.cancelled ? "draft" : defaults.postStatus } : {}),
+    ...(event.recurrenceId === null ? { recurrence: event.recurrence } : {}),
+  };
+}
+
+/** The digest of a write: the same write, the same digest. */
+export function digestOf(write: Schemas["CreateEventRequest"]): string {
+  return createHash("sha256").update(JSON.stringify(write)).digest("base64url");
+}

@@ -1,0 +1,234 @@
+import { Prisma, type ImportRun, type ImportSource } from "../../../generated/prisma/sqlite/client";
+import { insertRows } from "../../db/bulk-insert";
+import type { Database } from "../../db/database";
+import { readCount, rowsOf, type RowSource } from "../../db/item-records";
+import { insertRowReturningId, instantOf, updateRows, type ColumnsOf } from "../../db/row-writes";
+import type { Tx } from "../../db/transaction";
+
+/**
+ * Every statement on the import tables ("ImportSource", "ImportRun", "ImportedItem"). Writes are
+ * raw statements through the driver, as the service's writes all are; claiming a source is an
+ * UPDATE ... RETURNING of its lease (SKIP LOCKED on PostgreSQL), as webhook deliveries are claimed.
+ */
+
+export type SourceColumns = ColumnsOf<ImportSource>;
+export type RunColumns = ColumnsOf<ImportRun>;
+
+/** A VEVENT of a source as last imported (see ImportedItem in prisma/models.prisma). */
+export interface ImportedRow {
+  uid: string;
+  recurrenceId: string;
+  eventId: number | null;
+  digest: string;
+}
+
+const SOURCE_COLUMNS = Prisma.raw(
+  `"id", "url", "description", "frequency", "postStatus", "categories", "tags", "language", "onRemoved", "active",
+  "pausedReason", "ownerId", "etag", "lastModified", "consecutiveFailures", "nextRunAt", "leaseUntil", "createdAt", "modifiedAt"`,
+);
+
+const numberOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
+
+function sourceRowOf(row: Record<string, unknown>): ImportSource {
+  return {
+    ...(row as unknown as ImportSource),
+    id: Number(row.id),
+    ownerId: Number(row.ownerId),
+    active: Boolean(row.active),
+    consecutiveFailures: Number(row.consecutiveFailures),
+    nextRunAt: numberOrNull(row.nextRunAt),
+    leaseUntil: numberOrNull(row.leaseUntil),
+    createdAt: instantOf(row.createdAt)!,
+    modifiedAt: instantOf(row.modifiedAt)!,
+  };
+}
+
+/** Sources (all of them, or the one of `id`), by id. */
+export async function sourceRows(source: RowSource, id?: number): Promise<ImportSource[]> {
+  const where = id === undefined ? Prisma.sql`1 = 1` : Prisma.sql`"id" = ${id}`;
+  const rows = await rowsOf(source).rows<Record<string, unknown>>(
+    Prisma.sql`SELECT ${SOURCE_COLUMNS} FROM "ImportSource" WHERE ${where} ORDER BY "id"`,
+  );
+  return rows.map(sourceRowOf);
+}
+
+export async function sourceRow(db: Database, id: number): Promise<ImportSource | null> {
+  return (await sourceRows(db, id))[0] ?? null;
+}
+
+export async function sourcePage(db: Database, offset: number, limit: number) {
+  const [rows, total] = await Promise.all([
+    db.direct.rows<Record<string, unknown>>(
+      Prisma.sql`SELECT ${SOURCE_COLUMNS} FROM "ImportSource" ORDER BY "id" LIMIT ${limit} OFFSET ${offset}`,
+    ),
+    readCount(db, Prisma.sql`SELECT COUNT(*) AS "total" FROM "ImportSource"`),
+  ]);
+  return { rows: rows.map(sourceRowOf), total };
+}
+
+export function insertSource(
+  db: Database,
+  columns: SourceColumns & { url: string; frequency: string; postStatus: string; language: string; ownerId: number },
+  now: Date,
+): Promise<ImportSource> {
+  return db.transact(async (tx) => {
+    const id = await insertRowReturningId(tx, "ImportSource", { ...columns, createdAt: now, modifiedAt: now });
+    return (await sourceRows(tx, id))[0];
+  });
+}
+
+/** Writes a source's columns; null: no such source. */
+export function saveSource(db: Database, id: number, columns: SourceColumns): Promise<ImportSource | null> {
+  return db.transact(async (tx) => {
+    await updateRows(tx, "ImportSource", Prisma.sql`"id" = ${id}`, columns);
+    return (await sourceRows(tx, id))[0] ?? null;
+  });
+}
+
+/** Deletes a source, and with it (the foreign keys cascade) its runs and what it imported; whether there was one. */
+export async function deleteSourceRow(db: Database, id: number): Promise<boolean> {
+  return (await db.transact((tx) => tx.$executeRaw`DELETE FROM "ImportSource" WHERE "id" = ${id}`)) > 0;
+}
+
+/**
+ * Takes the lease of a source for a run until `now + leaseMs`: the one of `id` (a run asked for),
+ * or the active source due first (the schedule's), unless another run holds it. On PostgreSQL a
+ * source another instance is claiming is skipped (FOR UPDATE SKIP LOCKED), not waited for.
+ */
+export async function claimSource(
+  db: Database,
+  id: number | null,
+  now: number,
+  leaseMs: number,
+): Promise<ImportSource | null> {
+  const lock = db.provider === "postgresql" ? Prisma.sql`FOR UPDATE SKIP LOCKED` : Prisma.empty;
+  const which =
+    id === null
+      ? Prisma.sql`"active" = ${true} AND "nextRunAt" IS NOT NULL AND "nextRunAt" <= ${now}`
+      : Prisma.sql`"id" = ${id}`;
+  const rows = await db.transact(
+    (tx) => tx.$queryRaw<Array<Record<string, unknown>>>`
+    UPDATE "ImportSource" SET "leaseUntil" = ${now + leaseMs}
+    WHERE "id" IN (
+      SELECT "id" FROM "ImportSource" WHERE ${which} AND ("leaseUntil" IS NULL OR "leaseUntil" < ${now})
+      ORDER BY "nextRunAt", "id" LIMIT 1 ${lock})
+    RETURNING ${SOURCE_COLUMNS}`,
+  );
+  return rows.length === 0 ? null : sourceRowOf(rows[0]);
+}
+
+/** Opens a run of a source (its lease held), failing the runs a process that died left open. */
+export function insertRun(db: Database, sourceId: number, trigger: string, now: number): Promise<number> {
+  return db.transact(async (tx) => {
+    await updateRows(tx, "ImportRun", Prisma.sql`"sourceId" = ${sourceId} AND "status" = 'running'`, {
+      status: "failed",
+      finishedAt: now,
+      error: "interrupted: the process running it stopped",
+    });
+    return insertRowReturningId(tx, "ImportRun", { sourceId, trigger, status: "running", startedAt: now });
+  });
+}
+
+/** How many runs of a source are kept: the oldest beyond it go when a run ends. */
+const RUNS_KEPT = 100;
+
+/** Closes a run, and writes the source's schedule, validators and lease; keeps the last RUNS_KEPT runs. */
+export function finishRun(
+  db: Database,
+  run: { id: number; sourceId: number },
+  columns: RunColumns,
+  source: SourceColumns,
+): Promise<void> {
+  return db.transact(async (tx) => {
+    await updateRows(tx, "ImportRun", Prisma.sql`"id" = ${run.id}`, columns);
+    await updateRows(tx, "ImportSource", Prisma.sql`"id" = ${run.sourceId}`, source);
+    await tx.$executeRaw`DELETE FROM "ImportRun" WHERE "sourceId" = ${run.sourceId} AND "id" <= ${run.id - RUNS_KEPT}
+      AND "id" NOT IN (SELECT "id" FROM "ImportRun" WHERE "sourceId" = ${run.sourceId} ORDER BY "id" DESC LIMIT ${RUNS_KEPT})`;
+  });
+}
+
+const RUN_COLUMNS = Prisma.raw(
+  `"id", "sourceId", "trigger", "status", "fetch", "startedAt", "finishedAt", "leaseUntil", "created", "updated",
+  "unchanged", "removed", "failed", "errors", "error"`,
+);
+
+function runRowOf(row: Record<string, unknown>): ImportRun {
+  return {
+    ...(row as unknown as ImportRun),
+    id: Number(row.id),
+    sourceId: Number(row.sourceId),
+    startedAt: Number(row.startedAt),
+    finishedAt: numberOrNull(row.finishedAt),
+    leaseUntil: numberOrNull(row.leaseUntil),
+    created: Number(row.created),
+    updated: Number(row.updated),
+    unchanged: Number(row.unchanged),
+    removed: Number(row.removed),
+    failed: Number(row.failed),
+  };
+}
+
+export async function runRow(db: Database, id: number): Promise<ImportRun | null> {
+  const [row] = await db.direct.rows<Record<string, unknown>>(
+    Prisma.sql`SELECT ${RUN_COLUMNS} FROM "ImportRun" WHERE "id" = ${id}`,
+  );
+  return row ? runRowOf(row) : null;
+}
+
+/** A page of a source's runs, newest first, and their number. */
+export async function runPage(db: Database, sourceId: number, offset: number, limit: number) {
+  const [rows, total] = await Promise.all([
+    db.direct.rows<Record<string, unknown>>(
+      Prisma.sql`SELECT ${RUN_COLUMNS} FROM "ImportRun" WHERE "sourceId" = ${sourceId} ORDER BY "id" DESC LIMIT ${limit} OFFSET ${offset}`,
+    ),
+    readCount(db, Prisma.sql`SELECT COUNT(*) AS "total" FROM "ImportRun" WHERE "sourceId" = ${sourceId}`),
+  ]);
+  return { rows: rows.map(runRowOf), total };
+}
+
+/** The last run of each of these sources. */
+export async function lastRuns(db: Database, sourceIds: number[]): Promise<Map<number, ImportRun>> {
+  if (sourceIds.length === 0) return new Map();
+  const rows = await db.direct.rows<Record<string, unknown>>(
+    Prisma.sql`SELECT ${RUN_COLUMNS} FROM "ImportRun" WHERE "id" IN (
+      SELECT MAX("id") FROM "ImportRun" WHERE "sourceId" IN (${Prisma.join(sourceIds)}) GROUP BY "sourceId")`,
+  );
+  return new Map(rows.map(runRowOf).map((run) => [run.sourceId, run]));
+}
+
+/** What a source imported before: its VEVENTs, the events they became, the digests of what the feed said. */
+export async function importedRows(db: Database, sourceId: number): Promise<ImportedRow[]> {
+  const rows = await db.direct.rows<Record<string, unknown>>(
+    Prisma.sql`SELECT "uid", "recurrenceId", "eventId", "digest" FROM "ImportedItem" WHERE "sourceId" = ${sourceId}`,
+  );
+  return rows.map((row) => ({
+    uid: String(row.uid),
+    recurrenceId: String(row.recurrenceId),
+    eventId: numberOrNull(row.eventId),
+    digest: String(row.digest),
+  }));
+}
+
+/** Records what a VEVENT became, in the transaction of the write that made it so. */
+export async function saveImportedRow(tx: Tx, sourceId: number, row: ImportedRow): Promise<void> {
+  await tx.$executeRaw`DELETE FROM "ImportedItem" WHERE "sourceId" = ${sourceId} AND "uid" = ${row.uid} AND "recurrenceId" = ${row.recurrenceId}`;
+  await insertRows(tx, "ImportedItem", [{ sourceId, ...row }]);
+}
+
+/** Forgets a VEVENT of a source (it left the feed, and what it became was dealt with). */
+export async function deleteImportedRow(tx: Tx, sourceId: number, row: Pick<ImportedRow, "uid" | "recurrenceId">) {
+  await tx.$executeRaw`DELETE FROM "ImportedItem" WHERE "sourceId" = ${sourceId} AND "uid" = ${row.uid} AND "recurrenceId" = ${row.recurrenceId}`;
+}
+
+/** Runs a write of the import tables alone (when no event write carries it). */
+export function writeImportRows(db: Database, work: (tx: Tx) => Promise<void>): Promise<void> {
+  return db.transact(work);
+}
+
+/** The user a source writes as: their login and role (null: gone). */
+export async function ownerOf(db: Database, userId: number): Promise<{ login: string; role: string } | null> {
+  const [row] = await db.direct.rows<{ login: string; role: string }>(
+    Prisma.sql`SELECT "login", "role" FROM "User" WHERE "id" = ${userId}`,
+  );
+  return row ?? null;
+}

@@ -1,0 +1,421 @@
+import type { ImportSource } from "../../../generated/prisma/sqlite/client";
+import { DateTime } from "luxon";
+import { can, isRole } from "../../auth/roles";
+import type { Principal } from "../../auth/principal";
+import type { Config } from "../../config";
+import type { Database } from "../../db/database";
+import type { Tx } from "../../db/transaction";
+import { yieldToEventLoop } from "../../event-loop";
+import { ApiError, InvalidParamsError } from "../../http/errors";
+import type { Language } from "../../i18n/languages";
+import type { Logger } from "../../logging/logger";
+import type { ImportedEventWriters } from "../../services";
+import type { PostWriteContext } from "../post-kernel/post-fields";
+import { eventStatuses, occurrenceIdAt } from "../events/event-repository";
+import { organizerIdByEmail } from "../organizers/organizer-repository";
+import { existingTermIds } from "../terms/term-repository";
+import { fetchFeed, FeedFetchError } from "./feed-fetch";
+import { readFeed, UnreadableFeed, type FeedEvent, type FeedProblem } from "./ical-reader";
+import { digestOf, eventWriteOf, type SourceDefaults } from "./import-mapping";
+import {
+  deleteImportedRow,
+  finishRun,
+  importedRows,
+  insertRun,
+  ownerOf,
+  saveImportedRow,
+  writeImportRows,
+  type ImportedRow,
+} from "./import-repository";
+
+/**
+ * One run of a source: fetch its feed, read it, and keep its events in step. Each VEVENT is keyed
+ * by the source, its UID and its RECURRENCE-ID; a VEVENT whose write is what was last imported
+ * (the same digest) is not written at all, so an unchanged feed changes nothing: no `modified`
+ * date, no sync position, no webhook. A changed one is written as the feed says (the fields the
+ * feed gives; those it does not, such as `featured` or an image set here, stay). One that left
+ * the feed is moved to the trash (or kept, as the source says); an override that left it gives
+ * its occurrence back to its series. An event trashed or deleted here is left alone. Each write
+ * records what it imported in its own transaction, so that a run that stops halfway is taken up
+ * by the next without making an event twice.
+ */
+
+/** The digest of a VEVENT whose event the run trashed because it left the feed. */
+const REMOVED = "removed";
+/** The most problems a run records (the counts go on). */
+const MAX_ERRORS = 100;
+/** How long a run may hold its source beyond the fetch's time limit (reading and writing the feed). */
+export const RUN_LEASE_MARGIN_MS = 15 * 60_000;
+
+const FREQUENCY_MS: Record<string, number | null> = {
+  manual: null,
+  hourly: 3_600_000,
+  daily: 86_400_000,
+  weekly: 7 * 86_400_000,
+};
+/** The wait after a first failure; it doubles with each failure in a row, up to the source's frequency. */
+const FIRST_BACKOFF_MS = 5 * 60_000;
+
+export interface RunDependencies {
+  db: Database;
+  config: Config;
+  logger: Logger;
+  events: ImportedEventWriters;
+}
+
+/** What a run did, as it counts it. */
+export class RunTally {
+  created = 0;
+  updated = 0;
+  unchanged = 0;
+  removed = 0;
+  failed = 0;
+  readonly errors: FeedProblem[] = [];
+
+  fail(problem: FeedProblem): void {
+    this.failed += 1;
+    if (this.errors.length < MAX_ERRORS) this.errors.push(problem);
+  }
+}
+
+class RunFailure extends Error {}
+
+const keyOf = (uid: string, recurrenceId: string | null) => JSON.stringify([uid, recurrenceId ?? ""]);
+
+/** When a source is next due after a run that went well (null: only when asked). */
+export function nextRunAfterSuccess(frequency: string, now: number): number | null {
+  const every = FREQUENCY_MS[frequency] ?? null;
+  return every === null ? null : now + every;
+}
+
+/** When a source is next due after `failures` failures in a row. */
+function nextRunAfterFailure(frequency: string, failures: number, now: number): number | null {
+  const every = FREQUENCY_MS[frequency] ?? null;
+  if (every === null) return null;
+  return now + Math.min(every, FIRST_BACKOFF_MS * 2 ** Math.min(failures - 1, 20));
+}
+
+/** What a refused write says, in English (the run's log is the administrators'). */
+function messageOf(error: unknown): string {
+  if (error instanceof InvalidParamsError)
+    return Object.entries(error.problems)
+      .map(([param, problem]) => `${param}: ${problem.detail ?? problem.message}`)
+      .join("; ");
+  if (error instanceof ApiError) return error.localizedMessage("en");
+  return (error as Error).message;
+}
+
+/** The writer of a source's events: its owner, who must still manage imports. */
+async function principalOf(db: Database, source: ImportSource): Promise<Principal> {
+  const owner = await ownerOf(db, source.ownerId);
+  if (owner === null || !isRole(owner.role) || !can(owner.role, "manage_imports"))
+    throw new RunFailure(`its owner (user ${source.ownerId}) is gone or may no longer manage imports`);
+  return { userId: source.ownerId, login: owner.login, role: owner.role };
+}
+
+/**
+ * Opens a run of a claimed source: its id at once, and the run, which goes on to its end and is
+ * recorded (it never rejects for the feed's sake).
+ */
+export async function startRun(
+  deps: RunDependencies,
+  source: ImportSource,
+  trigger: "manual" | "scheduled",
+): Promise<{ runId: number; finished: Promise<void> }> {
+  const runId = await insertRun(deps.db, source.id, trigger, Date.now());
+  const finished = runSource(deps, source, { id: runId, sourceId: source.id }).catch((err: unknown) =>
+    deps.logger.error({ err, source: source.id }, "recording an import run failed"),
+  );
+  return { runId, finished };
+}
+
+/** Runs a claimed source to the end and records how it went. */
+async function runSource(deps: RunDependencies, source: ImportSource, run: { id: number; sourceId: number }) {
+  const { db, config } = deps;
+  const tally = new RunTally();
+  let fetched: "fetched" | "not_modified" | null = null;
+  try {
+    const principal = await principalOf(db, source);
+    const answer = await fetchFeed(
+      source.url,
+      { etag: source.etag, lastModified: source.lastModified },
+      {
+        timeoutMs: config.imports.timeoutMs,
+        maxBytes: config.imports.maxBytes,
+        allowPrivate: config.imports.allowPrivateSources,
+      },
+    );
+    fetched = answer.notModified ? "not_modified" : "fetched";
+    let validators = { etag: source.etag, lastModified: source.lastModified };
+    if (!answer.notModified) {
+      const reading = readFeed(answer.text, config.siteTimezone);
+      const count = reading.events.length + reading.problems.length;
+      if (count > config.imports.maxEvents)
+        throw new RunFailure(`the feed has ${count} VEVENTs, more than ${config.imports.maxEvents} (IMPORT_MAX_EVENTS)`);
+      for (const problem of reading.problems) tally.fail(problem);
+      await keepInStep(deps, source, principal, reading.events, tally);
+      // A feed some of whose events failed is read again in full next time: they are tried again.
+      validators =
+        tally.failed === 0 ? { etag: answer.etag, lastModified: answer.lastModified } : { etag: null, lastModified: null };
+    }
+    const now = Date.now();
+    await finishRun(db, run, { status: "succeeded", fetch: fetched, finishedAt: now, ...countsOf(tally) }, {
+      ...validators,
+      consecutiveFailures: 0,
+      pausedReason: null,
+      nextRunAt: source.active ? nextRunAfterSuccess(source.frequency, now) : null,
+      leaseUntil: null,
+    });
+  } catch (error) {
+    const known = error instanceof RunFailure || error instanceof FeedFetchError || error instanceof UnreadableFeed;
+    if (!known) deps.logger.error({ err: error, source: source.id }, "an import run failed");
+    const now = Date.now();
+    const failures = source.consecutiveFailures + 1;
+    const paused = failures >= config.imports.maxFailures;
+    await finishRun(
+      db,
+      run,
+      {
+        status: "failed",
+        fetch: fetched,
+        finishedAt: now,
+        ...countsOf(tally),
+        error: (known ? (error as Error).message : "the run failed (see the service's log)").slice(0, 1000),
+      },
+      {
+        consecutiveFailures: failures,
+        leaseUntil: null,
+        ...(paused
+          ? { active: false, pausedReason: "failing", nextRunAt: null }
+          : { nextRunAt: source.active ? nextRunAfterFailure(source.frequency, failures, now) : null }),
+      },
+    );
+    if (paused) deps.logger.warn({ source: source.id, failures }, "import source failed too often in a row: paused");
+  }
+}
+
+function countsOf(tally: RunTally) {
+  const { created, updated, unchanged, removed, failed } = tally;
+  return { created, updated, unchanged, removed, failed, errors: JSON.stringify(tally.errors) };
+}
+
+/** What a run knows as it keeps a source's events in step. */
+interface Step {
+  deps: RunDependencies;
+  source: ImportSource;
+  ctx: PostWriteContext;
+  defaults: SourceDefaults;
+  previous: Map<string, ImportedRow>;
+  statuses: Map<number, string>;
+  tally: RunTally;
+}
+
+/** Writes the events of a feed's VEVENTs that changed, and deals with those that left it. */
+async function keepInStep(
+  deps: RunDependencies,
+  source: ImportSource,
+  principal: Principal,
+  events: FeedEvent[],
+  tally: RunTally,
+): Promise<void> {
+  const { db, config } = deps;
+  const rows = await importedRows(db, source.id);
+  const step: Step = {
+    deps,
+    source,
+    ctx: {
+      principal,
+      type: "events",
+      siteTimezone: config.siteTimezone,
+      now: new Date(),
+      language: source.language as Language,
+      defaultLanguage: config.defaultLanguage,
+    },
+    defaults: {
+      postStatus: source.postStatus === "draft" ? "draft" : "publish",
+      categoryIds: await existingTermIds(db, "category", JSON.parse(source.categories) as number[]),
+      tagIds: await existingTermIds(db, "tag", JSON.parse(source.tags) as number[]),
+    },
+    previous: new Map(rows.map((row) => [keyOf(row.uid, row.recurrenceId), row])),
+    statuses: await eventStatuses(
+      db,
+      rows.flatMap((row) => (row.eventId === null ? [] : [row.eventId])),
+    ),
+    tally,
+  };
+  const { masters, overrides, cancelledOverrides } = arrange(events, tally);
+  const seen = new Set([...masters.keys(), ...overrides.keys(), ...cancelledOverrides]);
+  for (const event of masters.values()) {
+    await writeVevent(step, event, null);
+    await yieldToEventLoop();
+  }
+  for (const event of overrides.values()) {
+    const master = masters.get(keyOf(event.uid, null));
+    const seriesId = master ? step.previous.get(keyOf(event.uid, null))?.eventId : null;
+    if (!master?.recurrence || !seriesId) {
+      tally.fail({
+        uid: event.uid,
+        recurrence_id: event.recurrenceId,
+        message: "an override of an occurrence whose recurring event is not in the feed",
+      });
+      continue;
+    }
+    await writeVevent(step, event, { seriesId, master });
+    await yieldToEventLoop();
+  }
+  for (const [key, row] of step.previous) {
+    if (seen.has(key) || row.digest === REMOVED) continue;
+    await removeVevent(step, row, masters);
+    await yieldToEventLoop();
+  }
+}
+
+/**
+ * The feed's VEVENTs by key: the events and series, the overrides of occurrences, and the
+ * cancelled overrides, which become EXDATEs of their series. A key given twice is a problem.
+ */
+function arrange(events: FeedEvent[], tally: RunTally) {
+  const masters = new Map<string, FeedEvent>();
+  const overrides = new Map<string, FeedEvent>();
+  const cancelledOverrides = new Set<string>();
+  for (const event of events) {
+    const key = keyOf(event.uid, event.recurrenceId);
+    if (masters.has(key) || overrides.has(key) || cancelledOverrides.has(key)) {
+      tally.fail({ uid: event.uid, recurrence_id: event.recurrenceId, message: "a second VEVENT with this UID" });
+      continue;
+    }
+    if (event.recurrenceId === null) masters.set(key, event);
+    else if (event.cancelled) cancelledOverrides.add(key);
+    else overrides.set(key, event);
+  }
+  for (const key of cancelledOverrides) {
+    const [uid, recurrenceId] = JSON.parse(key) as [string, string];
+    const master = masters.get(keyOf(uid, null));
+    if (master?.recurrence)
+      master.recurrence.exdate = [...new Set([...master.recurrence.exdate, recurrenceId])].sort();
+  }
+  return { masters, overrides, cancelledOverrides };
+}
+
+const NO_MATCH = { organizerId: null };
+
+/** The organizer a VEVENT's ORGANIZER matches by e-mail, when one does. */
+async function matchedLinks(db: Database, event: FeedEvent) {
+  const email = event.organizer?.email ?? null;
+  return { organizerId: email === null ? null : await organizerIdByEmail(db, email) };
+}
+
+/** Records a VEVENT as imported, in the transaction of its write. */
+function recording(step: Step, row: ImportedRow) {
+  return (tx: Tx, eventId: number) => saveImportedRow(tx, step.source.id, { ...row, eventId });
+}
+
+/** Creates, updates or leaves the event of one VEVENT (of an occurrence's override: `series`). */
+async function writeVevent(
+  step: Step,
+  event: FeedEvent,
+  series: { seriesId: number; master: FeedEvent } | null,
+): Promise<void> {
+  const { db, config, events } = step.deps;
+  const { tally } = step;
+  const recurrenceId = event.recurrenceId ?? "";
+  // What the feed says, before its organizer is matched here (the match may differ once the first run made it).
+  const digest = digestOf(eventWriteOf(event, step.defaults, NO_MATCH));
+  const before = step.previous.get(keyOf(event.uid, event.recurrenceId));
+  const horizon = config.recurrenceHorizonDays;
+  try {
+    if (before && before.digest === digest) {
+      tally.unchanged += 1;
+      return;
+    }
+    const write = eventWriteOf(event, step.defaults, await matchedLinks(db, event));
+    // Deleted here, or moved to the trash here: left alone.
+    const status = before?.eventId ? step.statuses.get(before.eventId) : undefined;
+    if (before && (before.eventId === null || status === undefined || (status === "trash" && before.digest !== REMOVED))) {
+      tally.unchanged += 1;
+      return;
+    }
+    const record = recording(step, { uid: event.uid, recurrenceId, eventId: null, digest });
+    if (before?.eventId) {
+      const written = await events.update(db, step.ctx, before.eventId, write, horizon, record);
+      if (written) tally.updated += 1;
+      else tally.unchanged += 1;
+      return;
+    }
+    if (series === null) {
+      const id = await events.create(db, step.ctx, write, horizon, record);
+      step.previous.set(keyOf(event.uid, null), { uid: event.uid, recurrenceId, eventId: id, digest });
+      tally.created += 1;
+      return;
+    }
+    const instant = DateTime.fromSQL(recurrenceId, { zone: series.master.timezone }).toJSDate();
+    const occurrence = await occurrenceIdAt(db, series.seriesId, instant);
+    if (occurrence === null) {
+      tally.fail({
+        uid: event.uid,
+        recurrence_id: recurrenceId,
+        message: "its series has no occurrence at this RECURRENCE-ID (yet)",
+      });
+      return;
+    }
+    await events.update(db, step.ctx, occurrence, write, horizon, record);
+    tally.updated += 1;
+  } catch (error) {
+    if (!(error instanceof ApiError || error instanceof InvalidParamsError)) throw error;
+    tally.fail({ uid: event.uid, recurrence_id: event.recurrenceId, message: messageOf(error) });
+  }
+}
+
+/**
+ * A VEVENT that left the feed: its event trashed (or kept, as the source says); an override's
+ * occurrence given back to its series (its own times and the series' text), when the series stays.
+ */
+async function removeVevent(step: Step, row: ImportedRow, masters: Map<string, FeedEvent>): Promise<void> {
+  const { db, config, events } = step.deps;
+  const { tally, source } = step;
+  const forget = (tx: Tx) => deleteImportedRow(tx, source.id, row);
+  try {
+    if (row.eventId === null) {
+      await writeImportRows(db, forget);
+      return;
+    }
+    if (row.recurrenceId === "") {
+      if (source.onRemoved !== "trash") {
+        await writeImportRows(db, (tx) => saveImportedRow(tx, source.id, { ...row, digest: REMOVED }));
+        return;
+      }
+      await events.trash(db, step.ctx.now, row.eventId, (tx, id) =>
+        saveImportedRow(tx, source.id, { ...row, eventId: id, digest: REMOVED }),
+      );
+      tally.removed += 1;
+      return;
+    }
+    const master = masters.get(keyOf(row.uid, null));
+    if (!master) {
+      await writeImportRows(db, forget);
+      return;
+    }
+    const write = eventWriteOf(
+      { ...master, recurrenceId: row.recurrenceId, recurrence: null, ...occurrenceTimes(master, row.recurrenceId) },
+      step.defaults,
+      await matchedLinks(db, master),
+    );
+    const written = await events.update(db, step.ctx, row.eventId, write, config.recurrenceHorizonDays, forget);
+    if (!written) await writeImportRows(db, forget);
+    else tally.updated += 1;
+  } catch (error) {
+    if (!(error instanceof ApiError || error instanceof InvalidParamsError)) throw error;
+    tally.fail({ uid: row.uid, recurrence_id: row.recurrenceId || null, message: messageOf(error) });
+  }
+}
+
+/** An occurrence's own times: it starts at its RECURRENCE-ID and lasts as long as its series' first. */
+function occurrenceTimes(master: FeedEvent, recurrenceId: string) {
+  const start = DateTime.fromSQL(master.startLocal, { zone: "UTC" });
+  const end = DateTime.fromSQL(master.endLocal, { zone: "UTC" });
+  const startLocal = DateTime.fromSQL(recurrenceId, { zone: "UTC" });
+  return {
+    startLocal: recurrenceId,
+    endLocal: startLocal.plus(end.diff(start)).toFormat("yyyy-MM-dd HH:mm:ss"),
+  };
+}

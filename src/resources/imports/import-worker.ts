@@ -1,0 +1,83 @@
+import type { ImportRun } from "../../../generated/prisma/sqlite/client";
+import { claimSource, runRow } from "./import-repository";
+import { RUN_LEASE_MARGIN_MS, startRun, type RunDependencies } from "./import-run";
+
+/**
+ * The schedule of import sources: every process runs one (unless IMPORT_SCHEDULE=false). Each
+ * round it claims the source due first (a lease, so that each run is made by one process, and a
+ * process that dies leaves the source to another when the lease ends), runs it, and goes on while
+ * sources are due; then it looks again after IMPORT_POLL_MS.
+ */
+export class ImportScheduler {
+  private timer: NodeJS.Timeout | null = null;
+  private round: Promise<void> | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly deps: RunDependencies,
+    /** Told of each run's result (for /metrics). */
+    private readonly ran: (status: string) => void = () => undefined,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Stops looking for sources and waits for the run under way, which is recorded. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.round;
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.round = this.runDue().then(
+        (busy) => this.schedule(busy ? 0 : this.deps.config.imports.pollMs),
+        (err: unknown) => {
+          this.deps.logger.error({ err }, "running import sources failed");
+          this.schedule(this.deps.config.imports.pollMs);
+        },
+      );
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  /** Runs the source due first, if any; whether there was one (another round follows at once). */
+  async runDue(): Promise<boolean> {
+    const now = Date.now();
+    const source = await claimSource(this.deps.db, null, now, leaseMs(this.deps));
+    if (source === null) return false;
+    const { runId, finished } = await startRun(this.deps, source, "scheduled");
+    await finished;
+    this.ran((await runRow(this.deps.db, runId))?.status ?? "failed");
+    return true;
+  }
+}
+
+function leaseMs(deps: RunDependencies): number {
+  return deps.config.imports.timeoutMs + RUN_LEASE_MARGIN_MS;
+}
+
+/**
+ * Runs a source now, as asked: its run once it ends, or as it is after `waitMs` (it goes on);
+ * `running` when a run of it holds its lease (or it is gone).
+ */
+export async function runNow(
+  deps: RunDependencies,
+  id: number,
+  waitMs: number,
+): Promise<{ run: ImportRun; finished: boolean } | "running"> {
+  const source = await claimSource(deps.db, id, Date.now(), leaseMs(deps));
+  if (source === null) return "running";
+  const { runId, finished } = await startRun(deps, source, "manual");
+  let timer: NodeJS.Timeout | undefined;
+  const waited = await Promise.race([
+    finished.then(() => true),
+    new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), waitMs))),
+  ]);
+  clearTimeout(timer);
+  return { run: (await runRow(deps.db, runId))!, finished: waited };
+}
