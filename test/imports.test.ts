@@ -270,3 +270,129 @@ describe("a Google Calendar export", () => {
     expect(await allEvents()).toEqual(before);
   });
 });
+
+describe("a Google Calendar export, kept in step", () => {
+  let source: { id: number };
+  const path = "/google/kept.ics";
+  const counts = async () => ({
+    changes: await server.db.write.syncChange.count(),
+    outbox: await server.db.write.webhookOutbox.count(),
+  });
+
+  beforeAll(async () => {
+    feeds.feeds.set(
+      path,
+      googleFeed()
+        .replace(/fado-weekly@google\.com/g, "kept@google.com")
+        .replace(/festival@google\.com/g, "kept-festival@google.com")
+        .replace(/talk@google\.com/g, "kept-talk@google.com")
+        .replace(/cancelled@google\.com/g, "kept-cancelled@google.com")
+        .replace(/Fado night/g, "Kept night")
+        .replace(/Fado festival/g, "Kept festival")
+        .replace(/Guitar talk/g, "Kept talk"),
+    );
+    source = await createSource({ url: feeds.urlOf(path), frequency: "manual" });
+    expect(await runSource(source.id)).toMatchObject({ created: 4, updated: 1, failed: 0 });
+  });
+
+  it("writes nothing for an unchanged feed: no modified date, no sync position, no webhook", async () => {
+    const before = { events: await allEvents(), ...(await counts()) };
+    feeds.validators = false;
+    try {
+      expect(await runSource(source.id)).toMatchObject({ created: 0, updated: 0, removed: 0, unchanged: 5 });
+    } finally {
+      feeds.validators = true;
+    }
+    expect({ events: await allEvents(), ...(await counts()) }).toEqual(before);
+  });
+
+  it("updates what changed and trashes what left, and brings back what returns", async () => {
+    const original = feeds.feeds.get(path)!;
+    const changed = original
+      .replace("SUMMARY:Kept night (late show)", "SUMMARY:Kept night (later show)")
+      .replace("DTSTART:20270301T180000Z", "DTSTART:20270301T190000Z")
+      .replace("DTEND:20270301T193000Z", "DTEND:20270301T203000Z");
+    const shortened = changed.replace(/BEGIN:VEVENT\r\nDTSTART;VALUE=DATE:20270210[\s\S]*?END:VEVENT\r\n/, "");
+    expect(shortened).not.toContain("kept-festival");
+    feeds.feeds.set(path, shortened);
+    const run = await runSource(source.id);
+    expect(run).toMatchObject({ created: 0, updated: 2, removed: 1, failed: 0, unchanged: 2 });
+    const events = await allEvents();
+    expect(byTitle(events, "Kept night (later show)")).toEqual([
+      expect.objectContaining({ start_date: "2027-01-26 20:30:00", detached: true }),
+    ]);
+    expect(byTitle(events, "Kept talk").find((event) => event.start_date === "2027-03-01 19:00:00")).toBeDefined();
+    expect(byTitle(events, "Kept festival")).toEqual([expect.objectContaining({ status: "trash" })]);
+
+    // The festival comes back: out of the trash, as the feed says.
+    feeds.feeds.set(path, changed);
+    expect(await runSource(source.id)).toMatchObject({ created: 0, updated: 1, removed: 0 });
+    expect(byTitle(await allEvents(), "Kept festival")).toEqual([expect.objectContaining({ status: "publish" })]);
+    feeds.feeds.set(path, original);
+    await runSource(source.id);
+  });
+
+  it("gives a moved occurrence back to its series when its override leaves the feed", async () => {
+    const original = feeds.feeds.get(path)!;
+    const withoutOverride = original.replace(
+      /BEGIN:VEVENT\r\nDTSTART;TZID=Europe\/Lisbon:20270126T203000[\s\S]*?END:VEVENT\r\n/,
+      "",
+    );
+    feeds.feeds.set(path, withoutOverride);
+    expect(await runSource(source.id)).toMatchObject({ updated: 1, removed: 0, failed: 0 });
+    const [series] = byTitle(await allEvents(), "Kept night").filter((event) => event.post_parent === 0);
+    const occurrences = (await allEvents()).filter((event) => event.post_parent === series.id);
+    expect(occurrences.map((event) => [event.title, event.start_date, event.end_date])).toEqual([
+      ["Kept night", "2027-01-12 19:00:00", "2027-01-12 21:00:00"],
+      ["Kept night", "2027-01-26 19:00:00", "2027-01-26 21:00:00"],
+      ["Kept night", "2027-02-09 19:00:00", "2027-02-09 21:00:00"],
+    ]);
+    feeds.feeds.set(path, original);
+    expect(await runSource(source.id)).toMatchObject({ updated: 1, failed: 0 });
+  });
+
+  it("keeps local edits until the feed changes the event, and leaves an event trashed here in the trash", async () => {
+    const [talk] = byTitle(await allEvents(), "Kept talk");
+    await ok(admin("PATCH", `/events/${talk.id}`, { title: "Kept talk (edited here)", featured: true }));
+    feeds.validators = false;
+    try {
+      await runSource(source.id);
+      expect((await ok(admin("GET", `/events/${talk.id}`))).body).toMatchObject({
+        title: "Kept talk (edited here)",
+        featured: true,
+      });
+      // The feed changes the event: the feed's fields win, the others (featured) stay.
+      const original = feeds.feeds.get(path)!;
+      feeds.feeds.set(path, original.replace("SUMMARY:Kept talk", "SUMMARY:Kept talk and fado"));
+      expect(await runSource(source.id)).toMatchObject({ updated: 1 });
+      expect((await ok(admin("GET", `/events/${talk.id}`))).body).toMatchObject({
+        title: "Kept talk and fado",
+        featured: true,
+      });
+      // Trashed here: left alone, whatever the feed says of it later.
+      await ok(admin("DELETE", `/events/${talk.id}`));
+      feeds.feeds.set(path, original.replace("SUMMARY:Kept talk", "SUMMARY:Kept talk, again"));
+      expect(await runSource(source.id)).toMatchObject({ updated: 0, created: 0 });
+      expect((await allEvents()).find((event) => event.id === talk.id)).toMatchObject({
+        title: "Kept talk and fado",
+        status: "trash",
+      });
+      feeds.feeds.set(path, original);
+    } finally {
+      feeds.validators = true;
+    }
+  });
+
+  it("keeps events that left the feed when the source says so", async () => {
+    await ok(admin("PATCH", `/imports/${source.id}`, { on_removed: "keep" }));
+    const original = feeds.feeds.get(path)!;
+    feeds.feeds.set(
+      path,
+      original.replace(/BEGIN:VEVENT\r\nDTSTART;TZID=Europe\/Lisbon:20270305T210000[\s\S]*?END:VEVENT\r\n/, ""),
+    );
+    expect(await runSource(source.id)).toMatchObject({ removed: 0, failed: 0 });
+    expect(byTitle(await allEvents(), "Guest night").length).toBeGreaterThan(0);
+    expect(byTitle(await allEvents(), "Guest night").every((event) => event.status === "draft")).toBe(true);
+    feeds.feeds.set(path, original);
+  });
+});
