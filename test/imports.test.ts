@@ -2,9 +2,15 @@
 // Meetup export them become events (zones, all-day, series with exceptions and overrides,
 // cancellations, venues, organizers, categories), kept in step run after run: an unchanged feed
 // writes nothing, a changed or shortened one updates and removes what it should.
+import { BRIDGES } from "../src/app";
+import { createLogger } from "../src/logging/logger";
+import { fetchFeed } from "../src/resources/imports/feed-fetch";
+import { runDependencies } from "../src/resources/imports/import-operations";
+import { ImportScheduler } from "../src/resources/imports/import-worker";
 import { startFeedServer, type FeedServer } from "./support/feed-server";
 import { ADMIN_HEADERS, startTestServer, type RawResponse, type TestServer } from "./support/test-server";
 import { createTermVia } from "./support/fixtures";
+import { createUser as createUserWithCredentials } from "../src/resources/users/user-admin";
 
 const root = "/calendar/events/v1";
 const IMPORT_ENV = { IMPORT_ALLOW_PRIVATE_SOURCES: "true", IMPORT_TIMEOUT_MS: "2000", IMPORT_RUN_WAIT_MS: "20000" };
@@ -394,5 +400,414 @@ describe("a Google Calendar export, kept in step", () => {
     expect(byTitle(await allEvents(), "Guest night").length).toBeGreaterThan(0);
     expect(byTitle(await allEvents(), "Guest night").every((event) => event.status === "draft")).toBe(true);
     feeds.feeds.set(path, original);
+  });
+});
+
+/** An Outlook (Exchange) published calendar: Windows zone names, a zone of its own, a monthly series, an all-day event. */
+const OUTLOOK_FEED = calendar([
+  "BEGIN:VCALENDAR",
+  "METHOD:PUBLISH",
+  "PRODID:Microsoft Exchange Server 2010",
+  "VERSION:2.0",
+  "X-WR-CALNAME:University events",
+  "BEGIN:VTIMEZONE",
+  "TZID:W. Europe Standard Time",
+  "BEGIN:STANDARD",
+  "DTSTART:16010101T030000",
+  "TZOFFSETFROM:+0200",
+  "TZOFFSETTO:+0100",
+  "RRULE:FREQ=YEARLY;INTERVAL=1;BYDAY=-1SU;BYMONTH=10",
+  "END:STANDARD",
+  "BEGIN:DAYLIGHT",
+  "DTSTART:16010101T020000",
+  "TZOFFSETFROM:+0100",
+  "TZOFFSETTO:+0200",
+  "RRULE:FREQ=YEARLY;INTERVAL=1;BYDAY=-1SU;BYMONTH=3",
+  "END:DAYLIGHT",
+  "END:VTIMEZONE",
+  "BEGIN:VTIMEZONE",
+  "TZID:Customized Time Zone",
+  "BEGIN:STANDARD",
+  "DTSTART:16010101T000000",
+  "TZOFFSETFROM:+0530",
+  "TZOFFSETTO:+0530",
+  "END:STANDARD",
+  "END:VTIMEZONE",
+  "BEGIN:VEVENT",
+  "DESCRIPTION:\\n",
+  "RRULE:FREQ=MONTHLY;UNTIL=20270630T120000Z;INTERVAL=1;BYDAY=1WE",
+  "UID:040000008200E00074C5B7101A82E00800000000A0B1C2D3E4F5A601000000000000000010000000",
+  "SUMMARY;LANGUAGE=en-US:Faculty colloquium",
+  "DTSTART;TZID=W. Europe Standard Time:20270106T140000",
+  "DTEND;TZID=W. Europe Standard Time:20270106T160000",
+  "CLASS:PUBLIC",
+  "PRIORITY:5",
+  "DTSTAMP:20261120T100000Z",
+  "TRANSP:OPAQUE",
+  "STATUS:CONFIRMED",
+  "SEQUENCE:0",
+  "LOCATION;LANGUAGE=en-US:Aula Magna",
+  "X-MICROSOFT-CDO-ALLDAYEVENT:FALSE",
+  "END:VEVENT",
+  "BEGIN:VEVENT",
+  "UID:040000008200E00074C5B7101A82E00800000000A0B1C2D3E4F5A602000000000000000010000000",
+  "SUMMARY;LANGUAGE=en-US:Open day",
+  "DTSTART;VALUE=DATE:20270115",
+  "DTEND;VALUE=DATE:20270116",
+  "DTSTAMP:20261120T100000Z",
+  "X-MICROSOFT-CDO-ALLDAYEVENT:TRUE",
+  "END:VEVENT",
+  "BEGIN:VEVENT",
+  "UID:040000008200E00074C5B7101A82E00800000000A0B1C2D3E4F5A603000000000000000010000000",
+  "SUMMARY:Visiting lecture",
+  "DTSTART;TZID=Customized Time Zone:20270120T100000",
+  "DTEND;TZID=Customized Time Zone:20270120T113000",
+  "DTSTAMP:20261120T100000Z",
+  "END:VEVENT",
+  "BEGIN:VEVENT",
+  "UID:040000008200E00074C5B7101A82E00800000000A0B1C2D3E4F5A604000000000000000010000000",
+  "SUMMARY:Nowhere lecture",
+  "DTSTART;TZID=Atlantis Standard Time:20270121T100000",
+  "DTEND;TZID=Atlantis Standard Time:20270121T113000",
+  "DTSTAMP:20261120T100000Z",
+  "END:VEVENT",
+  "END:VCALENDAR",
+]);
+
+/** A Meetup group's calendar: Meetup's LOCATION form, GEO, URL, two events at one venue. */
+const MEETUP_FEED = calendar([
+  "BEGIN:VCALENDAR",
+  "VERSION:2.0",
+  "PRODID:-//Meetup//RemoteApi//EN",
+  "CALSCALE:GREGORIAN",
+  "METHOD:PUBLISH",
+  "X-ORIGINAL-URL:https://www.meetup.com/lisbon-js/events/ical/",
+  "X-WR-CALNAME:Events - Lisbon JS",
+  "X-MS-OLK-FORCEINSPECTOROPEN:TRUE",
+  ...LISBON_VTIMEZONE,
+  ...[42, 43].flatMap((number, index) => [
+    "BEGIN:VEVENT",
+    "DTSTAMP:20261120T120000Z",
+    `DTSTART;TZID=Europe/Lisbon:202701${14 + index * 14}T183000`,
+    `DTEND;TZID=Europe/Lisbon:202701${14 + index * 14}T210000`,
+    "STATUS:CONFIRMED",
+    `SUMMARY:JS Meetup #${number}`,
+    `DESCRIPTION:Lisbon JS\\nThursday at 6:30 PM\\n\\nTalks & pizza <3.\\n\\nDetails: https://www.meetup.com/lisbon-js/events/3000000${number}/`,
+    "CLASS:PUBLIC",
+    "GEO:38.7369;-9.1427",
+    "LOCATION:Startup Lisboa (Rua da Prata 121\\, Lisboa\\, Portugal)",
+    `URL:https://www.meetup.com/lisbon-js/events/3000000${number}/`,
+    `UID:event_3000000${number}@meetup.com`,
+    "END:VEVENT",
+  ]),
+  "END:VCALENDAR",
+]);
+
+describe("Outlook and Meetup exports", () => {
+  it("read Windows zone names as their IANA zones, and a zone of the feed's own by its VTIMEZONE", async () => {
+    feeds.feeds.set("/owa/calendar.ics", OUTLOOK_FEED);
+    const source = await createSource({ url: feeds.urlOf("/owa/calendar.ics"), frequency: "daily" });
+    const run = await runSource(source.id);
+    expect(run).toMatchObject({ status: "succeeded", created: 3, failed: 1 });
+    expect(run.errors).toEqual([
+      {
+        uid: "040000008200E00074C5B7101A82E00800000000A0B1C2D3E4F5A604000000000000000010000000",
+        recurrence_id: null,
+        message: expect.stringContaining('unknown time zone "Atlantis Standard Time"'),
+      },
+    ]);
+    const events = await allEvents();
+    const [colloquium] = byTitle(events, "Faculty colloquium").filter((event) => event.post_parent === 0);
+    expect(colloquium).toMatchObject({
+      timezone: "Europe/Berlin",
+      start_date: "2027-01-06 14:00:00",
+      end_date: "2027-01-06 16:00:00",
+      description: "",
+      venue: expect.objectContaining({ venue: "Aula Magna" }),
+    });
+    expect(events.filter((event) => event.post_parent === colloquium.id).map((event) => event.start_date)).toEqual(
+      ["2027-02-03", "2027-03-03", "2027-04-07", "2027-05-05", "2027-06-02"].map((day) => `${day} 14:00:00`),
+    );
+    expect(byTitle(events, "Open day")).toEqual([
+      expect.objectContaining({ all_day: true, start_date: "2027-01-15 00:00:00", end_date: "2027-01-15 23:59:59" }),
+    ]);
+    // 10:00 at +05:30 is 04:30 UTC, in the site's zone (the feed names no calendar zone).
+    expect(byTitle(events, "Visiting lecture")).toEqual([
+      expect.objectContaining({ start_date: "2027-01-20 04:30:00", end_date: "2027-01-20 06:00:00", timezone: "UTC" }),
+    ]);
+    // The VEVENT that failed is tried again next time: the validators are not kept.
+    await runSource(source.id);
+    expect(feeds.requests.at(-1)).toMatchObject({ path: "/owa/calendar.ics", status: 200 });
+    expect(feeds.requests.at(-1)!.headers["if-none-match"]).toBeUndefined();
+  });
+
+  it("make one venue of a LOCATION named twice, with its GEO, and escape plain-text descriptions", async () => {
+    feeds.feeds.set("/meetup/ical", MEETUP_FEED);
+    const source = await createSource({ url: feeds.urlOf("/meetup/ical"), status: "draft" });
+    expect(await runSource(source.id)).toMatchObject({ created: 2, failed: 0 });
+    const meetups = (await allEvents()).filter((event) => event.title.startsWith("JS Meetup"));
+    expect(meetups.map((event) => [event.title, event.start_date, event.status])).toEqual([
+      ["JS Meetup #42", "2027-01-14 18:30:00", "draft"],
+      ["JS Meetup #43", "2027-01-28 18:30:00", "draft"],
+    ]);
+    const venues = meetups.map((event) => event.venue as { id: number; venue: string });
+    expect(venues[0].id).toBe(venues[1].id);
+    expect(venues[0]).toMatchObject({
+      venue: "Startup Lisboa (Rua da Prata 121, Lisboa, Portugal)",
+      geo_lat: 38.7369,
+      geo_lng: -9.1427,
+    });
+    expect(meetups[0].website).toBe("https://www.meetup.com/lisbon-js/events/300000042/");
+    expect(meetups[0].description).toContain("<p>Talks &amp; pizza &lt;3.</p>");
+  });
+});
+
+describe("the import sources API", () => {
+  it("creates, lists, shows, updates and deletes a source, its events staying", async () => {
+    const category = await createTermVia(server, "categories", { name: "From feeds" });
+    feeds.feeds.set(
+      "/api/one.ics",
+      MEETUP_FEED.replace(/lisbon-js/g, "api-one")
+        .replace(/JS Meetup/g, "API meetup")
+        .replace(/3000000/g, "4000000"),
+    );
+    const created = await ok(
+      admin("POST", "/imports", {
+        url: feeds.urlOf("/api/one.ics").replace("http://", "webcal://"),
+        frequency: "weekly",
+        categories: [category.id],
+        language: "pt-br",
+        description: "API test",
+      }),
+      201,
+    );
+    expect(created.headers.get("location")).toBe(created.body.rest_url);
+    expect(created.body).toMatchObject({
+      // webcal:// is the same feed over https.
+      url: feeds.urlOf("/api/one.ics").replace("http://", "https://"),
+      frequency: "weekly",
+      status: "publish",
+      categories: [category.id],
+      tags: [],
+      language: "pt-br",
+      on_removed: "trash",
+      active: true,
+      paused_reason: null,
+      last_run: null,
+      description: "API test",
+    });
+    // Due at once: the schedule takes it up within IMPORT_POLL_MS.
+    expect(Date.parse(created.body.next_run_at)).toBeLessThanOrEqual(Date.now());
+    const id = created.body.id;
+    const patched = await ok(admin("PATCH", `/imports/${id}`, { url: feeds.urlOf("/api/one.ics"), active: false }));
+    expect(patched.body).toMatchObject({ active: false, next_run_at: null, url: feeds.urlOf("/api/one.ics") });
+    // Paused, it still runs when asked; its texts go in its language.
+    const run = await runSource(id);
+    expect(run).toMatchObject({ trigger: "manual", created: 2 });
+    const shown = await ok(admin("GET", `/imports/${id}`));
+    expect(shown.body.last_run).toEqual(run);
+    const listed = await ok(admin("GET", "/imports?per_page=100"));
+    expect(listed.body.imports.find((item: { id: number }) => item.id === id)).toEqual(shown.body);
+    expect(Number(listed.headers.get("x-wp-total"))).toBe(listed.body.total);
+    const runs = await ok(admin("GET", `/imports/${id}/runs`));
+    expect(runs.body).toMatchObject({ total: 1, total_pages: 1, runs: [run] });
+    const inPortuguese = await ok(server.raw("GET", `/pt-br${root}/events?search=API%20meetup&status=publish`));
+    expect(inPortuguese.body.events.map((event: Listed) => event.categories.map((term) => term.id))).toEqual([
+      [category.id],
+      [category.id],
+    ]);
+    const deleted = await ok(admin("DELETE", `/imports/${id}`));
+    expect(deleted.body).toMatchObject({ deleted: true, previous: { id } });
+    await ok(admin("GET", `/imports/${id}`), 404);
+    await ok(admin("GET", `/imports/${id}/runs`), 404);
+    await ok(admin("POST", `/imports/${id}/run`), 404);
+    expect((await allEvents()).filter((event) => event.title.startsWith("API meetup"))).toHaveLength(2);
+  });
+
+  it("refuses what it cannot fetch from, unknown terms, and everyone but administrators", async () => {
+    const refused = await ok(admin("POST", "/imports", { url: "http://169.254.169.254/latest/meta-data" }), 400);
+    expect(refused.body.data.details.url).toMatchObject({ code: "rest_invalid_import_source" });
+    const credentials = await ok(admin("POST", "/imports", { url: "https://user:pw@example.org/x.ics" }), 400);
+    expect(credentials.body.data.details.url).toMatchObject({ code: "rest_invalid_import_source" });
+    await ok(admin("POST", "/imports", { url: "ftp://example.org/x.ics" }), 400);
+    const unknown = await ok(admin("POST", "/imports", { url: "https://example.org/x.ics", tags: [999999] }), 400);
+    expect(unknown.body.data.details.tags).toMatchObject({ code: "rest_term_not_found" });
+    await ok(admin("POST", "/imports", { url: "https://example.org/x.ics", frequency: "yearly" }), 400);
+    const editor = await createUserWithCredentials(server.db, { login: "import-editor", role: "editor" });
+    const asEditor = { Authorization: `Bearer ${editor.api_key}` };
+    await ok(server.raw("GET", `${root}/imports`, { headers: asEditor }), 403);
+    await ok(
+      server.raw("POST", `${root}/imports`, { headers: asEditor, body: { url: "https://example.org/x.ics" } }),
+      403,
+    );
+    await ok(server.raw("GET", `${root}/imports`), 401);
+  });
+
+  it("answers 202 for a run that goes on, 409 while it does, and records how it ended", async () => {
+    feeds.hanging.add("/slow.ics");
+    const source = await createSource({ url: feeds.urlOf("/slow.ics"), frequency: "manual" });
+    const wait = server.config.imports.runWaitMs;
+    server.config.imports.runWaitMs = 100;
+    try {
+      const started = await ok(admin("POST", `/imports/${source.id}/run`), 202);
+      expect(started.body).toMatchObject({ status: "running", fetch: null, finished_at: null });
+      const again = await ok(admin("POST", `/imports/${source.id}/run`), 409);
+      expect(again.body).toMatchObject({ code: "rest_import_running" });
+      const ended = await waitFor(async () => {
+        const { body } = await ok(admin("GET", `/imports/${source.id}/runs`));
+        return body.runs[0].status === "running" ? null : body.runs[0];
+      });
+      expect(ended).toMatchObject({
+        id: started.body.id,
+        status: "failed",
+        error: expect.stringMatching(/no answer within 2000 ms/),
+      });
+    } finally {
+      server.config.imports.runWaitMs = wait;
+    }
+  });
+});
+
+/** Polls `probe` until it gives a value (not null), for up to `timeoutMs`. */
+async function waitFor<T>(probe: () => Promise<T | null>, timeoutMs = 10_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== null) return value;
+    if (Date.now() > until) throw new Error("timed out");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe("fetching a feed", () => {
+  const options = { timeoutMs: 2000, maxBytes: 1_000_000, allowPrivate: true };
+  const noValidators = { etag: null, lastModified: null };
+
+  it("follows up to 3 redirects, each checked again, and asks for gzip", async () => {
+    feeds.feeds.set("/moved/final.ics", MEETUP_FEED);
+    feeds.redirects.set("/moved/1", "/moved/2");
+    feeds.redirects.set("/moved/2", "/moved/3");
+    feeds.redirects.set("/moved/3", feeds.urlOf("/moved/final.ics"));
+    feeds.redirects.set("/moved/0", "/moved/1");
+    const answer = await fetchFeed(feeds.urlOf("/moved/1"), noValidators, options);
+    expect(answer).toMatchObject({ notModified: false, text: MEETUP_FEED, etag: expect.stringMatching(/^"/) });
+    expect(feeds.requests.at(-1)).toMatchObject({ path: "/moved/final.ics", status: 200 });
+    expect(feeds.requests.at(-1)!.headers["accept-encoding"]).toMatch(/gzip/);
+    await expect(fetchFeed(feeds.urlOf("/moved/0"), noValidators, options)).rejects.toThrow("more than 3 redirects");
+    // A redirect to an address that is refused is refused, wherever the first URL pointed.
+    feeds.redirects.set("/moved/metadata", "http://169.254.169.254/latest/meta-data");
+    await expect(fetchFeed(feeds.urlOf("/moved/metadata"), noValidators, options)).rejects.toThrow(/linkLocal/);
+    // Loopback only when the operator allows private sources.
+    await expect(fetchFeed(feeds.urlOf("/moved/1"), noValidators, { ...options, allowPrivate: false })).rejects.toThrow(
+      /IMPORT_ALLOW_PRIVATE_SOURCES/,
+    );
+  });
+
+  it("stops at the size bound, decompressed, and at the time limit", async () => {
+    feeds.feeds.set("/big.ics", MEETUP_FEED + " ".repeat(200_000));
+    await expect(fetchFeed(feeds.urlOf("/big.ics"), noValidators, { ...options, maxBytes: 100_000 })).rejects.toThrow(
+      /larger than 100000 bytes/,
+    );
+    feeds.hanging.add("/hangs.ics");
+    const started = Date.now();
+    await expect(fetchFeed(feeds.urlOf("/hangs.ics"), noValidators, { ...options, timeoutMs: 300 })).rejects.toThrow(
+      /no answer within 300 ms/,
+    );
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it("fails a run on an answer that is not a feed, backs off, and pauses a source that keeps failing", async () => {
+    feeds.failures.set("/gone.ics", 500);
+    const source = await createSource({ url: feeds.urlOf("/gone.ics"), frequency: "hourly" });
+    const nextRuns: number[] = [];
+    for (let failure = 1; failure <= 5; failure++) {
+      const run = await runSource(source.id);
+      expect(run).toMatchObject({ status: "failed", error: "the source answered 500" });
+      const shown = (await ok(admin("GET", `/imports/${source.id}`))).body;
+      if (failure < 5) {
+        expect(shown).toMatchObject({ active: true, paused_reason: null });
+        nextRuns.push(Date.parse(shown.next_run_at) - Date.parse(run.finished_at));
+      } else expect(shown).toMatchObject({ active: false, paused_reason: "failing", next_run_at: null });
+    }
+    // 5 minutes, doubled each time, up to the hour.
+    expect(nextRuns).toEqual([300_000, 600_000, 1_200_000, 2_400_000]);
+    feeds.feeds.set("/not-a-feed.ics", "<html>Sign in</html>");
+    const other = await createSource({ url: feeds.urlOf("/not-a-feed.ics"), frequency: "manual" });
+    expect(await runSource(other.id)).toMatchObject({
+      status: "failed",
+      error: expect.stringMatching(/^not an iCalendar feed/),
+    });
+    // Resumed by an administrator: due again, its failures forgotten.
+    feeds.failures.delete("/gone.ics");
+    feeds.feeds.set("/gone.ics", MEETUP_FEED.replace(/@meetup\.com/g, "@gone.example"));
+    const resumed = (await ok(admin("PATCH", `/imports/${source.id}`, { active: true }))).body;
+    expect(resumed).toMatchObject({ active: true, paused_reason: null });
+    expect(await runSource(source.id)).toMatchObject({ status: "succeeded" });
+  });
+});
+
+describe("the schedule", () => {
+  it("runs each due source once, whichever instances look for it, and then not before its frequency says", async () => {
+    await server.db.write.importSource.updateMany({ data: { nextRunAt: null } });
+    feeds.feeds.set("/scheduled.ics", MEETUP_FEED.replace(/@meetup\.com/g, "@scheduled.example"));
+    const source = await createSource({ url: feeds.urlOf("/scheduled.ics"), frequency: "hourly" });
+    const deps = runDependencies({
+      db: server.db,
+      config: server.config,
+      logger: createLogger("silent"),
+      bridges: BRIDGES,
+    });
+    const statuses: string[] = [];
+    const instances = [new ImportScheduler(deps, (status) => statuses.push(status)), new ImportScheduler(deps)];
+    const found = await Promise.all(instances.map((instance) => instance.runDue()));
+    expect(found.sort()).toEqual([false, true]);
+    expect(statuses).toEqual(["succeeded"]);
+    const { body } = await ok(admin("GET", `/imports/${source.id}/runs`));
+    expect(body.runs).toEqual([expect.objectContaining({ trigger: "scheduled", status: "succeeded", created: 2 })]);
+    const shown = (await ok(admin("GET", `/imports/${source.id}`))).body;
+    expect(Date.parse(shown.next_run_at) - Date.parse(body.runs[0].finished_at)).toBe(3_600_000);
+    expect(await instances[0].runDue()).toBe(false);
+  });
+});
+
+describe("a round trip", () => {
+  it("gives a second calendar the same events, series and exceptions as our own feed", async () => {
+    const second = await startTestServer(IMPORT_ENV);
+    try {
+      const feedUrl = `${server.base}/events.ics?start_date=2027-01-01&end_date=2027-12-31&per_page=100`;
+      const created = await second.raw("POST", `${root}/imports`, {
+        headers: ADMIN_HEADERS,
+        body: { url: feedUrl, frequency: "manual" },
+      });
+      expect(created.status).toBe(201);
+      const run = await second.raw("POST", `${root}/imports/${created.body.id}/run`, { headers: ADMIN_HEADERS });
+      expect(run.body).toMatchObject({ status: "succeeded", failed: 0, errors: [] });
+      const shape = (events: Listed[]) => {
+        const ids = new Map(events.map((event) => [event.id, event.title]));
+        return events
+          .map((event) => ({
+            title: event.title,
+            start: event.start_date,
+            end: event.end_date,
+            timezone: event.timezone,
+            all_day: event.all_day,
+            series: event.post_parent === 0 ? null : ids.get(event.post_parent),
+            recurrence_id: event.recurrence_id,
+            detached: event.detached,
+            rule: event.recurrence && { rrule: event.recurrence.rrule, exdate: event.recurrence.exdate },
+            venue: Array.isArray(event.venue) ? null : event.venue.venue,
+          }))
+          .sort((a, b) => (a.start + a.title).localeCompare(b.start + b.title));
+      };
+      const listed = async (target: TestServer) =>
+        // As the feed shows them: what anonymous readers see.
+        (await target.raw("GET", `${root}/events?start_date=2027-01-01&end_date=2027-12-31&per_page=100`)).body
+          .events as Listed[];
+      const ours = shape(await listed(server));
+      expect(ours.length).toBeGreaterThanOrEqual(5);
+      expect(shape(await listed(second))).toEqual(ours);
+    } finally {
+      await second.close();
+    }
   });
 });

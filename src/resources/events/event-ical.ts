@@ -184,8 +184,13 @@ function eventData(event: FeedEvent, json: Schemas["Event"], ctx: RequestContext
       : {}),
     categories: [...(json.categories ?? []), ...(json.tags ?? [])].map((term) => ({ name: term.name })),
     status: event.cancelled ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
+    // Days have no zone in iCalendar; the event's, for calendars (ours among them) that keep one.
+    ...(record.allDay ? { x: [{ key: ALL_DAY_ZONE, value: record.timezone }] } : {}),
   };
 }
+
+/** The property that gives an all-day event's time zone (its DATE values have none). */
+export const ALL_DAY_ZONE = "X-CALENDAR-TIMEZONE";
 
 /** VEVENTs kept for anonymous readers, as the representation cache keeps JSON (null: none are kept). */
 export interface KeptEvents {

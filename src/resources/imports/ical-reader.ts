@@ -180,7 +180,9 @@ function readEvent(vevent: ICAL.Component, uid: string, zones: Zones): FeedEvent
   let startLocal: string;
   let endLocal: string;
   if (allDay) {
-    timezone = zones.calendarZone;
+    // Days have no zone: the one this service's own feeds give (X-CALENDAR-TIMEZONE), or the calendar's.
+    const given = vevent.getFirstPropertyValue("x-calendar-timezone");
+    timezone = (typeof given === "string" && ianaZoneOf(given)) || zones.calendarZone;
     // DTEND is exclusive: an event of one day ends on the day after it.
     let end = endProperty ? (endProperty.getFirstValue() as ICAL.Time).clone() : start.clone();
     if (!endProperty && duration) end.addDuration(duration);
