@@ -853,16 +853,16 @@ export interface paths {
          * Update an import source
          * @description Changes the fields given; the others keep their values. `POST`, `PUT` and `PATCH` do the same.
          *     `active: false` pauses the source (it runs only when asked), `active: true` resumes it.
-         *     Changes apply from the next run (a new `status`, categories or tags reach the events whose
-         *     VEVENT changes, or all of them when the feed is read in full again). Administrators only.
+         *     A new `url`, `status`, `categories`, `tags` or `language` makes the next run read the feed in
+         *     full (not conditionally), so that every event gets the change. Administrators only.
          */
         put: operations["putImport"];
         /**
          * Update an import source
          * @description Changes the fields given; the others keep their values. `POST`, `PUT` and `PATCH` do the same.
          *     `active: false` pauses the source (it runs only when asked), `active: true` resumes it.
-         *     Changes apply from the next run (a new `status`, categories or tags reach the events whose
-         *     VEVENT changes, or all of them when the feed is read in full again). Administrators only.
+         *     A new `url`, `status`, `categories`, `tags` or `language` makes the next run read the feed in
+         *     full (not conditionally), so that every event gets the change. Administrators only.
          */
         post: operations["updateImport"];
         /**
@@ -878,8 +878,8 @@ export interface paths {
          * Update an import source
          * @description Changes the fields given; the others keep their values. `POST`, `PUT` and `PATCH` do the same.
          *     `active: false` pauses the source (it runs only when asked), `active: true` resumes it.
-         *     Changes apply from the next run (a new `status`, categories or tags reach the events whose
-         *     VEVENT changes, or all of them when the feed is read in full again). Administrators only.
+         *     A new `url`, `status`, `categories`, `tags` or `language` makes the next run read the feed in
+         *     full (not conditionally), so that every event gets the change. Administrators only.
          */
         patch: operations["patchImport"];
         trace?: never;
@@ -1008,9 +1008,10 @@ export interface paths {
          *     (`http_server_request_duration_seconds`, labelled `operation`, `method`, `status`), Node's own
          *     (event-loop lag `nodejs_eventloop_lag_*`, heap, garbage collection, CPU), the PostgreSQL pool
          *     (`calendar_db_pool_connections` by state), the representation cache
-         *     (`calendar_representation_cache_lookups_total` by hit or miss, `..._bytes`), and webhooks
+         *     (`calendar_representation_cache_lookups_total` by hit or miss, `..._bytes`), webhooks
          *     (`calendar_webhook_queue`: changes not yet notifications, notifications not yet delivered;
-         *     `calendar_webhook_delivery_attempts_total` by result). With several workers, the figures are
+         *     `calendar_webhook_delivery_attempts_total` by result), and imports
+         *     (`calendar_import_runs_total`: scheduled runs by status). With several workers, the figures are
          *     the sum of theirs. Scrapers use the origin of the service, `/metrics`, outside the namespace:
          *     no language prefix, no rate limit (see "Health"). It says nothing of any item; keep it to
          *     your network at the proxy if you would rather not publish your traffic.
@@ -2818,9 +2819,10 @@ export interface components {
          * Format: uri
          * @description The iCalendar feed: an `http` or `https` URL without credentials (Google Calendar's "secret
          *     address in iCal format", an Outlook published calendar's ICS link, a Meetup group's calendar
-         *     export). A `webcal://` address, as calendar apps give them, is read, and kept, as `https://`. Its host's addresses are checked at
-         *     every fetch, as webhook receivers' are: link-local, multicast and reserved addresses are always
-         *     refused, loopback and private ones unless the operator allows them
+         *     export). A `webcal://` address, as calendar apps give them, is read, and kept, as `https://`.
+         *     Its host's addresses are checked at every fetch, as webhook receivers' are: link-local,
+         *     multicast and reserved addresses are always refused, loopback and private ones unless the
+         *     operator allows them
          *     (`IMPORT_ALLOW_PRIVATE_SOURCES`). An address written in the URL is checked at once
          *     (`400 rest_invalid_param`, `rest_invalid_import_source`).
          * @example https://calendar.google.com/calendar/ical/venue%40example.org/public/basic.ics
@@ -3030,9 +3032,9 @@ export interface components {
             active?: boolean;
         };
         /**
-         * @description The fields to change; the others keep their values. `active: true` resumes a paused source: it
-         *     runs when next due (at once, when it is past due). Changing `url` makes the next run fetch the
-         *     new feed in full; the events of the old one that the new one lacks are dealt with as
+         * @description The fields to change; the others keep their values. `active: true` resumes a paused source:
+         *     the schedule runs it at once (a `manual` one runs when asked). Changing `url` makes the next run
+         *     fetch the new feed in full; the events of the old one that the new one lacks are dealt with as
          *     `on_removed` says.
          * @example {
          *       "frequency": "daily"

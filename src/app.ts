@@ -89,7 +89,11 @@ function resourceOperations(
 }
 
 /** What resources need of one another's rules (see ResourceBridges): wired here, so that no resource imports another's store. */
-const LINKED_ITEMS = { venue: venueStore.reuseOrCreate, organizer: organizerStore.reuseOrCreate, terms: termIdsForEvent };
+const LINKED_ITEMS = {
+  venue: venueStore.reuseOrCreate,
+  organizer: organizerStore.reuseOrCreate,
+  terms: termIdsForEvent,
+};
 export const BRIDGES: ResourceBridges = {
   eventFilterOf,
   linkedItems: LINKED_ITEMS,

@@ -167,15 +167,13 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
       stopGracefully(server, config.shutdownGraceMs, config.requestTimeoutMs),
       webhooks.stop(),
       imports.stop(),
-    ]).then(
-      async () => {
-        await db.close();
-        // Spans still buffered go out; an unreachable collector does not hold the stop.
-        await tracing?.stop().catch(() => undefined);
-        logger.info("stopped");
-        process.exit(0);
-      },
-    );
+    ]).then(async () => {
+      await db.close();
+      // Spans still buffered go out; an unreachable collector does not hold the stop.
+      await tracing?.stop().catch(() => undefined);
+      logger.info("stopped");
+      process.exit(0);
+    });
   });
 }
 

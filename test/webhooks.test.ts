@@ -209,7 +209,10 @@ describe("subscriptions API", () => {
       "ff02::1",
       "::",
     ]) {
-      expect([address, refusedAddress(address, privateTargets(true))]).toEqual([address, expect.stringMatching(/never reached/)]);
+      expect([address, refusedAddress(address, privateTargets(true))]).toEqual([
+        address,
+        expect.stringMatching(/never reached/),
+      ]);
     }
   });
 

@@ -113,7 +113,8 @@ export const DETAIL_CODES = {
     },
   },
   rest_invalid_import_source: {
-    meaning: "an import source URL that is not http(s) or webcal, carries credentials, or names an address feeds may not be fetched from",
+    meaning:
+      "an import source URL that is not http(s) or webcal, carries credentials, or names an address feeds may not be fetched from",
     message: {
       en: "Must be an http, https or webcal URL without credentials, not naming a link-local, multicast or reserved address (nor a loopback or private one, unless the operator allows them).",
       "pt-br":

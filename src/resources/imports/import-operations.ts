@@ -66,7 +66,8 @@ export function importOperations(
     sendRepresentation(res, body, { status: 201 });
   };
 
-  const get: OperationHandler = async (req, res) => sendRepresentation(res, serializeSource(await found(req), context(req)));
+  const get: OperationHandler = async (req, res) =>
+    sendRepresentation(res, serializeSource(await found(req), context(req)));
 
   const update: OperationHandler = async (req, res) => {
     const updated = await updateSource(db, config, await found(req), bodyOf(req, "updateImport"), services.clock());

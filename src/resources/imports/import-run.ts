@@ -151,21 +151,30 @@ async function runSource(deps: RunDependencies, source: ImportSource, run: { id:
       const reading = readFeed(answer.text, config.siteTimezone);
       const count = reading.events.length + reading.problems.length;
       if (count > config.imports.maxEvents)
-        throw new RunFailure(`the feed has ${count} VEVENTs, more than ${config.imports.maxEvents} (IMPORT_MAX_EVENTS)`);
+        throw new RunFailure(
+          `the feed has ${count} VEVENTs, more than ${config.imports.maxEvents} (IMPORT_MAX_EVENTS)`,
+        );
       for (const problem of reading.problems) tally.fail(problem);
       await keepInStep(deps, source, principal, reading.events, tally);
       // A feed some of whose events failed is read again in full next time: they are tried again.
       validators =
-        tally.failed === 0 ? { etag: answer.etag, lastModified: answer.lastModified } : { etag: null, lastModified: null };
+        tally.failed === 0
+          ? { etag: answer.etag, lastModified: answer.lastModified }
+          : { etag: null, lastModified: null };
     }
     const now = Date.now();
-    await finishRun(db, run, { status: "succeeded", fetch: fetched, finishedAt: now, ...countsOf(tally) }, {
-      ...validators,
-      consecutiveFailures: 0,
-      pausedReason: null,
-      nextRunAt: source.active ? nextRunAfterSuccess(source.frequency, now) : null,
-      leaseUntil: null,
-    });
+    await finishRun(
+      db,
+      run,
+      { status: "succeeded", fetch: fetched, finishedAt: now, ...countsOf(tally) },
+      {
+        ...validators,
+        consecutiveFailures: 0,
+        pausedReason: null,
+        nextRunAt: source.active ? nextRunAfterSuccess(source.frequency, now) : null,
+        leaseUntil: null,
+      },
+    );
   } catch (error) {
     const known = error instanceof RunFailure || error instanceof FeedFetchError || error instanceof UnreadableFeed;
     if (!known) deps.logger.error({ err: error, source: source.id }, "an import run failed");
@@ -291,8 +300,7 @@ function arrange(events: FeedEvent[], tally: RunTally) {
   for (const key of cancelledOverrides) {
     const [uid, recurrenceId] = JSON.parse(key) as [string, string];
     const master = masters.get(keyOf(uid, null));
-    if (master?.recurrence)
-      master.recurrence.exdate = [...new Set([...master.recurrence.exdate, recurrenceId])].sort();
+    if (master?.recurrence) master.recurrence.exdate = [...new Set([...master.recurrence.exdate, recurrenceId])].sort();
   }
   return { masters, overrides, cancelledOverrides };
 }
@@ -331,7 +339,10 @@ async function writeVevent(
     const write = eventWriteOf(event, step.defaults, await matchedLinks(db, event));
     // Deleted here, or moved to the trash here: left alone.
     const status = before?.eventId ? step.statuses.get(before.eventId) : undefined;
-    if (before && (before.eventId === null || status === undefined || (status === "trash" && before.digest !== REMOVED))) {
+    if (
+      before &&
+      (before.eventId === null || status === undefined || (status === "trash" && before.digest !== REMOVED))
+    ) {
       tally.unchanged += 1;
       return;
     }
