@@ -465,6 +465,14 @@ const OUTLOOK_FEED = calendar([
   "DTSTAMP:20261120T100000Z",
   "END:VEVENT",
   "BEGIN:VEVENT",
+  "UID:every-minute@example.org",
+  "SUMMARY:Every minute, for ever",
+  "DTSTART:20270101T000000Z",
+  "DTEND:20270101T000100Z",
+  "RRULE:FREQ=MINUTELY",
+  "DTSTAMP:20261120T100000Z",
+  "END:VEVENT",
+  "BEGIN:VEVENT",
   "UID:040000008200E00074C5B7101A82E00800000000A0B1C2D3E4F5A604000000000000000010000000",
   "SUMMARY:Nowhere lecture",
   "DTSTART;TZID=Atlantis Standard Time:20270121T100000",
@@ -504,16 +512,22 @@ const MEETUP_FEED = calendar([
 ]);
 
 describe("Outlook and Meetup exports", () => {
-  it("read Windows zone names as their IANA zones, and a zone of the feed's own by its VTIMEZONE", async () => {
+  it("read Windows zone names as their IANA zones, and a zone of the feed's own by its VTIMEZONE, and refuse a rule no event may have", async () => {
     feeds.feeds.set("/owa/calendar.ics", OUTLOOK_FEED);
     const source = await createSource({ url: feeds.urlOf("/owa/calendar.ics"), frequency: "daily" });
     const run = await runSource(source.id);
-    expect(run).toMatchObject({ status: "succeeded", created: 3, failed: 1 });
+    expect(run).toMatchObject({ status: "succeeded", created: 3, failed: 2 });
     expect(run.errors).toEqual([
       {
         uid: "040000008200E00074C5B7101A82E00800000000A0B1C2D3E4F5A604000000000000000010000000",
         recurrence_id: null,
         message: expect.stringContaining('unknown time zone "Atlantis Standard Time"'),
+      },
+      // A rule no event may have (FREQ=MINUTELY) is refused, as a write by hand would be.
+      {
+        uid: "every-minute@example.org",
+        recurrence_id: null,
+        message: expect.stringMatching(/^recurrence: .*\(rest_invalid_recurrence\)$/),
       },
     ]);
     const events = await allEvents();

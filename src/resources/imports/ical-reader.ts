@@ -1,6 +1,7 @@
 import ICAL from "ical.js";
 import { DateTime, IANAZone } from "luxon";
 import { findIana } from "windows-iana";
+import { yieldToEventLoop } from "../../event-loop";
 
 /**
  * Reading an iCalendar feed (RFC 5545) into the events it describes, with ical.js: each VEVENT's
@@ -57,8 +58,20 @@ interface Zones {
   defined: Map<string, ICAL.Timezone>;
 }
 
+const zonesByName = new Map<string, string | null>();
+
 /** The IANA zone a TZID names, when it names one: an IANA name, or a Windows one. */
 export function ianaZoneOf(tzid: string): string | null {
+  let zone = zonesByName.get(tzid);
+  if (zone === undefined) {
+    // Feeds name a handful of zones, thousands of times: each name is looked up once.
+    if (zonesByName.size > 1000) zonesByName.clear();
+    zonesByName.set(tzid, (zone = lookUpZone(tzid)));
+  }
+  return zone;
+}
+
+function lookUpZone(tzid: string): string | null {
   const name = tzid.trim().replace(/^"(.*)"$/, "$1");
   if (IANAZone.isValidZone(name)) return name;
   try {
@@ -255,26 +268,39 @@ function calendarZoneOf(calendar: ICAL.Component, siteZone: string): string {
   return (typeof named === "string" && ianaZoneOf(named)) || siteZone;
 }
 
-/** Reads a feed's text; VEVENTs that cannot be read are problems, the others events. */
-export function readFeed(text: string, siteZone: string): FeedReading {
-  let calendar: ICAL.Component;
+/** VEVENTs read between two turns of the event loop. */
+const EVENTS_PER_SLICE = 200;
+
+/**
+ * Reads a feed's text; VEVENTs that cannot be read are problems, the others events. Each
+ * component is read detached from the calendar: ical.js looks a TZID up through its parents,
+ * scanning every component of the calendar each time (a 10 MiB feed took half a minute), and
+ * zones here are looked up by the reader's own rules anyway.
+ */
+export async function readFeed(text: string, siteZone: string): Promise<FeedReading> {
+  let root: unknown[];
   try {
     const parsed = ICAL.parse(text) as unknown[];
-    const root = Array.isArray(parsed[0]) ? parsed[0] : parsed;
-    calendar = new ICAL.Component(root as unknown[]);
+    root = (Array.isArray(parsed[0]) ? parsed[0] : parsed) as unknown[];
   } catch (error) {
     throw new UnreadableFeed(`not an iCalendar feed: ${(error as Error).message}`);
   }
-  if (calendar.name !== "vcalendar") throw new UnreadableFeed(`not an iCalendar feed: it holds a ${calendar.name}`);
+  if (root[0] !== "vcalendar") throw new UnreadableFeed(`not an iCalendar feed: it holds a ${String(root[0])}`);
+  const calendar = new ICAL.Component([root[0], root[1], []] as unknown[]);
+  const children = (root[2] ?? []) as unknown[][];
+  const detached = (name: string) =>
+    children.filter((child) => child[0] === name).map((child) => new ICAL.Component(child));
   const defined = new Map<string, ICAL.Timezone>();
-  for (const component of calendar.getAllSubcomponents("vtimezone")) {
+  for (const component of detached("vtimezone")) {
     const tzid = component.getFirstPropertyValue("tzid");
     if (typeof tzid === "string") defined.set(tzid, new ICAL.Timezone(component));
   }
   const zones: Zones = { calendarZone: calendarZoneOf(calendar, siteZone), defined };
   const events: FeedEvent[] = [];
   const problems: FeedProblem[] = [];
-  for (const vevent of calendar.getAllSubcomponents("vevent")) {
+  let read = 0;
+  for (const vevent of detached("vevent")) {
+    if (++read % EVENTS_PER_SLICE === 0) await yieldToEventLoop();
     const uid = stringOf(vevent, "uid");
     const rid = vevent.getFirstProperty("recurrence-id");
     const recurrenceIdText = rid ? String(rid.getFirstValue()) : null;

@@ -99,7 +99,10 @@ function nextRunAfterFailure(frequency: string, failures: number, now: number): 
 function messageOf(error: unknown): string {
   if (error instanceof InvalidParamsError)
     return Object.entries(error.problems)
-      .map(([param, problem]) => `${param}: ${problem.detail ?? problem.message}`)
+      .map(
+        ([param, { detail, detailCode }]) =>
+          `${param}: ${typeof detail === "string" ? detail : detail.en} (${detailCode})`,
+      )
       .join("; ");
   if (error instanceof ApiError) return error.localizedMessage("en");
   return (error as Error).message;
@@ -148,7 +151,7 @@ async function runSource(deps: RunDependencies, source: ImportSource, run: { id:
     fetched = answer.notModified ? "not_modified" : "fetched";
     let validators = { etag: source.etag, lastModified: source.lastModified };
     if (!answer.notModified) {
-      const reading = readFeed(answer.text, config.siteTimezone);
+      const reading = await readFeed(answer.text, config.siteTimezone);
       const count = reading.events.length + reading.problems.length;
       if (count > config.imports.maxEvents)
         throw new RunFailure(
