@@ -868,7 +868,7 @@ export interface paths {
         /**
          * Delete an import source
          * @description Deletes the source and its runs. Its events stay, as they are, and are no longer kept in step
-         *     (a new source of the same feed makes them again). A run under way ends as it would have.
+         *     (a new source of the same feed makes them again). A run under way stops at its next write.
          *     Administrators only.
          */
         delete: operations["deleteImport"];

@@ -389,6 +389,30 @@ describe("a Google Calendar export, kept in step", () => {
     }
   });
 
+  it("writes every event again in a source's new language", async () => {
+    const [talk] = byTitle(await allEvents(), "Kept festival");
+    expect(
+      (await ok(server.raw("GET", `/es${root}/events/${talk.id}?i18n_language=es`))).headers.get("content-language"),
+    ).toBe("es");
+    await ok(admin("PATCH", `/imports/${source.id}`, { language: "es" }));
+    // The validators are forgotten: the feed is read in full, and every VEVENT written in Spanish.
+    const run = await runSource(source.id);
+    expect(run).toMatchObject({ fetch: "fetched", failed: 0, created: 0 });
+    expect(run.updated).toBeGreaterThanOrEqual(4);
+    const rows = await server.db.write.eventText.findMany({
+      where: { eventId: talk.id },
+      orderBy: { language: "asc" },
+    });
+    expect(rows.map((row) => [row.language, row.title])).toEqual([
+      ["en", "Kept festival"],
+      ["es", "Kept festival"],
+      ["pt-br", null],
+    ]);
+    expect(await runSource(source.id)).toMatchObject({ fetch: "not_modified", updated: 0 });
+    await ok(admin("PATCH", `/imports/${source.id}`, { language: "en" }));
+    await runSource(source.id);
+  });
+
   it("keeps events that left the feed when the source says so", async () => {
     await ok(admin("PATCH", `/imports/${source.id}`, { on_removed: "keep" }));
     const original = feeds.feeds.get(path)!;
@@ -728,6 +752,22 @@ describe("fetching a feed", () => {
       /no answer within 300 ms/,
     );
     expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it("fails a run on a feed with more VEVENTs than IMPORT_MAX_EVENTS", async () => {
+    feeds.feeds.set("/many.ics", MEETUP_FEED.replace(/@meetup\.com/g, "@many.example"));
+    const source = await createSource({ url: feeds.urlOf("/many.ics"), frequency: "manual" });
+    const bound = server.config.imports.maxEvents;
+    server.config.imports.maxEvents = 1;
+    try {
+      expect(await runSource(source.id)).toMatchObject({
+        status: "failed",
+        created: 0,
+        error: "the feed has 2 VEVENTs, more than 1 (IMPORT_MAX_EVENTS)",
+      });
+    } finally {
+      server.config.imports.maxEvents = bound;
+    }
   });
 
   it("fails a run on an answer that is not a feed, backs off, and pauses a source that keeps failing", async () => {

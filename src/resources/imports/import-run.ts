@@ -173,7 +173,8 @@ async function runSource(deps: RunDependencies, source: ImportSource, run: { id:
       {
         ...validators,
         consecutiveFailures: 0,
-        pausedReason: null,
+        // A paused source run by hand stays paused, for the reason it was.
+        ...(source.active ? { pausedReason: null } : {}),
         nextRunAt: source.active ? nextRunAfterSuccess(source.frequency, now) : null,
         leaseUntil: null,
       },
@@ -264,6 +265,11 @@ async function keepInStep(
   for (const event of overrides.values()) {
     const master = masters.get(keyOf(event.uid, null));
     const seriesId = master ? step.previous.get(keyOf(event.uid, null))?.eventId : null;
+    // A series trashed here: its occurrences are left alone too.
+    if (seriesId && step.statuses.get(seriesId) === "trash") {
+      tally.unchanged += 1;
+      continue;
+    }
     if (!master?.recurrence || !seriesId) {
       tally.fail({
         uid: event.uid,
@@ -331,7 +337,7 @@ async function writeVevent(
   const { tally } = step;
   const recurrenceId = event.recurrenceId ?? "";
   // What the feed says, before its organizer is matched here (the match may differ once the first run made it).
-  const digest = digestOf(eventWriteOf(event, step.defaults, NO_MATCH));
+  const digest = digestOf(eventWriteOf(event, step.defaults, NO_MATCH), step.ctx.language);
   const before = step.previous.get(keyOf(event.uid, event.recurrenceId));
   const horizon = config.recurrenceHorizonDays;
   try {
