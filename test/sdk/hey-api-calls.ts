@@ -168,6 +168,24 @@ export async function exercise(baseUrl: string, adminToken: string): Promise<Rec
   );
   await seen("deleteWebhook", sdk.deleteWebhook({ client: admin, path: { id: webhook.id } }));
 
+  // Imports: a feed on a loopback name, which the service refuses when it fetches (the run answers
+  // how it went: failed, and why).
+  const source = (
+    await seen(
+      "createImport",
+      sdk.createImport({ client: admin, body: { url: "http://localhost:9/calendar.ics", frequency: "manual" } }),
+    )
+  ).data!;
+  await seen("listImports", sdk.listImports({ client: admin }));
+  await seen("getImport", sdk.getImport({ client: admin, path: { id: source.id } }));
+  await seen("patchImport", sdk.patchImport({ client: admin, path: { id: source.id }, body: { active: false } }));
+  await seen("updateImport", sdk.updateImport({ client: admin, path: { id: source.id }, body: { status: "draft" } }));
+  await seen("putImport", sdk.putImport({ client: admin, path: { id: source.id }, body: { tags: [] } }));
+  const run = await seen("runImport", sdk.runImport({ client: admin, path: { id: source.id } }));
+  if (run.data?.status !== "failed") statuses.unrefusedImport = 0;
+  await seen("listImportRuns", sdk.listImportRuns({ client: admin, path: { id: source.id } }));
+  await seen("deleteImport", sdk.deleteImport({ client: admin, path: { id: source.id } }));
+
   // Deletes last: by slug first (to the trash), then by id (the event in the trash, for good).
   await seen("deleteEventBySlug", sdk.deleteEventBySlug({ client: admin, path: { slug: event.slug } }));
   await seen("deleteEvent", sdk.deleteEvent({ client: admin, path: { id: event.id }, query: { force: true } }));
@@ -203,4 +221,6 @@ export function requiredFieldsAreRequired(): void {
   void sdk.createWebhook({ body: { event_types: ["event.created"] } });
   // @ts-expect-error the slug is required
   void sdk.getVenueBySlug({});
+  // @ts-expect-error url is required
+  void sdk.createImport({ body: { frequency: "hourly" } });
 }
