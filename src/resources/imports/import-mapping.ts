@@ -76,5 +76,7 @@ export function eventWriteOf(
 
 /** The digest of a write in a language: the same write in the same language, the same digest. */
 export function digestOf(write: Schemas["CreateEventRequest"], language: string): string {
-  return createHash("sha256").update(JSON.stringify([language, write])).digest("base64url");
+  return createHash("sha256")
+    .update(JSON.stringify([language, write]))
+    .digest("base64url");
 }
