@@ -1,6 +1,7 @@
 import type { Request, Response } from "express";
 import type { Config } from "../config";
-import type { RequestContext } from "./request-context";
+import { sendRepresentation } from "./conditional";
+import { context, type RequestContext } from "./request-context";
 
 export interface PageRequest {
   page: number;
@@ -109,4 +110,31 @@ export function setCollectionHeaders(
   const headers = collectionHeaders(total, totalPages, links);
   for (const [name, value] of headers) res.setHeader(name, value);
   return headers;
+}
+
+/** What a plain page of a collection is: where it is, the key its items go under, the page asked for. */
+export interface PlainPage {
+  path: string;
+  key: string;
+  query: { page?: number; per_page?: number };
+}
+
+/**
+ * Answers a plain page of a collection (the administrators' lists: webhooks and their deliveries,
+ * import sources and their runs): its items under `key`, its links, its totals, and their headers.
+ * `read` gives the items of a window, shown, and how many there are in all.
+ */
+export async function sendPage(
+  req: Request,
+  res: Response,
+  config: Config,
+  page: PlainPage,
+  read: (offset: number, limit: number) => Promise<{ items: unknown[]; total: number }>,
+): Promise<void> {
+  const asked = pageRequest(page.query, config);
+  const { items, total } = await read(offsetOf(asked), asked.perPage);
+  const totalPages = totalPagesOf(total, asked.perPage);
+  const links = collectionLinks(context(req), page.path, echoedQuery(req, asked), asked, totalPages);
+  setCollectionHeaders(res, total, totalPages, links);
+  sendRepresentation(res, { [page.key]: items, ...links, total, total_pages: totalPages });
 }

@@ -1,12 +1,5 @@
 import type { Request } from "express";
-import {
-  collectionLinks,
-  echoedQuery,
-  offsetOf,
-  pageRequest,
-  setCollectionHeaders,
-  totalPagesOf,
-} from "../../http/collection";
+import { sendPage } from "../../http/collection";
 import { sendRepresentation } from "../../http/conditional";
 import { ApiError } from "../../http/errors";
 import { bodyOf, itemRefOf, queryOf, type OperationHandler, type Operations } from "../../http/operation-types";
@@ -46,15 +39,18 @@ export function importOperations(
     return source;
   };
 
-  const list: OperationHandler = async (req, res) => {
+  const list: OperationHandler = (req, res) => {
     const ctx = context(req);
-    const page = pageRequest(queryOf(req, "listImports"), config);
-    const { items, total } = await listSources(db, offsetOf(page), page.perPage);
-    const totalPages = totalPagesOf(total, page.perPage);
-    const links = collectionLinks(ctx, "/imports", echoedQuery(req, page), page, totalPages);
-    setCollectionHeaders(res, total, totalPages, links);
-    const imports = items.map((item) => serializeSource(item, ctx));
-    sendRepresentation(res, { imports, ...links, total, total_pages: totalPages });
+    return sendPage(
+      req,
+      res,
+      config,
+      { path: "/imports", key: "imports", query: queryOf(req, "listImports") },
+      async (offset, limit) => {
+        const { items, total } = await listSources(db, offset, limit);
+        return { items: items.map((item) => serializeSource(item, ctx)), total };
+      },
+    );
   };
 
   const create: OperationHandler = async (req, res) => {
@@ -89,15 +85,12 @@ export function importOperations(
   };
 
   const runs: OperationHandler = async (req, res) => {
-    const ctx = context(req);
-    const source = await found(req);
-    const page = pageRequest(queryOf(req, "listImportRuns"), config);
-    const { rows, total } = await runPage(db, source.row.id, offsetOf(page), page.perPage);
-    const totalPages = totalPagesOf(total, page.perPage);
-    const path = `/imports/${source.row.id}/runs`;
-    const links = collectionLinks(ctx, path, echoedQuery(req, page), page, totalPages);
-    setCollectionHeaders(res, total, totalPages, links);
-    sendRepresentation(res, { runs: rows.map(serializeRun), ...links, total, total_pages: totalPages });
+    const { id } = (await found(req)).row;
+    const page = { path: `/imports/${id}/runs`, key: "runs", query: queryOf(req, "listImportRuns") };
+    await sendPage(req, res, config, page, async (offset, limit) => {
+      const { rows, total } = await runPage(db, id, offset, limit);
+      return { items: rows.map(serializeRun), total };
+    });
   };
 
   return {

@@ -1,4 +1,5 @@
 import type { ImportRun } from "../../../generated/prisma/sqlite/client";
+import { PollingLoop } from "../../polling-loop";
 import { claimSource, runRow } from "./import-repository";
 import { RUN_LEASE_MARGIN_MS, startRun, type RunDependencies } from "./import-run";
 
@@ -9,9 +10,11 @@ import { RUN_LEASE_MARGIN_MS, startRun, type RunDependencies } from "./import-ru
  * sources are due; then it looks again after IMPORT_POLL_MS.
  */
 export class ImportScheduler {
-  private timer: NodeJS.Timeout | null = null;
-  private round: Promise<void> | null = null;
-  private stopped = false;
+  private readonly loop = new PollingLoop(
+    () => this.runDue(),
+    () => this.deps.config.imports.pollMs,
+    (err) => this.deps.logger.error({ err }, "running import sources failed"),
+  );
 
   constructor(
     private readonly deps: RunDependencies,
@@ -20,29 +23,12 @@ export class ImportScheduler {
   ) {}
 
   start(): void {
-    this.stopped = false;
-    this.schedule(0);
+    this.loop.start();
   }
 
   /** Stops looking for sources and waits for the run under way, which is recorded. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.round;
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.round = this.runDue().then(
-        (busy) => this.schedule(busy ? 0 : this.deps.config.imports.pollMs),
-        (err: unknown) => {
-          this.deps.logger.error({ err }, "running import sources failed");
-          this.schedule(this.deps.config.imports.pollMs);
-        },
-      );
-    }, delayMs);
-    this.timer.unref();
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Runs the source due first, if any; whether there was one (another round follows at once). */

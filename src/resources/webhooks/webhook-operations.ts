@@ -1,12 +1,5 @@
 import type { Request } from "express";
-import {
-  collectionLinks,
-  echoedQuery,
-  offsetOf,
-  pageRequest,
-  setCollectionHeaders,
-  totalPagesOf,
-} from "../../http/collection";
+import { sendPage } from "../../http/collection";
 import { sendRepresentation } from "../../http/conditional";
 import { ApiError } from "../../http/errors";
 import { bodyOf, itemRefOf, queryOf, type OperationHandler, type Operations } from "../../http/operation-types";
@@ -47,18 +40,12 @@ export function webhookOperations(
   };
   const present = (subscription: Subscription, ctx: RequestContext) => serializeSubscription(subscription, ctx);
 
-  const list: OperationHandler = async (req, res) => {
+  const list: OperationHandler = (req, res) => {
     const ctx = context(req);
-    const page = pageRequest(queryOf(req, "listWebhooks"), config);
-    const { items, total } = await listSubscriptions(db, offsetOf(page), page.perPage);
-    const totalPages = totalPagesOf(total, page.perPage);
-    const links = collectionLinks(ctx, "/webhooks", echoedQuery(req, page), page, totalPages);
-    setCollectionHeaders(res, total, totalPages, links);
-    sendRepresentation(res, {
-      webhooks: items.map((item) => present(item, ctx)),
-      ...links,
-      total,
-      total_pages: totalPages,
+    const page = { path: "/webhooks", key: "webhooks", query: queryOf(req, "listWebhooks") };
+    return sendPage(req, res, config, page, async (offset, limit) => {
+      const { items, total } = await listSubscriptions(db, offset, limit);
+      return { items: items.map((item) => present(item, ctx)), total };
     });
   };
 
@@ -92,21 +79,18 @@ export function webhookOperations(
   };
 
   const deliveries: OperationHandler = async (req, res) => {
-    const ctx = context(req);
-    const subscription = await found(req);
+    const { id } = await found(req);
     const query = queryOf(req, "listWebhookDeliveries");
-    const page = pageRequest(query, config);
-    const { rows, total } = await deliveryPage(db, subscription.id, query.status, offsetOf(page), page.perPage);
-    const totalPages = totalPagesOf(total, page.perPage);
-    const links = collectionLinks(
-      ctx,
-      `/webhooks/${subscription.id}/deliveries`,
-      echoedQuery(req, page),
-      page,
-      totalPages,
+    await sendPage(
+      req,
+      res,
+      config,
+      { path: `/webhooks/${id}/deliveries`, key: "deliveries", query },
+      async (offset, limit) => {
+        const { rows, total } = await deliveryPage(db, id, query.status, offset, limit);
+        return { items: rows.map(serializeDelivery), total };
+      },
     );
-    setCollectionHeaders(res, total, totalPages, links);
-    sendRepresentation(res, { deliveries: rows.map(serializeDelivery), ...links, total, total_pages: totalPages });
   };
 
   const ping: OperationHandler = async (req, res) => {

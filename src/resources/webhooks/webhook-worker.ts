@@ -1,4 +1,5 @@
 import type { Config } from "../../config";
+import { PollingLoop } from "../../polling-loop";
 import type { Database } from "../../db/database";
 import type { Logger } from "../../logging/logger";
 import type { Language } from "../../i18n/languages";
@@ -100,9 +101,11 @@ async function bodyToSend(
 }
 
 export class WebhookWorker {
-  private timer: NodeJS.Timeout | null = null;
-  private round: Promise<void> | null = null;
-  private stopped = false;
+  private readonly loop = new PollingLoop(
+    () => this.runRound(),
+    () => this.config.webhooks.pollMs,
+    (err) => this.logger.error({ err }, "delivering webhooks failed"),
+  );
 
   constructor(
     private readonly db: Database,
@@ -114,29 +117,12 @@ export class WebhookWorker {
   ) {}
 
   start(): void {
-    this.stopped = false;
-    this.schedule(0);
+    this.loop.start();
   }
 
   /** Stops looking for work and waits for the round under way, whose results are recorded. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.round;
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.round = this.runRound().then(
-        (busy) => this.schedule(busy ? 0 : this.config.webhooks.pollMs),
-        (err: unknown) => {
-          this.logger.error({ err }, "delivering webhooks failed");
-          this.schedule(this.config.webhooks.pollMs);
-        },
-      );
-    }, delayMs);
-    this.timer.unref();
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** One round: fan out, claim, send, record. Whether it found work (another round follows at once). */
