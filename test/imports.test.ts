@@ -383,6 +383,11 @@ describe("a Google Calendar export, kept in step", () => {
         title: "Kept talk and fado",
         status: "trash",
       });
+      // Deleted for good here: not made again.
+      await ok(admin("DELETE", `/events/${talk.id}?force=true`));
+      feeds.feeds.set(path, original.replace("SUMMARY:Kept talk", "SUMMARY:Kept talk, once more"));
+      expect(await runSource(source.id)).toMatchObject({ updated: 0, created: 0, failed: 0 });
+      expect(byTitle(await allEvents(), "Kept talk, once more")).toEqual([]);
       feeds.feeds.set(path, original);
     } finally {
       feeds.validators = true;
