@@ -190,7 +190,7 @@ function eventData(event: FeedEvent, json: Schemas["Event"], ctx: RequestContext
 }
 
 /** The property that gives an all-day event's time zone (its DATE values have none). */
-export const ALL_DAY_ZONE = "X-CALENDAR-TIMEZONE";
+const ALL_DAY_ZONE = "X-CALENDAR-TIMEZONE";
 
 /** VEVENTs kept for anonymous readers, as the representation cache keeps JSON (null: none are kept). */
 export interface KeptEvents {

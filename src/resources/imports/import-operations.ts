@@ -41,16 +41,11 @@ export function importOperations(
 
   const list: OperationHandler = (req, res) => {
     const ctx = context(req);
-    return sendPage(
-      req,
-      res,
-      config,
-      { path: "/imports", key: "imports", query: queryOf(req, "listImports") },
-      async (offset, limit) => {
-        const { items, total } = await listSources(db, offset, limit);
-        return { items: items.map((item) => serializeSource(item, ctx)), total };
-      },
-    );
+    const page = { path: "/imports", key: "imports", query: queryOf(req, "listImports") };
+    return sendPage(req, res, config, page, async (offset, limit) => {
+      const { items, total } = await listSources(db, offset, limit);
+      return { items: items.map((item) => serializeSource(item, ctx)), total };
+    });
   };
 
   const create: OperationHandler = async (req, res) => {

@@ -26,9 +26,10 @@ export class ImportScheduler {
     this.loop.start();
   }
 
-  /** Stops looking for sources and waits for the run under way, which is recorded. */
-  stop(): Promise<void> {
-    return this.loop.stop();
+  /** Stops looking for sources and waits for the runs under way (asked for ones too), which are recorded. */
+  async stop(): Promise<void> {
+    await this.loop.stop();
+    await Promise.all(runsAskedFor);
   }
 
   /** Runs the source due first, if any; whether there was one (another round follows at once). */
@@ -42,6 +43,9 @@ export class ImportScheduler {
     return true;
   }
 }
+
+/** Runs asked for that go on past their request (202): a process that stops waits for them. */
+const runsAskedFor = new Set<Promise<void>>();
 
 function leaseMs(deps: RunDependencies): number {
   return deps.config.imports.timeoutMs + RUN_LEASE_MARGIN_MS;
@@ -59,6 +63,8 @@ export async function runNow(
   const source = await claimSource(deps.db, id, Date.now(), leaseMs(deps));
   if (source === null) return "running";
   const { runId, finished } = await startRun(deps, source, "manual");
+  runsAskedFor.add(finished);
+  void finished.then(() => runsAskedFor.delete(finished));
   let timer: NodeJS.Timeout | undefined;
   const waited = await Promise.race([
     finished.then(() => true),
