@@ -686,6 +686,29 @@ describe("the import sources API", () => {
     await ok(server.raw("GET", `${root}/imports`), 401);
   });
 
+  it("writes as the administrator who made the source, and fails its runs once they may no longer", async () => {
+    const owner = await createUserWithCredentials(server.db, { login: "import-owner", role: "administrator" });
+    feeds.feeds.set(
+      "/owned.ics",
+      MEETUP_FEED.replace(/@meetup\.com/g, "@owned.example").replace(/JS Meetup/g, "Owned meetup"),
+    );
+    const created = await ok(
+      server.raw("POST", `${root}/imports`, {
+        headers: { Authorization: `Bearer ${owner.api_key}` },
+        body: { url: feeds.urlOf("/owned.ics"), frequency: "manual" },
+      }),
+      201,
+    );
+    expect(await runSource(created.body.id)).toMatchObject({ status: "succeeded", created: 2 });
+    const [event] = byTitle(await allEvents(), "Owned meetup #42");
+    expect((await ok(admin("GET", `/events/${event.id}`))).body.author).toBe(owner.id);
+    await server.db.write.user.update({ where: { id: owner.id }, data: { role: "editor" } });
+    expect(await runSource(created.body.id)).toMatchObject({
+      status: "failed",
+      error: `its owner (user ${owner.id}) is gone or may no longer manage imports`,
+    });
+  });
+
   it("answers 202 for a run that goes on, 409 while it does, and records how it ended", async () => {
     feeds.hanging.add("/slow.ics");
     const source = await createSource({ url: feeds.urlOf("/slow.ics"), frequency: "manual" });
