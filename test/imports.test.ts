@@ -840,7 +840,8 @@ describe("the schedule", () => {
       bridges: BRIDGES,
     });
     const statuses: string[] = [];
-    const instances = [new ImportScheduler(deps, (status) => statuses.push(status)), new ImportScheduler(deps)];
+    const told = (status: string) => statuses.push(status);
+    const instances = [new ImportScheduler(deps, told), new ImportScheduler(deps, told)];
     const found = await Promise.all(instances.map((instance) => instance.runDue()));
     expect(found.sort()).toEqual([false, true]);
     expect(statuses).toEqual(["succeeded"]);
