@@ -22,15 +22,24 @@ export interface ServiceProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/**
+ * A free port for a process the test starts, below the kernel's ephemeral range (32768 and up):
+ * one the kernel hands out for port 0 (a warm-up's own server, an outgoing connection) could be
+ * taken by another process between this check and the child's listen.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await isFree(port)) return port;
+  }
+}
+
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolveFree) => {
     const probe = createServer();
     probe.unref();
-    probe.on("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolvePort(port));
-    });
+    probe.once("error", () => resolveFree(false));
+    probe.listen(port, "127.0.0.1", () => probe.close(() => resolveFree(true)));
   });
 }
 
