@@ -5,7 +5,7 @@ import { context } from "@opentelemetry/api";
 import { suppressTracing } from "@opentelemetry/core";
 import type { Express, Request } from "express";
 import { isWarmUpMessage, WARM_UP_HEADER, WARM_UP_SECRET } from "./warm-up-marker";
-import type { SpecOperation } from "../openapi/spec";
+import { mountedPath, type SpecOperation } from "../openapi/spec";
 
 /**
  * A process's first request of each operation compiles its validators and prepares its
@@ -29,9 +29,7 @@ export function rememberWarmUp(app: Express, operations: SpecOperation[], basePa
     app,
     operations
       .filter((operation) => operation.method === "get")
-      .map(
-        (operation) => `${basePath}${operation.path === "/" ? "" : operation.path.replace(/\{[^}]+\}/g, "0")}` || "/",
-      ),
+      .map((operation) => mountedPath(basePath, operation.path, () => "0")),
   );
 }
 

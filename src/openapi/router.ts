@@ -1,6 +1,6 @@
 import type { Express } from "express";
 import type { AllOperations } from "../http/operation-types";
-import { expressPath, type SpecOperation } from "./spec";
+import { mountedPath, type SpecOperation } from "./spec";
 import { nameRequestSpan } from "../tracing/tracing";
 
 /**
@@ -35,8 +35,8 @@ export function mountOperations(
       .join("");
   const sorted = [...operations].sort((a, b) => specificity(a.path).localeCompare(specificity(b.path)));
   for (const operation of sorted) {
-    const path = `${basePath}${operation.path === "/" ? "" : expressPath(operation.path)}`;
-    const route = `${basePath}${operation.path === "/" ? "" : operation.path}` || "/";
+    const path = mountedPath(basePath, operation.path, (name) => `:${name}`);
+    const route = mountedPath(basePath, operation.path);
     const { operationId } = operation;
     app[operation.method](path, (req, res) => {
       // Which operation answered (the metrics label requests with it, validated or not; traces too).

@@ -122,7 +122,15 @@ export function operationsOf(spec: JsonObject): SpecOperation[] {
   return operations;
 }
 
-/** `/categories/{id}` → `/categories/:id`, for Express. */
-export function expressPath(path: string): string {
-  return path.replace(/\{(\w+)\}/g, ":$1");
+/**
+ * An operation's path under the namespace's base, each parameter written by `parameter` (`:id`
+ * for Express, a value to request it with); the index route `/` is the base itself.
+ */
+export function mountedPath(
+  basePath: string,
+  path: string,
+  parameter: (name: string) => string = (name) => `{${name}}`,
+): string {
+  const own = path === "/" ? "" : path.replace(/\{(\w+)\}/g, (_match, name: string) => parameter(name));
+  return `${basePath}${own}` || "/";
 }
