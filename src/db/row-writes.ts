@@ -20,6 +20,11 @@ export function instantOf(value: unknown): Date | null {
   return value instanceof Date ? value : new Date(String(value));
 }
 
+/** A number as a driver reads it from a row (PostgreSQL gives BIGINT and NUMERIC as text; null stays null). */
+export function numberOrNullOf(value: unknown): number | null {
+  return value === null || value === undefined ? null : Number(value);
+}
+
 function given(columns: RowColumns): Array<[string, ColumnValue]> {
   return Object.entries(columns).flatMap(([column, value]): Array<[string, ColumnValue]> => {
     if (value === undefined) return [];

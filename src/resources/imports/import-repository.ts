@@ -2,7 +2,7 @@ import { Prisma, type ImportRun, type ImportSource } from "../../../generated/pr
 import { insertRows } from "../../db/bulk-insert";
 import type { Database } from "../../db/database";
 import { readCount, rowsOf, type RowSource } from "../../db/item-records";
-import { insertRowReturningId, instantOf, updateRows, type ColumnsOf } from "../../db/row-writes";
+import { insertRowReturningId, instantOf, numberOrNullOf, updateRows, type ColumnsOf } from "../../db/row-writes";
 import type { Tx } from "../../db/transaction";
 
 /**
@@ -27,8 +27,6 @@ const SOURCE_COLUMNS = Prisma.raw(
   "pausedReason", "ownerId", "etag", "lastModified", "consecutiveFailures", "nextRunAt", "leaseUntil", "createdAt", "modifiedAt"`,
 );
 
-const numberOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
-
 function sourceRowOf(row: Record<string, unknown>): ImportSource {
   return {
     ...(row as unknown as ImportSource),
@@ -36,8 +34,8 @@ function sourceRowOf(row: Record<string, unknown>): ImportSource {
     ownerId: Number(row.ownerId),
     active: Boolean(row.active),
     consecutiveFailures: Number(row.consecutiveFailures),
-    nextRunAt: numberOrNull(row.nextRunAt),
-    leaseUntil: numberOrNull(row.leaseUntil),
+    nextRunAt: numberOrNullOf(row.nextRunAt),
+    leaseUntil: numberOrNullOf(row.leaseUntil),
     createdAt: instantOf(row.createdAt)!,
     modifiedAt: instantOf(row.modifiedAt)!,
   };
@@ -158,8 +156,8 @@ function runRowOf(row: Record<string, unknown>): ImportRun {
     id: Number(row.id),
     sourceId: Number(row.sourceId),
     startedAt: Number(row.startedAt),
-    finishedAt: numberOrNull(row.finishedAt),
-    leaseUntil: numberOrNull(row.leaseUntil),
+    finishedAt: numberOrNullOf(row.finishedAt),
+    leaseUntil: numberOrNullOf(row.leaseUntil),
     created: Number(row.created),
     updated: Number(row.updated),
     unchanged: Number(row.unchanged),
@@ -204,7 +202,7 @@ export async function importedRows(db: Database, sourceId: number): Promise<Impo
   return rows.map((row) => ({
     uid: String(row.uid),
     recurrenceId: String(row.recurrenceId),
-    eventId: numberOrNull(row.eventId),
+    eventId: numberOrNullOf(row.eventId),
     digest: String(row.digest),
   }));
 }

@@ -2,7 +2,14 @@ import { Prisma, type WebhookDelivery, type WebhookSubscription } from "../../..
 import { insertRows } from "../../db/bulk-insert";
 import type { Database } from "../../db/database";
 import { readCount, rowsOf, type RowSource } from "../../db/item-records";
-import { inList, insertRowReturningId, instantOf, updateRows, type ColumnsOf } from "../../db/row-writes";
+import {
+  inList,
+  insertRowReturningId,
+  instantOf,
+  numberOrNullOf,
+  updateRows,
+  type ColumnsOf,
+} from "../../db/row-writes";
 import type { Tx } from "../../db/transaction";
 
 /**
@@ -121,8 +128,6 @@ const DELIVERY_COLUMNS = Prisma.raw(
   "nextAttemptAt", "leaseUntil", "giveUpAt", "completedAt", "lastAttemptAt", "lastStatusCode", "lastDurationMs", "lastError"`,
 );
 
-const numberOrNull = (value: unknown): number | null => (value === null ? null : Number(value));
-
 function deliveryRowOf(row: Record<string, unknown>): WebhookDelivery {
   return {
     ...(row as unknown as WebhookDelivery),
@@ -133,12 +138,12 @@ function deliveryRowOf(row: Record<string, unknown>): WebhookDelivery {
     attempts: Number(row.attempts),
     createdAt: Number(row.createdAt),
     nextAttemptAt: Number(row.nextAttemptAt),
-    leaseUntil: numberOrNull(row.leaseUntil),
+    leaseUntil: numberOrNullOf(row.leaseUntil),
     giveUpAt: Number(row.giveUpAt),
-    completedAt: numberOrNull(row.completedAt),
-    lastAttemptAt: numberOrNull(row.lastAttemptAt),
-    lastStatusCode: numberOrNull(row.lastStatusCode),
-    lastDurationMs: numberOrNull(row.lastDurationMs),
+    completedAt: numberOrNullOf(row.completedAt),
+    lastAttemptAt: numberOrNullOf(row.lastAttemptAt),
+    lastStatusCode: numberOrNullOf(row.lastStatusCode),
+    lastDurationMs: numberOrNullOf(row.lastDurationMs),
   };
 }
 
