@@ -116,24 +116,32 @@ async function principalOf(db: Database, source: ImportSource): Promise<Principa
   return { userId: source.ownerId, login: owner.login, role: owner.role };
 }
 
+/** How a run ended. */
+export type RunStatus = "succeeded" | "failed";
+
 /**
- * Opens a run of a claimed source: its id at once, and the run, which goes on to its end and is
- * recorded (it never rejects for the feed's sake).
+ * Opens a run of a claimed source: its id at once, and the run, which goes on to its end, is
+ * recorded, and tells how it ended (it never rejects for the feed's sake).
  */
 export async function startRun(
   deps: RunDependencies,
   source: ImportSource,
   trigger: "manual" | "scheduled",
-): Promise<{ runId: number; finished: Promise<void> }> {
+): Promise<{ runId: number; finished: Promise<RunStatus> }> {
   const runId = await insertRun(deps.db, source.id, trigger, Date.now());
-  const finished = runSource(deps, source, { id: runId, sourceId: source.id }).catch((err: unknown) =>
-    deps.logger.error({ err, source: source.id }, "recording an import run failed"),
-  );
+  const finished = runSource(deps, source, { id: runId, sourceId: source.id }).catch((err: unknown): RunStatus => {
+    deps.logger.error({ err, source: source.id }, "recording an import run failed");
+    return "failed";
+  });
   return { runId, finished };
 }
 
 /** Runs a claimed source to the end and records how it went. */
-async function runSource(deps: RunDependencies, source: ImportSource, run: { id: number; sourceId: number }) {
+async function runSource(
+  deps: RunDependencies,
+  source: ImportSource,
+  run: { id: number; sourceId: number },
+): Promise<RunStatus> {
   const { db, config } = deps;
   const tally = new RunTally();
   let fetched: "fetched" | "not_modified" | null = null;
@@ -179,6 +187,7 @@ async function runSource(deps: RunDependencies, source: ImportSource, run: { id:
         leaseUntil: null,
       },
     );
+    return "succeeded";
   } catch (error) {
     const known = error instanceof RunFailure || error instanceof FeedFetchError || error instanceof UnreadableFeed;
     if (!known) deps.logger.error({ err: error, source: source.id }, "an import run failed");
@@ -204,6 +213,7 @@ async function runSource(deps: RunDependencies, source: ImportSource, run: { id:
       },
     );
     if (paused) deps.logger.warn({ source: source.id, failures }, "import source failed too often in a row: paused");
+    return "failed";
   }
 }
 

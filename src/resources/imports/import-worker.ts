@@ -1,7 +1,7 @@
 import type { ImportRun } from "../../../generated/prisma/sqlite/client";
 import { PollingLoop } from "../../polling-loop";
 import { claimSource, runRow } from "./import-repository";
-import { RUN_LEASE_MARGIN_MS, startRun, type RunDependencies } from "./import-run";
+import { RUN_LEASE_MARGIN_MS, startRun, type RunDependencies, type RunStatus } from "./import-run";
 
 /**
  * The schedule of import sources: every process runs one (unless IMPORT_SCHEDULE=false). Each
@@ -19,7 +19,7 @@ export class ImportScheduler {
   constructor(
     private readonly deps: RunDependencies,
     /** Told of each run's result (for /metrics). */
-    private readonly ran: (status: string) => void = () => undefined,
+    private readonly ran: (status: RunStatus) => void = () => undefined,
   ) {}
 
   start(): void {
@@ -37,15 +37,14 @@ export class ImportScheduler {
     const now = Date.now();
     const source = await claimSource(this.deps.db, null, now, leaseMs(this.deps));
     if (source === null) return false;
-    const { runId, finished } = await startRun(this.deps, source, "scheduled");
-    await finished;
-    this.ran((await runRow(this.deps.db, runId))?.status ?? "failed");
+    const { finished } = await startRun(this.deps, source, "scheduled");
+    this.ran(await finished);
     return true;
   }
 }
 
 /** Runs asked for that go on past their request (202): a process that stops waits for them. */
-const runsAskedFor = new Set<Promise<void>>();
+const runsAskedFor = new Set<Promise<RunStatus>>();
 
 function leaseMs(deps: RunDependencies): number {
   return deps.config.imports.timeoutMs + RUN_LEASE_MARGIN_MS;
