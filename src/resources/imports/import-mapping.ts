@@ -17,11 +17,6 @@ export interface SourceDefaults {
   tagIds: number[];
 }
 
-/** How the event's links are named: an organizer matched by e-mail, by its id. */
-export interface MatchedLinks {
-  organizerId: number | null;
-}
-
 const UNTITLED = "(no title)";
 const cut = (text: string, length: number) => (text.length > length ? text.slice(0, length) : text);
 const HTTP_URL = /^https?:\/\/[^\s/?#]+[^\s]*$/;
@@ -38,8 +33,7 @@ function venueOf(event: FeedEvent): Schemas["EventFields"]["venue"] {
   return { venue: cut(name, 200), ...(event.geo ? { geo_lat: event.geo.lat, geo_lng: event.geo.lng } : {}) };
 }
 
-function organizerOf(event: FeedEvent, matched: MatchedLinks): Schemas["EventFields"]["organizer"] {
-  if (matched.organizerId !== null) return [matched.organizerId];
+function organizerOf(event: FeedEvent): Schemas["EventFields"]["organizer"] {
   const organizer = event.organizer;
   const name = organizer ? CONTRIBUTOR_MARKUP.title(organizer.name ?? organizer.email ?? "").trim() : "";
   if (!organizer || name === "") return [];
@@ -47,12 +41,12 @@ function organizerOf(event: FeedEvent, matched: MatchedLinks): Schemas["EventFie
   return { organizer: cut(name, 200), ...email };
 }
 
-/** The write of a VEVENT's event; an override's (of one occurrence) has no rule, and keeps its series' status. */
-export function eventWriteOf(
-  event: FeedEvent,
-  defaults: SourceDefaults,
-  matched: MatchedLinks,
-): Schemas["CreateEventRequest"] {
+/**
+ * The write of a VEVENT's event, as the feed says it (its ORGANIZER as data: a run links the
+ * organizer its e-mail address matches instead); an override's (of one occurrence) has no rule,
+ * and keeps its series' status.
+ */
+export function eventWriteOf(event: FeedEvent, defaults: SourceDefaults): Schemas["CreateEventRequest"] {
   const description = event.description === null ? "" : cut(CONTRIBUTOR_MARKUP.html(event.description), 65535);
   const website = event.url !== null && event.url.length <= 2000 && HTTP_URL.test(event.url) ? event.url : "";
   const names = event.categories.map((name) => cut(name, 200)).slice(0, 100 - defaults.categoryIds.length);
@@ -65,7 +59,7 @@ export function eventWriteOf(
     all_day: event.allDay,
     website,
     venue: venueOf(event),
-    organizer: organizerOf(event, matched),
+    organizer: organizerOf(event),
     categories: [...defaults.categoryIds, ...names],
     tags: defaults.tagIds,
     // A cancelled event is not published (it stays, as a draft, should the feed bring it back).

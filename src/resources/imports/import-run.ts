@@ -7,6 +7,7 @@ import type { Database } from "../../db/database";
 import type { Tx } from "../../db/transaction";
 import { yieldToEventLoop } from "../../event-loop";
 import { ApiError, InvalidParamsError } from "../../http/errors";
+import type { Schemas } from "../../http/operation-types";
 import type { Language } from "../../i18n/languages";
 import type { Logger } from "../../logging/logger";
 import type { ImportedEventWriters } from "../../services";
@@ -324,12 +325,15 @@ function arrange(events: FeedEvent[], tally: RunTally) {
   return { masters, overrides, cancelledOverrides };
 }
 
-const NO_MATCH = { organizerId: null };
-
-/** The organizer a VEVENT's ORGANIZER matches by e-mail, when one does. */
-async function matchedLinks(db: Database, event: FeedEvent) {
+/** The write of a VEVENT as it is made: its ORGANIZER the organizer with its e-mail address, when there is one. */
+async function withMatchedOrganizer(
+  db: Database,
+  event: FeedEvent,
+  write: Schemas["CreateEventRequest"],
+): Promise<Schemas["CreateEventRequest"]> {
   const email = event.organizer?.email ?? null;
-  return { organizerId: email === null ? null : await organizerIdByEmail(db, email) };
+  const matched = email === null ? null : await organizerIdByEmail(db, email);
+  return matched === null ? write : { ...write, organizer: [matched] };
 }
 
 /** Records a VEVENT as imported, in the transaction of its write. */
@@ -347,7 +351,8 @@ async function writeVevent(
   const { tally } = step;
   const recurrenceId = event.recurrenceId ?? "";
   // What the feed says, before its organizer is matched here (the match may differ once the first run made it).
-  const digest = digestOf(eventWriteOf(event, step.defaults, NO_MATCH), step.ctx.language);
+  const feedWrite = eventWriteOf(event, step.defaults);
+  const digest = digestOf(feedWrite, step.ctx.language);
   const before = step.previous.get(keyOf(event.uid, event.recurrenceId));
   const horizon = config.recurrenceHorizonDays;
   try {
@@ -355,7 +360,7 @@ async function writeVevent(
       tally.unchanged += 1;
       return;
     }
-    const write = eventWriteOf(event, step.defaults, await matchedLinks(db, event));
+    const write = await withMatchedOrganizer(db, event, feedWrite);
     // Deleted here, or moved to the trash here: left alone.
     const status = before?.eventId ? step.statuses.get(before.eventId) : undefined;
     if (
@@ -425,11 +430,9 @@ async function removeVevent(step: Step, row: ImportedRow, masters: Map<string, F
       await writeImportRows(db, forget);
       return;
     }
-    const write = eventWriteOf(
-      { ...master, recurrenceId: row.recurrenceId, recurrence: null, ...occurrenceTimes(master, row.recurrenceId) },
-      step.defaults,
-      await matchedLinks(db, master),
-    );
+    const occurrence = { ...master, recurrenceId: row.recurrenceId, recurrence: null };
+    const feedWrite = eventWriteOf({ ...occurrence, ...occurrenceTimes(master, row.recurrenceId) }, step.defaults);
+    const write = await withMatchedOrganizer(db, master, feedWrite);
     const written = await events.update(db, step.ctx, row.eventId, write, config.recurrenceHorizonDays, forget);
     if (!written) await writeImportRows(db, forget);
     else tally.updated += 1;
