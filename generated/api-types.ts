@@ -1152,7 +1152,7 @@ export interface components {
          * @example rest_invalid_param
          * @enum {string}
          */
-        ErrorCode: "rest_no_route" | "rest_invalid_param" | "rest_missing_callback_param" | "rest_invalid_json" | "rest_forbidden" | "rest_payload_too_large" | "rest_unsupported_media_type" | "rest_too_many_requests" | "rest_request_timeout" | "rest_bad_request" | "rest_headers_too_large" | "rest_not_ready" | "rest_service_unavailable" | "rest_internal_error" | "empty_term_name" | "term_exists" | "rest-category-not-found" | "rest-tag-not-found" | "rest-venue-not-found" | "venue-not-accessible" | "venue-is-in-trash" | "venue-archive-page-not-found" | "rest-organizer-not-found" | "organizer-not-accessible" | "organizer-is-in-trash" | "organizer-archive-page-not-found" | "rest-event-not-found" | "event-no-longer-available" | "event-not-accessible" | "event-is-in-trash" | "event-archive-page-not-found" | "rest_sync_token_expired" | "rest_precondition_failed" | "event-password-protected" | "rest_webhook_not_found" | "rest_import_not_found" | "rest_import_running";
+        ErrorCode: "rest_no_route" | "rest_invalid_param" | "rest_missing_callback_param" | "rest_invalid_json" | "rest_forbidden" | "rest_cross_site_write" | "rest_payload_too_large" | "rest_unsupported_media_type" | "rest_too_many_requests" | "rest_request_timeout" | "rest_bad_request" | "rest_headers_too_large" | "rest_not_ready" | "rest_service_unavailable" | "rest_internal_error" | "empty_term_name" | "term_exists" | "rest-category-not-found" | "rest-tag-not-found" | "rest-venue-not-found" | "venue-not-accessible" | "venue-is-in-trash" | "venue-archive-page-not-found" | "rest-organizer-not-found" | "organizer-not-accessible" | "organizer-is-in-trash" | "organizer-archive-page-not-found" | "rest-event-not-found" | "event-no-longer-available" | "event-not-accessible" | "event-is-in-trash" | "event-archive-page-not-found" | "rest_sync_token_expired" | "rest_precondition_failed" | "event-password-protected" | "rest_webhook_not_found" | "rest_import_not_found" | "rest_import_running";
         /**
          * @description What exactly was wrong with one parameter (stable, never translated): a value that does not
          *     fit the parameter's type, range, length or format, that names an item which does not exist or
@@ -1160,7 +1160,7 @@ export interface components {
          *     today; a later version may add one, which a client should treat as `rest_invalid_param`.
          * @enum {string}
          */
-        ErrorDetailCode: "rest_invalid_type" | "rest_out_of_range" | "rest_too_short" | "rest_too_long" | "rest_too_few_items" | "rest_too_many_items" | "rest_not_in_enum" | "rest_invalid_format" | "rest_invalid_value" | "rest_missing_field" | "rest_empty_value" | "rest_invalid_param" | "rest_invalid_text" | "rest_too_deep" | "rest_invalid_date" | "rest_invalid_timezone" | "rest_end_before_start" | "rest_invalid_slug" | "rest_invalid_term_name" | "rest_invalid_parent" | "rest_invalid_recurrence" | "rest_invalid_webhook_target" | "rest_invalid_import_source" | "rest_recurrence_too_costly" | "rest_too_many_occurrences" | "rest_missing_callback_param" | "rest_status_forbidden" | "rest_event_not_found" | "rest_venue_not_found" | "rest_organizer_not_found" | "rest_term_not_found" | "rest_user_not_found" | "rest_linked_item_not_found" | "rest_sync_filters_differ" | "rest_sync_not_paged" | "rest_invalid_response";
+        ErrorDetailCode: "rest_invalid_type" | "rest_out_of_range" | "rest_too_short" | "rest_too_long" | "rest_too_few_items" | "rest_too_many_items" | "rest_not_in_enum" | "rest_invalid_format" | "rest_invalid_value" | "rest_missing_field" | "rest_empty_value" | "rest_invalid_param" | "rest_invalid_text" | "rest_too_deep" | "rest_invalid_date" | "rest_invalid_timezone" | "rest_end_before_start" | "rest_invalid_slug" | "rest_invalid_term_name" | "rest_invalid_parent" | "rest_invalid_recurrence" | "rest_invalid_webhook_target" | "rest_invalid_import_source" | "rest_recurrence_too_costly" | "rest_too_many_occurrences" | "rest_too_many_dates" | "rest_missing_callback_param" | "rest_status_forbidden" | "rest_event_not_found" | "rest_venue_not_found" | "rest_organizer_not_found" | "rest_term_not_found" | "rest_user_not_found" | "rest_linked_item_not_found" | "rest_sync_filters_differ" | "rest_sync_not_paged" | "rest_invalid_response";
         /**
          * @description The error envelope of every error response. `code` is stable and never translated;
          *     `message` is in the request language.
@@ -4757,6 +4757,7 @@ export interface operations {
             content: {
                 "application/json": components["schemas"]["CreateEventRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["CreateEventRequest"];
+                "multipart/form-data": components["schemas"]["CreateEventRequest"];
             };
         };
         responses: {
@@ -5895,6 +5896,7 @@ export interface operations {
             content: {
                 "application/json": components["schemas"]["CreateVenueRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["CreateVenueRequest"];
+                "multipart/form-data": components["schemas"]["CreateVenueRequest"];
             };
         };
         responses: {
@@ -6662,6 +6664,7 @@ export interface operations {
             content: {
                 "application/json": components["schemas"]["CreateOrganizerRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["CreateOrganizerRequest"];
+                "multipart/form-data": components["schemas"]["CreateOrganizerRequest"];
             };
         };
         responses: {

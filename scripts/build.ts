@@ -1,4 +1,4 @@
-// npm run build: compiles the service and the CLI into dist/ (one JavaScript file each, packages
+// npm run build: compiles the service, the CLI and their work thread into dist/ (one JavaScript file each, packages
 // left in node_modules), so that production runs plain `node`, without a TypeScript loader
 // (which costs ~40 MB of memory and start-up time in every process).
 import { build } from "esbuild";
@@ -7,7 +7,12 @@ import { resolve } from "node:path";
 const root = resolve(__dirname, "..");
 
 build({
-  entryPoints: { server: resolve(root, "src/server.ts"), cli: resolve(root, "src/cli/cli.ts") },
+  entryPoints: {
+    server: resolve(root, "src/server.ts"),
+    cli: resolve(root, "src/cli/cli.ts"),
+    // The thread of src/work/bounded-work.ts, beside the bundles that start it.
+    "work-thread": resolve(root, "src/work/work-thread.ts"),
+  },
   outdir: resolve(root, "dist"),
   bundle: true,
   platform: "node",

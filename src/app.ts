@@ -11,16 +11,11 @@ import { cors } from "./http/cors";
 import { createErrorHandler } from "./http/error-handler";
 import type { AllOperations } from "./http/operation-types";
 import { checkWriteTargets } from "./auth/write-targets";
-import {
-  headAsGet,
-  languagePrefix,
-  namespaceRootSlash,
-  noRoute,
-  resolveContext,
-  writeBody,
-} from "./http/request-pipeline";
+import { headAsGet, languagePrefix, namespaceRootSlash, noRoute, resolveContext } from "./http/request-pipeline";
+import { readRequestBody } from "./http/request-body";
+import { refuseCrossSiteWrites } from "./http/cross-site-writes";
 import { responseShaping } from "./http/response-shaping";
-import { methodOverride, multipartBody, queryFieldsOfWrites, restRouteParameter } from "./http/wordpress-requests";
+import { methodOverride, queryFieldsOfWrites, restRouteParameter } from "./http/wordpress-requests";
 import { LANGUAGES, type Language } from "./i18n/languages";
 import type { Logger } from "./logging/logger";
 import { rateLimit } from "./http/rate-limit";
@@ -168,15 +163,14 @@ export function createApp({
   app.use(rejectNulInPath);
   app.use(namespaceRootSlash(namespaceBasePath(config)));
   app.use(headAsGet);
-  app.use(multipartBody(config.bodyLimitBytes));
-  app.use(writeBody(config.bodyLimitBytes));
-  app.use(queryFieldsOfWrites);
   app.use(routeOptions(config, namespaceBasePath(config), indexRoutes));
+  app.use(refuseCrossSiteWrites(config));
   app.use(authenticate(new CredentialVerifier(db, config, credentialStore)));
   app.use(
     specValidation(spec, operations, {
       validateResponses: config.validateResponses,
       authorization: [checkWriteTargets(handlers)],
+      bodyReaders: [readRequestBody(config.bodyLimitBytes), queryFieldsOfWrites],
     }),
   );
   app.use(resolveContext(config));

@@ -74,6 +74,10 @@ export interface ImportConfig {
   maxBytes: number;
   /** The most VEVENTs a feed may have. */
   maxEvents: number;
+  /** How long reading a fetched feed may take, in its worker thread, in milliseconds. */
+  readDeadlineMs: number;
+  /** The heap of the thread that reads feeds, in megabytes. */
+  readMemoryMb: number;
   /** How often a process looks for due sources, in milliseconds. */
   pollMs: number;
   /** How long `POST /imports/{id}/run` waits for the run before answering 202, in milliseconds. */
@@ -313,6 +317,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: integer(env, "IMPORT_TIMEOUT_MS", 30_000, 100, 600_000),
       maxBytes: integer(env, "IMPORT_MAX_BYTES", 10_485_760, 1024, 268_435_456),
       maxEvents: integer(env, "IMPORT_MAX_EVENTS", 5_000, 1, 100_000),
+      readDeadlineMs: integer(env, "IMPORT_READ_DEADLINE_MS", 10_000, 100, 600_000),
+      readMemoryMb: integer(env, "IMPORT_READ_MEMORY_MB", 256, 32, 8192),
       pollMs: integer(env, "IMPORT_POLL_MS", 60_000, 10, 3_600_000),
       runWaitMs: integer(env, "IMPORT_RUN_WAIT_MS", 10_000, 0, 600_000),
       maxFailures: integer(env, "IMPORT_MAX_FAILURES", 5, 1, 1000),

@@ -89,7 +89,7 @@ describe("credentials", () => {
           headers: header,
         });
         expect(response.status).toBe(401);
-        expect(response.headers.get("www-authenticate")).toBe('Bearer realm="calendar", Basic realm="calendar"');
+        expect(response.headers.get("www-authenticate")).toBe('Bearer realm="calendar"');
         bodies.add(response.text);
       }
     }

@@ -6,7 +6,7 @@ import { resolve } from "node:path";
 import Ajv2020 from "ajv/dist/2020";
 import { Client } from "pg";
 import { sqlitePath } from "../src/db/database";
-import { startTestServer, type TestServer } from "./support/test-server";
+import { ADMIN_TOKEN, startTestServer, type TestServer } from "./support/test-server";
 
 const document = JSON.parse(readFileSync(resolve(__dirname, "../generated/openapi.json"), "utf8"));
 const ajv = new Ajv2020({ strict: false });
@@ -272,10 +272,21 @@ describe("slow, oversized and broken requests", () => {
   it("closes a connection whose body does not arrive in time", async () => {
     const response = await rawExchange(
       server,
-      'POST /calendar/events/v1/tags HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na',
+      `POST /calendar/events/v1/tags HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na`,
       { keepOpenMs: 10_000 },
     );
     expect(response).toMatch(/^HTTP\/1\.1 408 /);
+  });
+
+  it("answers an anonymous write at once, without waiting for its body, and closes the connection", async () => {
+    const started = Date.now();
+    const response = await rawExchange(
+      server,
+      'POST /calendar/events/v1/tags HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na',
+      { keepOpenMs: 10_000 },
+    );
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(response).toMatch(/^HTTP\/1\.1 401 [^]*\r\nConnection: close\r\n/);
   });
 
   it("answers headers over 16 KiB with 431, and what is not HTTP with 400, in the envelope", async () => {

@@ -1,3 +1,4 @@
+import { isSecretParameter } from "./secret-parameters";
 import type { Request, Response } from "express";
 import type { Config } from "../config";
 import { sendRepresentation } from "./conditional";
@@ -37,7 +38,8 @@ export function encodeQuery(entries: Array<[string, QueryValue]>): string {
 
 /**
  * The query a collection URL repeats: `page` and `per_page` (effective values), then every other
- * parameter the client sent, with its validated value, in the order the request had them.
+ * parameter the client sent, with its validated value, in the order the request had them, but a
+ * secret (an event's `password`: see secret-parameters.ts).
  * `overrides` replaces values with their effective form (e.g. normalized dates).
  */
 export function echoedQuery(
@@ -49,7 +51,7 @@ export function echoedQuery(
   const names: string[] = [];
   for (const raw of sent.keys()) {
     const name = raw.replace(/\[\]$/, "");
-    if (name !== "page" && name !== "per_page" && !names.includes(name)) names.push(name);
+    if (name !== "page" && name !== "per_page" && !isSecretParameter(name) && !names.includes(name)) names.push(name);
   }
   for (const name of Object.keys(overrides)) if (!names.includes(name)) names.push(name);
   const query = req.query as Record<string, QueryValue | undefined>;

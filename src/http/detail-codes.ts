@@ -103,6 +103,14 @@ export const DETAIL_CODES = {
       es: "La regla genera más de 730 ocurrencias hasta el horizonte; use un INTERVAL mayor, COUNT o UNTIL.",
     },
   },
+  rest_too_many_dates: {
+    meaning: "a recurrence listing more than 366 extra dates (RDATE) or 730 excluded dates (EXDATE), in any form",
+    message: {
+      en: "Lists more than 366 extra dates (RDATE) or more than 730 excluded dates (EXDATE).",
+      "pt-br": "Lista mais de 366 datas extras (RDATE) ou mais de 730 datas excluídas (EXDATE).",
+      es: "Enumera más de 366 fechas adicionales (RDATE) o más de 730 fechas excluidas (EXDATE).",
+    },
+  },
   rest_invalid_webhook_target: {
     meaning: "a webhook URL that is not http(s), carries credentials, or names an address notifications may not go to",
     message: {

@@ -1,3 +1,4 @@
+import { closeIfBodyUnread } from "./request-body";
 import type { ErrorRequestHandler, Request } from "express";
 import type { Config } from "../config";
 import { fillTemplate, type Language, type Localized } from "../i18n/languages";
@@ -187,8 +188,12 @@ function toEnvelope(err: unknown, language: Language, config: Config): Envelope 
   return null;
 }
 
-/** The schemes a client may authenticate with, on every 401. */
-const WWW_AUTHENTICATE = 'Bearer realm="calendar", Basic realm="calendar"';
+/**
+ * The scheme a 401 asks for. Not Basic, though Basic credentials (application passwords) are
+ * accepted when sent: a Basic challenge makes browsers prompt, then attach what was typed to every
+ * later request to the site, which a page on another site could then make write for its visitor.
+ */
+const WWW_AUTHENTICATE = 'Bearer realm="calendar"';
 
 export function createErrorHandler(config: Config, logger: Logger): ErrorRequestHandler {
   return (err: unknown, req: Request, res, next) => {
@@ -210,6 +215,7 @@ export function createErrorHandler(config: Config, logger: Logger): ErrorRequest
       result ??= envelope("rest_internal_error", language);
     }
     for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
+    closeIfBodyUnread(req, res);
     if (result.status === 401) res.setHeader("WWW-Authenticate", WWW_AUTHENTICATE);
     res.setHeader("Content-Language", language);
     res

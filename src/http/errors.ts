@@ -46,6 +46,15 @@ export const ERRORS = {
       es: "Lo siento, no tienes permiso para hacer eso.",
     },
   },
+  rest_cross_site_write: {
+    status: 403,
+    message: {
+      en: "A write sent by a page of another site without CORS is refused: send it from this site, or through CORS with your own Authorization header.",
+      "pt-br":
+        "Uma escrita enviada por uma página de outro site sem CORS é recusada: envie-a deste site, ou por CORS com o seu próprio cabeçalho Authorization.",
+      es: "Se rechaza una escritura enviada por una página de otro sitio sin CORS: envíela desde este sitio, o mediante CORS con su propia cabecera Authorization.",
+    },
+  },
   rest_payload_too_large: {
     status: 413,
     message: {

@@ -28,8 +28,6 @@ declare global {
       prefixLanguage?: Language;
       /** The authenticated caller; null when anonymous. Set before the spec validation. */
       principal?: Principal | null;
-      /** A body that could not be parsed; reported only after the credentials are checked. */
-      deferredBodyError?: unknown;
       ctx?: RequestContext;
     }
   }

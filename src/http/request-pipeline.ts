@@ -1,4 +1,4 @@
-import express, { type RequestHandler } from "express";
+import type { RequestHandler } from "express";
 import type { Config } from "../config";
 import type { Principal } from "../auth/principal";
 import { isLanguage, type Language } from "../i18n/languages";
@@ -39,33 +39,6 @@ export const headAsGet: RequestHandler = (req, _res, next) => {
   if (req.method === "HEAD") req.method = "GET";
   next();
 };
-
-const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
-
-/**
- * Parses write bodies: JSON, or form-encoded as PHP's `wp_remote_post` sends an array
- * (`key[]=` lists, `key[field]=` objects; nested more than 32 deep, a 400). A body that cannot be
- * parsed is not reported here but after the credentials are checked (see specValidation), so
- * that an anonymous write always gets 401.
- */
-export function writeBody(limitBytes: number): RequestHandler {
-  const parseJson = express.json({ limit: limitBytes, strict: true });
-  const parseForm = express.urlencoded({ extended: true, limit: limitBytes, parameterLimit: 1000 });
-  return (req, res, next) => {
-    // Only writes take a body; whatever a GET or DELETE carries is not read.
-    if (!BODY_METHODS.has(req.method)) return next();
-    parseJson(req, res, (jsonError?: unknown) => {
-      if (jsonError) {
-        req.deferredBodyError = jsonError;
-        return next();
-      }
-      parseForm(req, res, (formError?: unknown) => {
-        if (formError) req.deferredBodyError = formError;
-        next();
-      });
-    });
-  };
-}
 
 /** What a handler works with, for a caller reaching the API at `origin` in `language`. */
 export function contextAt(

@@ -1,6 +1,4 @@
-import busboy from "busboy";
 import type { Request, RequestHandler } from "express";
-import qs from "qs";
 
 /**
  * WordPress core's request forms, which its REST API reads on every route and clients of the
@@ -9,8 +7,7 @@ import qs from "qs";
  * - `POST` with `_method=DELETE|PUT|PATCH` in the query, or an `X-HTTP-Method-Override` header,
  *   for clients that can only send GET and POST (never on GET: a link must not delete);
  * - a write's fields in the query string, the body's winning where both give one;
- * - `multipart/form-data` bodies, read as form-encoded ones are (files are ignored, as the
- *   original's event routes ignore them: images go to WordPress's media routes).
+ * - `multipart/form-data` bodies, read as form-encoded ones are (http/request-body.ts).
  */
 
 const OVERRIDES = new Set(["PUT", "PATCH", "DELETE"]);
@@ -73,68 +70,3 @@ export const queryFieldsOfWrites: RequestHandler = (req, _res, next) => {
   }
   next();
 };
-
-/**
- * A `multipart/form-data` body (PHP cURL given an array), read as a form-encoded one: its fields
- * through the same `key[]=` / `key[field]=` reading, its files drained and ignored. Then the
- * request is a form-encoded one for everything after.
- */
-export function multipartBody(limitBytes: number): RequestHandler {
-  return (req, _res, next) => {
-    if (
-      !/^multipart\/form-data\b/i.test(req.headers["content-type"] ?? "") ||
-      !["POST", "PUT", "PATCH"].includes(req.method)
-    )
-      return next();
-    let parser: busboy.Busboy;
-    try {
-      parser = busboy({ headers: req.headers, limits: { fieldSize: limitBytes, fields: 1000, parts: 2000 } });
-    } catch (error) {
-      req.deferredBodyError = Object.assign(error as Error, { type: "entity.parse.failed", status: 400 });
-      return next();
-    }
-    const pairs: string[] = [];
-    let size = 0;
-    let failed: Error | null = null;
-    parser.on("field", (name, value) => {
-      size += name.length + value.length;
-      if (size > limitBytes)
-        failed ??= Object.assign(new Error("request entity too large"), { type: "entity.too.large", status: 413 });
-      else pairs.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
-    });
-    parser.on("file", (_name, stream) => stream.resume());
-    parser.on(
-      "fieldsLimit",
-      () => (failed ??= Object.assign(new Error("too many parameters"), { type: "parameters.too.many", status: 413 })),
-    );
-    parser.on("error", (error: Error) => {
-      failed ??= Object.assign(error, { type: "entity.parse.failed", status: 400 });
-      finish();
-    });
-    parser.on("close", () => finish());
-    let done = false;
-    const finish = () => {
-      if (done) return;
-      done = true;
-      req.headers["content-type"] = "application/x-www-form-urlencoded";
-      // Read: the body parsers after this leave it as it is.
-      (req as Request & { _body?: boolean })._body = true;
-      if (failed) req.deferredBodyError = failed;
-      else {
-        try {
-          req.body = qs.parse(pairs.join("&"), {
-            allowPrototypes: true,
-            arrayLimit: Math.max(100, pairs.length),
-            depth: 32,
-            strictDepth: true,
-            parameterLimit: 1000,
-          });
-        } catch (error) {
-          req.deferredBodyError = Object.assign(error as Error, { type: "querystring.parse.rangeError", status: 400 });
-        }
-      }
-      next();
-    };
-    req.pipe(parser);
-  };
-}

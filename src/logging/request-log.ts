@@ -1,26 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Request, RequestHandler, Response } from "express";
+import { redactUrl } from "../http/secret-parameters";
 import type { Logger } from "./logger";
-
-/** Query parameters whose values are secrets and must never be logged. */
-const SECRET_QUERY_PARAMS = new Set(["password"]);
-
-/**
- * Whether a query parameter's name names a secret, in any form the query parser reads as that
- * parameter (`password`, `password[]`, `password[0]`, `password[a][b]`), in any case.
- */
-function isSecretName(name: string): boolean {
-  return SECRET_QUERY_PARAMS.has(name.replace(/\[.*$/s, "").toLowerCase());
-}
-
-export function redactUrl(url: string): string {
-  const queryStart = url.indexOf("?");
-  if (queryStart < 0) return url;
-  const params = new URLSearchParams(url.slice(queryStart + 1));
-  if (![...params.keys()].some(isSecretName)) return url;
-  const kept = [...params].map(([name, value]): [string, string] => [name, isSecretName(name) ? "[redacted]" : value]);
-  return `${url.slice(0, queryStart)}?${new URLSearchParams(kept).toString()}`;
-}
 
 /** Told of every request when its response is done, with how long it took (the metrics). */
 export type RequestObserver = (req: Request, res: Response, seconds: number) => void;

@@ -66,8 +66,15 @@ export function literalAddress(url: URL): string | null {
 
 export type ResolvedAddress = { address: string; family: number };
 
-/** The addresses of the URL's host, every one of them allowed; else an error saying why not. */
+/**
+ * The addresses of the URL's host, every one of them allowed; else an error saying why not. A URL
+ * with credentials is refused here too, whoever gave it (a source's owner, or a redirect of its
+ * server): Node would send them, to whatever host the URL names.
+ */
 export async function allowedAddresses(url: URL, policy: OutboundPolicy): Promise<ResolvedAddress[]> {
+  if (url.username !== "" || url.password !== "") throw new Error("refused: the URL carries credentials");
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new Error(`refused: not http or https (${url.protocol})`);
   const literal = literalAddress(url);
   const addresses = literal
     ? [{ address: literal, family: isIP(literal) }]

@@ -1,7 +1,7 @@
 import { dirname } from "node:path";
 import type { RequestHandler } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
-import { requireScopes } from "../auth/authenticate";
+import { requireOperationScopes } from "../auth/authenticate";
 import { RecentValues } from "../text/text-memo";
 import { formBodyReader } from "./form-body";
 import { guardInput } from "./input-guard";
@@ -12,13 +12,9 @@ export interface ValidationOptions {
   validateResponses: boolean;
   /** Checks that need the matched operation and the caller, and must come before validation. */
   authorization: RequestHandler[];
+  /** What reads a request's body: only once the caller may call the operation (see http/request-body.ts). */
+  bodyReaders: RequestHandler[];
 }
-
-/** Reports a body that express.json could not parse, once the credentials have been checked. */
-const raiseDeferredBodyError: RequestHandler = (req, _res, next) => {
-  if (req.deferredBodyError !== undefined) return next(req.deferredBodyError);
-  next();
-};
 
 /**
  * The validator finds a request's operation by compiling the path pattern of every route with
@@ -45,27 +41,14 @@ function compilePathPatternsOnce(): void {
 }
 
 /**
- * The validator's security step, but for operations that anyone may call (an empty requirement,
- * `{}`, among the operation's): it passes those whatever the request carries, after running
- * every scheme's check, each failing one by throwing an Error (a fifth of an anonymous read's
- * validation). The credentials themselves were checked before (auth/authenticate.ts).
- */
-function unlessOpenToAll(security: RequestHandler): RequestHandler {
-  return (req, res, next) => {
-    const requirements = (req as { openapi?: { schema?: { security?: object[] } } }).openapi?.schema?.security;
-    if (requirements?.some((requirement) => Object.keys(requirement).length === 0)) return next();
-    return security(req, res, next);
-  };
-}
-
-/**
  * express-openapi-validator's middleware, with steps of ours put between its own:
- *   path params → route metadata → [query normalizer] → security (scopes)
- *   → [authorization] → [deferred body error] → [input guard: NUL, lone surrogates, nesting]
- *   → [form body reader] → request validation → [flags as booleans] → response validation.
+ *   path params → route metadata → [query normalizer] → [security: the operation's scopes]
+ *   → [authorization] → [body readers] → [input guard: NUL, lone surrogates, nesting] → [form body reader] → request validation
+ *   → [flags as booleans] → response validation.
+ * Who the caller is, and whether the operation is open to them, is settled before a byte of the
+ * body is read: an anonymous or unauthorized write is turned away at once, whatever it carries.
  * The normalizer and the form body reader need the matched operation, and must run before
- * validation; a malformed body must only be reported after an anonymous or unauthorized caller
- * has been turned away. Unknown query parameters are let through (and ignored), as WordPress does.
+ * validation. Unknown query parameters are let through (and ignored), as WordPress does.
  */
 export function specValidation(
   spec: JsonObject,
@@ -80,12 +63,8 @@ export function specValidation(
     validateApiSpec: false,
     validateRequests: { allErrors: true, allowUnknownQueryParameters: true, coerceTypes: false },
     validateResponses: options.validateResponses ? { removeAdditional: false } : false,
-    validateSecurity: {
-      handlers: {
-        bearerAuth: (req, scopes) => requireScopes(req as never, scopes),
-        basicAuth: (req, scopes) => requireScopes(req as never, scopes),
-      },
-    },
+    // The credential is verified by auth/authenticate.ts and the scopes by requireOperationScopes.
+    validateSecurity: false,
     useRequestUrl: true,
     // No operation takes uploads.
     fileUploader: false,
@@ -99,15 +78,15 @@ export function specValidation(
       `express-openapi-validator's middleware changed: expected ${expected.join(", ")}, got ${names.join(", ")}`,
     );
   }
-  const [pathParams, metadata, security, request, ...response] = middleware;
+  const [pathParams, metadata, , request, ...response] = middleware;
   const shapes = queryShapes(operations);
   return [
     pathParams,
     metadata,
     queryNormalizer(shapes),
-    unlessOpenToAll(security),
+    requireOperationScopes,
     ...options.authorization,
-    raiseDeferredBodyError,
+    ...options.bodyReaders,
     guardInput,
     formBodyReader(operations),
     request,

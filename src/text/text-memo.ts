@@ -14,6 +14,10 @@ export class RecentValues<V> {
     this.values.set(key, value);
     return value;
   }
+
+  forget(key: string): void {
+    this.values.delete(key);
+  }
 }
 
 /**

@@ -148,6 +148,10 @@ function wallClockOf(value: string): string | null {
 export function recurrenceOf(input: unknown, start: SeriesStart, problems: ParamProblems): Recurrence | "none" | null {
   const reading = readRecurrence(input, start);
   if ("none" in reading) return "none";
+  if ("tooManyDates" in reading) {
+    problems.add("recurrence", "rest_too_many_dates");
+    return null;
+  }
   const rule = "rule" in reading ? reading.rule : null;
   const parts = rule === null ? null : partsOf(rule.rrule);
   if (rule === null || parts === null || !validParts(parts)) {
@@ -237,6 +241,7 @@ export async function occurrencesOf(
   recurrence: Recurrence,
   series: SeriesTimes,
   until: Date,
+  client?: string,
 ): Promise<{ occurrences: Occurrence[]; tooMany: boolean }> {
   const parts = partsOf(recurrence.rrule)!;
   const startLocal = recurrence.start ?? series.startLocal;
@@ -249,13 +254,16 @@ export async function occurrencesOf(
   parts.delete("COUNT");
   const ruleUntil = untilPart === undefined ? last : untilOf(untilPart, series.timezone);
   const count = countPart === undefined ? null : Number(countPart);
-  const dates = await expandRule({
-    rule: [...parts].map(([name, value]) => `${name}=${value}`).join(";"),
-    dtstart: start,
-    until: ruleUntil < last ? ruleUntil : last,
-    // One more than may be made, to tell a rule that gives too many.
-    limit: Math.min(count ?? Infinity, MAX_OCCURRENCES + 2),
-  });
+  const dates = await expandRule(
+    {
+      rule: [...parts].map(([name, value]) => `${name}=${value}`).join(";"),
+      dtstart: start,
+      until: ruleUntil < last ? ruleUntil : last,
+      // One more than may be made, to tell a rule that gives too many.
+      limit: Math.min(count ?? Infinity, MAX_OCCURRENCES + 2),
+    },
+    client,
+  );
   const walls = new Set(dates.map(wallOf));
   walls.delete(startLocal);
   // The rule's occurrences after the first, COUNT including the first; then the extra dates.

@@ -30,6 +30,7 @@ import {
   wallOf,
   type Occurrence,
   type Recurrence,
+  type SeriesTimes,
 } from "./event-recurrence";
 import { ExpansionTooCostly } from "./rule-expansion";
 import { yieldToEventLoop } from "../../event-loop";
@@ -112,6 +113,30 @@ function copiedColumns(series: EventRecord) {
 }
 
 /**
+ * Walks a write's rule before the write's transaction opens (the sync inside it then finds the
+ * walk done: see rule-expansion.ts), in `client`'s turn; a rule too costly to walk, or giving too
+ * many occurrences, is refused here, before the write holds anything.
+ */
+export async function walkBeforeWrite(
+  stored: string | null,
+  series: SeriesTimes,
+  now: Date,
+  horizonDays: number,
+  client: string,
+): Promise<void> {
+  const recurrence = parseStoredRecurrence(stored);
+  if (recurrence === null) return;
+  const { tooMany } = await expandedOccurrences(recurrence, series, horizonOf(now, horizonDays), client);
+  if (tooMany) throw invalidParam("recurrence", "rest_too_many_occurrences");
+}
+
+function expandedOccurrences(recurrence: Recurrence, series: SeriesTimes, until: Date, client?: string) {
+  return occurrencesOf(recurrence, series, until, client).catch((error: unknown) => {
+    throw error instanceof ExpansionTooCostly ? invalidParam("recurrence", "rest_recurrence_too_costly") : error;
+  });
+}
+
+/**
  * Brings the occurrences of the series `seriesId` in step with it, up to `until`, as `mode` says;
  * `now` is where "to come" starts. A rule giving too many occurrences is a `400`.
  */
@@ -138,9 +163,7 @@ export async function syncSeries(
   const from = mode === "create" ? new Date(-8.64e15) : now;
   const wanted: Occurrence[] = [];
   if (recurrence !== null) {
-    const { occurrences, tooMany } = await occurrencesOf(recurrence, series, until).catch((error: unknown) => {
-      throw error instanceof ExpansionTooCostly ? invalidParam("recurrence", "rest_recurrence_too_costly") : error;
-    });
+    const { occurrences, tooMany } = await expandedOccurrences(recurrence, series, until);
     if (tooMany) throw invalidParam("recurrence", "rest_too_many_occurrences");
     wanted.push(...occurrences.filter((occurrence) => occurrence.startsAt >= from));
   }

@@ -36,7 +36,15 @@ import {
 import { parseStoredRecurrence, recurrenceOf, withGivenStart } from "./event-recurrence";
 import { givesExdates, type SeriesStart } from "./recurrence-forms";
 import { plainWallClock } from "../../dates/date-input";
-import { exdateOf, horizonOf, moveExceptions, syncSeries, wallShift, withExdate } from "./event-series";
+import {
+  exdateOf,
+  horizonOf,
+  moveExceptions,
+  syncSeries,
+  walkBeforeWrite,
+  wallShift,
+  withExdate,
+} from "./event-series";
 
 /** What a write body of an event may hold (the spec's fields; a create's has the required ones). */
 export type EventWrite = Schemas["EventFields"];
@@ -164,6 +172,31 @@ function recurrenceWrite(
   return recurrence === "none" ? null : recurrence === null ? undefined : JSON.stringify(recurrence);
 }
 
+/**
+ * The rule a write leaves its event with, walked before the write's transaction opens (see
+ * rule-expansion.ts); what the write gets wrong otherwise is reported by the write itself.
+ */
+async function walkRuleAhead(
+  input: EventWrite,
+  current: EventRecord | null,
+  ctx: PostWriteContext,
+  series: SeriesHorizon,
+): Promise<void> {
+  if (input.recurrence === undefined && (current?.recurrence ?? null) === null) return;
+  const unreported = new ParamProblems();
+  const times = resolveEventTimes(input, current, ctx.siteTimezone, ctx.now, unreported);
+  if (times === null) return;
+  const written = recurrenceWrite(input, current, times, unreported);
+  const rule = written === undefined ? (current?.recurrence ?? null) : written;
+  if (rule === null) return;
+  const given =
+    input.start_date !== undefined
+      ? plainWallClock(input.start_date)
+      : (parseStoredRecurrence(current?.recurrence ?? null)?.start ?? null);
+  const stored = withGivenStart(rule, given, times);
+  await walkBeforeWrite(stored, times, ctx.now, series.horizonDays, `user:${ctx.principal.userId}`);
+}
+
 export async function createEvent(
   db: Database,
   ctx: PostWriteContext,
@@ -173,6 +206,7 @@ export async function createEvent(
   linked: LinkedItemWriters,
   also?: AlsoInTransaction,
 ): Promise<EventRecord> {
+  await walkRuleAhead(input, null, ctx, series);
   return retryOnSlugClash(() =>
     inTransaction(db, async (tx) => {
       const problems = new ParamProblems();
@@ -230,6 +264,7 @@ export async function updateEvent(
   also?: AlsoInTransaction,
 ): Promise<EventRecord> {
   const id = target.record.id;
+  await walkRuleAhead(input, target.record, ctx, series);
   return retryOnSlugClash(() =>
     inTransaction(db, async (tx) => {
       const problems = new ParamProblems();

@@ -1,4 +1,5 @@
 import { DateTime } from "luxon";
+import { MAX_EXDATES, MAX_RDATES } from "../../dates/recurrence-limits";
 
 /**
  * The forms a write's `recurrence` comes in, read into the canonical one (`{rrule, rdate, exdate}`,
@@ -26,11 +27,21 @@ export interface SeriesStart {
   timezone: string;
 }
 
-/** What a write's `recurrence` says: a rule, no rule, or nothing this service reads (`unreadable`). */
-export type RecurrenceReading = { rule: CanonicalRecurrence } | { none: true } | { unreadable: true };
+/**
+ * What a write's `recurrence` says: a rule, no rule, nothing this service reads (`unreadable`), or
+ * more extra or excluded dates than a series may list (`tooManyDates`, told before they are read).
+ */
+export type RecurrenceReading =
+  { rule: CanonicalRecurrence } | { none: true } | { unreadable: true } | { tooManyDates: true };
 
 const NONE: RecurrenceReading = { none: true };
 const UNREADABLE: RecurrenceReading = { unreadable: true };
+const TOO_MANY_DATES: RecurrenceReading = { tooManyDates: true };
+
+/** Whether lists of `rdates` and `exdates` values are more than a series may list. */
+function overDateCaps(rdates: number, exdates: number): boolean {
+  return rdates > MAX_RDATES || exdates > MAX_EXDATES;
+}
 
 export function readRecurrence(value: unknown, start: SeriesStart): RecurrenceReading {
   if (
@@ -50,10 +61,13 @@ export function readRecurrence(value: unknown, start: SeriesStart): RecurrenceRe
     return value.every((line) => typeof line === "string") ? fromLines(value as string[], start) : UNREADABLE;
   if (typeof value !== "object") return UNREADABLE;
   const object = value as Record<string, unknown>;
-  if (typeof object.rrule === "string")
+  if (typeof object.rrule === "string") {
+    const count = (list: unknown) => (Array.isArray(list) ? list.length : 0);
+    if (overDateCaps(count(object.rdate), count(object.exdate))) return TOO_MANY_DATES;
     return {
       rule: { rrule: object.rrule, rdate: datesOf(object.rdate, start), exdate: datesOf(object.exdate, start) },
     };
+  }
   return fromAddOn(object, start);
 }
 
@@ -84,7 +98,22 @@ function wallOfIcal(value: string, tzid: string | undefined, start: SeriesStart)
   return instant.setZone(start.timezone).toFormat("yyyy-MM-dd HH:mm:ss");
 }
 
+/** How many values the RDATE and the EXDATE lines list, counted as text (before any is read as a date). */
+function countLineValues(lines: string[]): { rdates: number; exdates: number } {
+  const counts = { rdates: 0, exdates: 0 };
+  for (const line of lines) {
+    const name = /^\s*(RDATE|EXDATE)[;:]/i.exec(line)?.[1].toUpperCase();
+    if (name === undefined) continue;
+    let values = 1;
+    for (let at = line.indexOf(",", line.indexOf(":")); at >= 0; at = line.indexOf(",", at + 1)) values += 1;
+    counts[name === "RDATE" ? "rdates" : "exdates"] += values;
+  }
+  return counts;
+}
+
 function fromLines(lines: string[], start: SeriesStart): RecurrenceReading {
+  const { rdates, exdates } = countLineValues(lines);
+  if (overDateCaps(rdates, exdates)) return TOO_MANY_DATES;
   let rrule: string | null = null;
   const rdate: string[] = [];
   const exdate: string[] = [];
@@ -268,6 +297,8 @@ function ruleParts(rule: Record<string, unknown>): { frequency: string; parts: s
 function fromAddOn(object: Record<string, unknown>, start: SeriesStart): RecurrenceReading {
   const rules = Array.isArray(object.rules) ? object.rules : object.type !== undefined ? [object] : null;
   if (rules === null || !rules.every((rule) => rule !== null && typeof rule === "object")) return UNREADABLE;
+  if (overDateCaps(rules.length, Array.isArray(object.exclusions) ? object.exclusions.length : 0))
+    return TOO_MANY_DATES;
   let rrule: string | null = null;
   const rdate: string[] = [];
   for (const rule of rules as Array<Record<string, unknown>>) {

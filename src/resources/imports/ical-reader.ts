@@ -1,7 +1,7 @@
 import ICAL from "ical.js";
 import { DateTime, IANAZone } from "luxon";
 import { findIana } from "windows-iana";
-import { yieldToEventLoop } from "../../event-loop";
+import { MAX_EXDATES, MAX_RDATES, MAX_ZONE_DATES } from "../../dates/recurrence-limits";
 
 /**
  * Reading an iCalendar feed (RFC 5545) into the events it describes, with ical.js: each VEVENT's
@@ -47,15 +47,24 @@ export interface FeedReading {
   problems: FeedProblem[];
 }
 
-/** The feed is not iCalendar at all (no VCALENDAR could be read). */
-export class UnreadableFeed extends Error {}
+/** What a feed's reading is given: its text, the site's zone, and the most VEVENTs it may hold (IMPORT_MAX_EVENTS). */
+export interface FeedText {
+  text: string;
+  siteZone: string;
+  maxEvents: number;
+}
+
+/** The feed is not iCalendar at all (no VCALENDAR could be read), or holds more VEVENTs than a run takes. */
+export class UnreadableFeed extends Error {
+  override name = "UnreadableFeed";
+}
 
 const WALL = "yyyy-MM-dd HH:mm:ss";
 
 interface Zones {
   calendarZone: string;
-  /** The feed's VTIMEZONEs by TZID, for names that are neither IANA nor Windows ones. */
-  defined: Map<string, ICAL.Timezone>;
+  /** The feed's VTIMEZONEs by TZID, for names that are neither IANA nor Windows ones; a text: why one is not used. */
+  defined: Map<string, ICAL.Timezone | string>;
 }
 
 const zonesByName = new Map<string, string | null>();
@@ -105,6 +114,7 @@ function zonedWall(property: ICAL.Property, time: ICAL.Time, zones: Zones): { zo
   if (iana) return { zone: iana, wall: wallOfFields(time) };
   const defined = zones.defined.get(tzid);
   if (!defined) throw new Error(`unknown time zone "${tzid}" (neither IANA, Windows, nor a VTIMEZONE of the feed)`);
+  if (typeof defined === "string") throw new Error(`the feed's VTIMEZONE "${tzid}" is not used: ${defined}`);
   const offsetSeconds = defined.utcOffset(time);
   const instant = DateTime.fromISO(`${wallOfFields(time).replace(" ", "T")}Z`).minus({ seconds: offsetSeconds });
   return { zone: zones.calendarZone, wall: instant.setZone(zones.calendarZone).toFormat(WALL) };
@@ -116,8 +126,15 @@ function inZone(wall: string, from: string, to: string): string {
   return DateTime.fromFormat(wall, WALL, { zone: from }).setZone(to).toFormat(WALL);
 }
 
+/** How many values the properties `name` of a component list, counted before any is read as a date. */
+function valueCount(component: ICAL.Component, name: string): number {
+  return component.getAllProperties(name).reduce((count, property) => count + property.getValues().length, 0);
+}
+
 /** The values of a date list (EXDATE, RDATE) as wall clocks of the event's zone (days alone for all-day events). */
 function datesOfList(vevent: ICAL.Component, name: string, zone: string, allDay: boolean, zones: Zones): string[] {
+  const cap = name === "rdate" ? MAX_RDATES : MAX_EXDATES;
+  if (valueCount(vevent, name) > cap) throw new Error(`more than ${cap} ${name.toUpperCase()} values`);
   const dates: string[] = [];
   for (const property of vevent.getAllProperties(name)) {
     for (const value of property.getValues() as Array<ICAL.Time | ICAL.Period>) {
@@ -268,16 +285,117 @@ function calendarZoneOf(calendar: ICAL.Component, siteZone: string): string {
   return (typeof named === "string" && ianaZoneOf(named)) || siteZone;
 }
 
-/** VEVENTs read between two turns of the event loop. */
-const EVENTS_PER_SLICE = 200;
+const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * Why a feed's VTIMEZONE is not used, or null when it is. ical.js finds an offset by walking the
+ * zone's rules from their start to the date asked for, keeping every change: a zone's rules change
+ * its offset once a year (RFC 5545's examples, and every zone Outlook and Google write), and a
+ * rule of another frequency (hourly from 1601), one that never matches (the 30th of February) or
+ * a list of a million dates is a feed making the reader walk without end. Such a zone is not used,
+ * and the VEVENTs in it are problems of the run.
+ */
+function unusableZoneReason(zone: ICAL.Component): string | null {
+  for (const observance of [...zone.getAllSubcomponents("standard"), ...zone.getAllSubcomponents("daylight")]) {
+    for (const rule of observance.getAllProperties("rrule").map((property) => property.getFirstValue() as ICAL.Recur)) {
+      if (rule.freq !== "YEARLY") return `its offset changes by a rule of FREQ=${rule.freq}, not YEARLY`;
+      const months = (rule.parts.BYMONTH as number[] | undefined) ?? [];
+      const monthDays = ((rule.parts.BYMONTHDAY as number[] | undefined) ?? []).map(Math.abs);
+      if (months.length === 0 || months.some((month) => !(month >= 1 && month <= 12)))
+        return "its yearly rule names no month";
+      if (monthDays.length > 0 && !months.some((month) => monthDays.some((day) => day <= DAYS_IN_MONTH[month - 1])))
+        return "its yearly rule names a day its month does not have";
+    }
+  }
+  return null;
+}
+
+/** How many values a content line lists (commas after the colon that ends its name and parameters). */
+function lineValueCount(line: string): number {
+  let quoted = false;
+  let at = 0;
+  for (; at < line.length; at++) {
+    const char = line[at];
+    if (char === '"') quoted = !quoted;
+    else if (char === ":" && !quoted) break;
+  }
+  let count = 1;
+  for (let comma = line.indexOf(",", at); comma >= 0; comma = line.indexOf(",", comma + 1)) count += 1;
+  return count;
+}
+
+const DATE_LIST = /^(RDATE|EXDATE)[;:]/i;
+
+/** What the first pass over a feed leaves for ical.js to parse, and what it took out. */
+interface Screened {
+  text: string;
+  problems: FeedProblem[];
+  /** Feed-defined zones taken out, with why. */
+  zonesTakenOut: Map<string, string>;
+}
+
+/**
+ * A first pass over the feed's lines, before ical.js parses any of it, linear in its size: counts
+ * its VEVENTs (past `maxEvents`, the feed is refused there and then), and takes out the VEVENTs
+ * whose RDATE or EXDATE lists are past their caps (reported as problems) and the VTIMEZONEs that
+ * list more than MAX_ZONE_DATES dates: ical.js took longer than any deadline to parse a property
+ * of 500,000 values, which no check after parsing can prevent.
+ */
+function screen(source: string, maxEvents: number): Screened {
+  const lines = source.replace(/\r?\n[ \t]/g, "").split(/\r?\n/);
+  const kept: string[] = [];
+  const problems: FeedProblem[] = [];
+  const zonesTakenOut = new Map<string, string>();
+  let events = 0;
+  let component: { name: "VEVENT" | "VTIMEZONE"; from: number; id: string | null; rid: string | null } | null = null;
+  let counts = { rdate: 0, exdate: 0 };
+  for (const line of lines) {
+    const upper = line.slice(0, 16).toUpperCase();
+    if (component === null && (upper === "BEGIN:VEVENT" || upper === "BEGIN:VTIMEZONE")) {
+      if (upper === "BEGIN:VEVENT" && ++events > maxEvents)
+        throw new UnreadableFeed(`the feed has more than ${maxEvents} VEVENTs (IMPORT_MAX_EVENTS)`);
+      component = { name: upper === "BEGIN:VEVENT" ? "VEVENT" : "VTIMEZONE", from: kept.length, id: null, rid: null };
+      counts = { rdate: 0, exdate: 0 };
+    } else if (component !== null) {
+      const dateList = DATE_LIST.exec(line)?.[1].toLowerCase() as "rdate" | "exdate" | undefined;
+      if (dateList) counts[dateList] += lineValueCount(line);
+      else if (/^(UID|TZID)[;:]/i.test(line)) component.id ??= line.slice(line.indexOf(":") + 1).trim();
+      else if (/^RECURRENCE-ID[;:]/i.test(line)) component.rid = line.slice(line.indexOf(":") + 1).trim();
+      if (upper === `END:${component.name}`) {
+        const reason =
+          component.name === "VEVENT"
+            ? counts.rdate > MAX_RDATES
+              ? `more than ${MAX_RDATES} RDATE values`
+              : counts.exdate > MAX_EXDATES
+                ? `more than ${MAX_EXDATES} EXDATE values`
+                : null
+            : counts.rdate > MAX_ZONE_DATES
+              ? `it lists more than ${MAX_ZONE_DATES} dates`
+              : null;
+        if (reason !== null) {
+          kept.length = component.from;
+          if (component.name === "VEVENT") problems.push({ uid: component.id, recurrence_id: component.rid, message: reason });
+          else if (component.id !== null) zonesTakenOut.set(component.id, reason);
+          component = null;
+          continue;
+        }
+        component = null;
+      }
+    }
+    kept.push(line);
+  }
+  return { text: kept.join("\r\n"), problems, zonesTakenOut };
+}
 
 /**
  * Reads a feed's text; VEVENTs that cannot be read are problems, the others events. Each
  * component is read detached from the calendar: ical.js looks a TZID up through its parents,
  * scanning every component of the calendar each time (a 10 MiB feed took half a minute), and
- * zones here are looked up by the reader's own rules anyway.
+ * zones here are looked up by the reader's own rules anyway. Runs in the work thread, under its
+ * deadline and heap (feed-reading.ts): a feed may be made to cost what no check here foresees.
  */
-export async function readFeed(text: string, siteZone: string): Promise<FeedReading> {
+export function readFeed({ text: source, siteZone, maxEvents }: FeedText): FeedReading {
+  const { text, problems, zonesTakenOut } = screen(source, maxEvents);
   let root: unknown[];
   try {
     const parsed = ICAL.parse(text) as unknown[];
@@ -290,17 +408,14 @@ export async function readFeed(text: string, siteZone: string): Promise<FeedRead
   const children = (root[2] ?? []) as unknown[][];
   const detached = (name: string) =>
     children.filter((child) => child[0] === name).map((child) => new ICAL.Component(child));
-  const defined = new Map<string, ICAL.Timezone>();
+  const defined = new Map<string, ICAL.Timezone | string>(zonesTakenOut);
   for (const component of detached("vtimezone")) {
     const tzid = component.getFirstPropertyValue("tzid");
-    if (typeof tzid === "string") defined.set(tzid, new ICAL.Timezone(component));
+    if (typeof tzid === "string") defined.set(tzid, unusableZoneReason(component) ?? new ICAL.Timezone(component));
   }
   const zones: Zones = { calendarZone: calendarZoneOf(calendar, siteZone), defined };
   const events: FeedEvent[] = [];
-  const problems: FeedProblem[] = [];
-  let read = 0;
   for (const vevent of detached("vevent")) {
-    if (++read % EVENTS_PER_SLICE === 0) await yieldToEventLoop();
     const uid = stringOf(vevent, "uid");
     const rid = vevent.getFirstProperty("recurrence-id");
     const recurrenceIdText = rid ? String(rid.getFirstValue()) : null;

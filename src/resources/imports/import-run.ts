@@ -16,7 +16,8 @@ import { eventStatuses, occurrenceIdAt } from "../events/event-repository";
 import { organizerIdByEmail } from "../organizers/organizer-repository";
 import { existingTermIds } from "../terms/term-repository";
 import { fetchFeed, FeedFetchError } from "./feed-fetch";
-import { readFeed, UnreadableFeed, type FeedEvent, type FeedProblem } from "./ical-reader";
+import { UnreadableFeed, type FeedEvent, type FeedProblem } from "./ical-reader";
+import { readFeedBounded } from "./feed-reading";
 import { digestOf, eventWriteOf, type SourceDefaults } from "./import-mapping";
 import {
   deleteImportedRow,
@@ -160,12 +161,11 @@ async function runSource(
     fetched = answer.notModified ? "not_modified" : "fetched";
     let validators = { etag: source.etag, lastModified: source.lastModified };
     if (!answer.notModified) {
-      const reading = await readFeed(answer.text, config.siteTimezone);
-      const count = reading.events.length + reading.problems.length;
-      if (count > config.imports.maxEvents)
-        throw new RunFailure(
-          `the feed has ${count} VEVENTs, more than ${config.imports.maxEvents} (IMPORT_MAX_EVENTS)`,
-        );
+      const reading = await readFeedBounded(
+        { text: answer.text, siteZone: config.siteTimezone, maxEvents: config.imports.maxEvents },
+        source.id,
+        { deadlineMs: config.imports.readDeadlineMs, memoryMb: config.imports.readMemoryMb },
+      );
       for (const problem of reading.problems) tally.fail(problem);
       await keepInStep(deps, source, principal, reading.events, tally);
       // A feed some of whose events failed is read again in full next time: they are tried again.
@@ -317,10 +317,18 @@ function arrange(events: FeedEvent[], tally: RunTally) {
     else if (event.cancelled) cancelledOverrides.add(key);
     else overrides.set(key, event);
   }
+  // Each series' cancelled occurrences gathered first, then its EXDATEs made once (per override, it was quadratic).
+  const cancelledOf = new Map<string, string[]>();
   for (const key of cancelledOverrides) {
     const [uid, recurrenceId] = JSON.parse(key) as [string, string];
-    const master = masters.get(keyOf(uid, null));
-    if (master?.recurrence) master.recurrence.exdate = [...new Set([...master.recurrence.exdate, recurrenceId])].sort();
+    const masterKey = keyOf(uid, null);
+    const list = cancelledOf.get(masterKey);
+    if (list) list.push(recurrenceId);
+    else cancelledOf.set(masterKey, [recurrenceId]);
+  }
+  for (const [masterKey, cancelled] of cancelledOf) {
+    const recurrence = masters.get(masterKey)?.recurrence;
+    if (recurrence) recurrence.exdate = [...new Set([...recurrence.exdate, ...cancelled])].sort();
   }
   return { masters, overrides, cancelledOverrides };
 }
