@@ -1974,6 +1974,8 @@ export interface components {
          *     (`rest_invalid_recurrence`, `rest_too_many_occurrences`). The rule is expanded from the
          *     series' start, off the request's thread, for at most 250 ms: one that gives dates too rarely
          *     for that (the 29th of February on a Monday, from the year 1) is `rest_recurrence_too_costly`.
+         *     More than 366 extra or 730 excluded dates, in any form a rule is written in, are
+         *     `rest_too_many_dates`.
          * @example {
          *       "rrule": "FREQ=WEEKLY;BYDAY=TU",
          *       "exdate": [
@@ -3169,7 +3171,8 @@ export interface components {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 /**
-                 * @description The authentication schemes the API accepts.
+                 * @description The scheme to authenticate with: `Bearer` (an API key). Application passwords sent as `Basic`
+                 *     are accepted, but not asked for: browsers remember what a Basic challenge makes them prompt for.
                  * @example Bearer realm="calendar"
                  */
                 "WWW-Authenticate"?: string;
@@ -3306,7 +3309,11 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The credential is valid, but its user may not do this (`rest_forbidden`). */
+        /**
+         * @description The credential is valid, but its user may not do this (`rest_forbidden`), whatever its scheme;
+         *     or a browser sent a write for a page of another site without CORS's consent (a form, a `no-cors`
+         *     fetch: `rest_cross_site_write`).
+         */
         Forbidden: {
             headers: {
                 "Content-Language": components["headers"]["ContentLanguage"];
@@ -3328,7 +3335,11 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The body is larger than the limit (`rest_payload_too_large`). */
+        /**
+         * @description The body is larger than the limit as sent (a multipart body's files included), or a multipart
+         *     body has more than 1,000 fields, 2,000 parts or 20 files, or a part name over 200 bytes
+         *     (`rest_payload_too_large`). It is answered without reading the rest of the body.
+         */
         PayloadTooLarge: {
             headers: {
                 "Content-Language": components["headers"]["ContentLanguage"];

@@ -158,6 +158,53 @@ describe("a recurrence rule that walks far", () => {
   });
 });
 
+describe("one client's burst of costly rules (issue 44)", () => {
+  // Each from its own year: walks of the same rule from the same start are made once for all who ask.
+  const costly = (index: number) => ({
+    title: `Walks far ${index}`,
+    start_date: `${String(index + 1).padStart(4, "0")}-01-01 10:00`,
+    end_date: `${String(index + 1).padStart(4, "0")}-01-01 11:00`,
+    recurrence: { rrule: "FREQ=DAILY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO" },
+  });
+  let editor: Record<string, string>;
+  let second: Record<string, string>;
+  beforeAll(async () => {
+    editor = {
+      Authorization: `Bearer ${(await createUser(server.db, { login: "fair-editor", role: "editor" })).api_key}`,
+    };
+    const other = await createUser(server.db, { login: "bounded-contributor-2", role: "contributor" });
+    second = { Authorization: `Bearer ${other.api_key}` };
+  });
+
+  it("delays no other client's write by more than about a second: plain, or with a rule of its own", async () => {
+    // Two contributors, 24 costly rules each, all at once: each refused after its 250 ms walk.
+    const burst = [contributor, second].flatMap((headers) =>
+      Array.from({ length: 24 }, (_, index) => server.raw("POST", `${root}/events`, { body: costly(index), headers })),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const timed = async (body: object) => {
+      const started = Date.now();
+      const answer = await server.raw("POST", `${root}/events`, { body, headers: editor });
+      return { status: answer.status, ms: Date.now() - started };
+    };
+    const plain = await timed({ title: "Plain", start_date: "2027-02-01 10:00", end_date: "2027-02-01 11:00" });
+    const weekly = await timed({
+      title: "Weekly",
+      start_date: "2027-02-02 10:00",
+      end_date: "2027-02-02 11:00",
+      recurrence: { rrule: "FREQ=WEEKLY;COUNT=4" },
+    });
+    const refused = await Promise.all(burst);
+    expect(refused.map((answer) => answer.body.data?.details?.recurrence?.code)).toEqual(
+      Array(48).fill("rest_recurrence_too_costly"),
+    );
+    expect([plain.status, weekly.status]).toEqual([201, 201]);
+    // Plain writes wait for no walk at all; a rule waits for its turn: at most one walk of each other client.
+    expect(plain.ms).toBeLessThan(1_000);
+    expect(weekly.ms).toBeLessThan(1_500);
+  });
+});
+
 describe("a series with hundreds of occurrences", () => {
   it("is written fifty occurrences at a time, without stalling other requests", async () => {
     // Daily from a year before the clock to a year after it: 726 occurrences, each an event.

@@ -374,7 +374,8 @@ function screen(source: string, maxEvents: number): Screened {
               : null;
         if (reason !== null) {
           kept.length = component.from;
-          if (component.name === "VEVENT") problems.push({ uid: component.id, recurrence_id: component.rid, message: reason });
+          if (component.name === "VEVENT")
+            problems.push({ uid: component.id, recurrence_id: component.rid, message: reason });
           else if (component.id !== null) zonesTakenOut.set(component.id, reason);
           component = null;
           continue;
