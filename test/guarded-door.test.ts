@@ -477,6 +477,8 @@ describe("feeds: every part of their reading bounded", () => {
       "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30",
       "FREQ=SECONDLY",
       "FREQ=HOURLY",
+      "FREQ=YEARLY;BYMONTH=3;BYSETPOS=9;BYDAY=SU",
+      "FREQ=YEARLY;BYMONTH=3;BYDAY=9SU",
     ].entries()) {
       const run = await runFeed(`/zone-${index}.ics`, calendar(zone(rule), vevent(`zone-${index}`)));
       expect([rule, run.status, run.failed, run.errors[0].message]).toEqual([

@@ -35,39 +35,26 @@ function statusError(status: number): StatusError {
   return Object.assign(new Error(status === 401 ? "authentication required" : "not allowed"), { status });
 }
 
-/**
- * Whether the caller's role has every capability `scopes` lists: 401 when anonymous, 403 when a
- * capability is missing, whatever scheme the credential came in (it was verified by `authenticate`).
- */
-export function requireScopes(req: Request, scopes: string[]): true {
-  const principal = req.principal;
-  if (!principal) throw statusError(401);
-  if (!scopes.every((scope) => can(principal.role, scope))) throw statusError(403);
-  return true;
-}
-
 type SecurityRequirement = Record<string, string[]>;
 
 /**
  * The operation's security, once it is matched and before anything reads the request's body: open
- * when one of its requirements is empty (`{}`), else the caller must hold the scopes of one of
- * them. The schemes only say how a credential may be sent: a Basic caller without the right gets
- * the 403 a Bearer caller gets (the validator's own check answered 401, "your Bearer header is
- * missing", to every Basic caller it refused).
+ * when one of its requirements is empty (`{}`); else 401 for an anonymous caller, and 403 for one
+ * whose role lacks a capability (scope) of every requirement, whatever scheme the credential came
+ * in (`authenticate` verified it). The validator's own check answered 401 ("Bearer header
+ * required") to every Basic caller it refused.
  */
 export const requireOperationScopes: RequestHandler = (req, _res, next) => {
   const requirements = (req as { openapi?: { schema?: { security?: SecurityRequirement[] } } }).openapi?.schema
     ?.security;
   if (!requirements || requirements.length === 0) return next();
   if (requirements.some((requirement) => Object.keys(requirement).length === 0)) return next();
-  let refusal: StatusError | null = null;
-  for (const requirement of requirements) {
-    try {
-      requireScopes(req, Object.values(requirement).flat());
-      return next();
-    } catch (error) {
-      refusal = error as StatusError;
-    }
-  }
-  next(refusal);
+  const principal = req.principal;
+  if (!principal) return next(statusError(401));
+  const allowed = requirements.some((requirement) =>
+    Object.values(requirement)
+      .flat()
+      .every((scope) => can(principal.role, scope)),
+  );
+  next(allowed ? undefined : statusError(403));
 };

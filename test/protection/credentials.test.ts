@@ -5,7 +5,7 @@
 import { scryptSync } from "node:crypto";
 import type { Request } from "express";
 import { slowHashes } from "../../src/auth/slow-hash-queue";
-import { authenticate, clientOf, requireScopes } from "../../src/auth/authenticate";
+import { authenticate, clientOf, requireOperationScopes } from "../../src/auth/authenticate";
 import { apiKeyId, bootstrapAdministrator, CredentialVerifier, newApiKey } from "../../src/auth/credentials";
 import { digestSecret, legacyHash, secretsEqual, verifySecret } from "../../src/auth/password-hash";
 import { loadConfig, type Config } from "../../src/config";
@@ -208,20 +208,21 @@ describe("the request's caller", () => {
     expect(refused.req.principal).toBeUndefined();
   });
 
-  it("needs every scope an operation lists: 401 when anonymous, 403 when a capability is missing", () => {
-    const as = (principal: unknown) => ({ principal }) as Request;
-    const thrown = (run: () => unknown) => {
-      try {
-        run();
-      } catch (error) {
-        return [(error as { status: number }).status, (error as Error).message];
-      }
-      return "passed";
+  it("needs every scope of one of the operation's requirements: 401 when anonymous, 403 when a capability is missing", () => {
+    const outcome = (principal: unknown, security?: Array<Record<string, string[]>>) => {
+      let passed: unknown = "not called";
+      const req = { principal, openapi: { schema: { security } } } as unknown as Request;
+      requireOperationScopes(req, {} as never, (error?: unknown) => (passed = error));
+      return passed === undefined ? "passed" : [(passed as { status: number }).status, (passed as Error).message];
     };
-    expect(thrown(() => requireScopes(as(null), []))).toEqual([401, "authentication required"]);
-    expect(thrown(() => requireScopes(as(maria()), ["edit_events", "manage_webhooks"]))).toEqual([403, "not allowed"]);
-    expect(thrown(() => requireScopes(as(maria()), ["edit_events", "manage_tags"]))).toBe("passed");
-    expect(requireScopes(as(maria()), [])).toBe(true);
+    const both = (scopes: string[]): Array<Record<string, string[]>> => [{ bearerAuth: scopes }, { basicAuth: scopes }];
+    expect(outcome(null, both([]))).toEqual([401, "authentication required"]);
+    expect(outcome(maria(), both(["edit_events", "manage_webhooks"]))).toEqual([403, "not allowed"]);
+    expect(outcome(maria(), both(["edit_events", "manage_tags"]))).toBe("passed");
+    expect(outcome(maria(), [{ bearerAuth: ["manage_webhooks"] }, { basicAuth: ["edit_events"] }])).toBe("passed");
+    expect(outcome(null, [{}, { bearerAuth: ["manage_webhooks"] }])).toBe("passed");
+    expect(outcome(null, undefined)).toBe("passed");
+    expect(outcome(null, [])).toBe("passed");
   });
 
   it("is told apart by its address", () => {

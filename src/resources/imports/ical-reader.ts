@@ -287,18 +287,28 @@ function calendarZoneOf(calendar: ICAL.Component, siteZone: string): string {
 
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
+/** What a zone's yearly rule needs to say when its offset changes ("the last Sunday of March"). */
+const ZONE_RULE_PARTS = new Set(["BYMONTH", "BYDAY", "BYMONTHDAY", "WKST"]);
+
 /**
  * Why a feed's VTIMEZONE is not used, or null when it is. ical.js finds an offset by walking the
  * zone's rules from their start to the date asked for, keeping every change: a zone's rules change
- * its offset once a year (RFC 5545's examples, and every zone Outlook and Google write), and a
- * rule of another frequency (hourly from 1601), one that never matches (the 30th of February) or
- * a list of a million dates is a feed making the reader walk without end. Such a zone is not used,
+ * its offset once a year, on a day of a month (RFC 5545's examples, and every zone Outlook and
+ * Google write), and a rule of another frequency (hourly from 1601), one that never matches (the
+ * 30th of February, the 9th Sunday of March) or a list of a million dates is a feed making the
+ * reader walk without end. Such a zone is not used,
  * and the VEVENTs in it are problems of the run.
  */
 function unusableZoneReason(zone: ICAL.Component): string | null {
   for (const observance of [...zone.getAllSubcomponents("standard"), ...zone.getAllSubcomponents("daylight")]) {
     for (const rule of observance.getAllProperties("rrule").map((property) => property.getFirstValue() as ICAL.Recur)) {
       if (rule.freq !== "YEARLY") return `its offset changes by a rule of FREQ=${rule.freq}, not YEARLY`;
+      const other = Object.keys(rule.parts).find((part) => !ZONE_RULE_PARTS.has(part));
+      if (other !== undefined) return `its yearly rule has ${other}, which no zone needs`;
+      const ordinals = ((rule.parts.BYDAY as string[] | undefined) ?? []).map((day) =>
+        Number(/^[+-]?\d+/.exec(day)?.[0] ?? 0),
+      );
+      if (ordinals.some((ordinal) => Math.abs(ordinal) > 5)) return "its yearly rule names a weekday no month has";
       const months = (rule.parts.BYMONTH as number[] | undefined) ?? [];
       const monthDays = ((rule.parts.BYMONTHDAY as number[] | undefined) ?? []).map(Math.abs);
       if (months.length === 0 || months.some((month) => !(month >= 1 && month <= 12)))
