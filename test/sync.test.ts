@@ -2,6 +2,7 @@
 // gives what changed since, through the same filters, with tombstones for what is gone or no
 // longer shown; expired and foreign tokens are 410; concurrent writes are never missed.
 import { pruneTombstones } from "../src/sync/change-log-repository";
+import { issueCredentials } from "../src/resources/users/user-admin";
 import { createLinkedVia, createTermVia, createUser } from "./support/fixtures";
 import { ADMIN_HEADERS, startTestServer, type RawResponse, type TestServer } from "./support/test-server";
 
@@ -129,6 +130,32 @@ describe("sync tokens of events", () => {
     expect(anonymous.deleted).not.toContain(draft.id);
     const admin = await changesSince("events", adminToken, ADMIN_HEADERS);
     expect(admin.shown.sort()).toEqual([published.id, draft.id].sort());
+  });
+
+  it("gives a signed-in caller who saw a draft its tombstone once it is trashed or deleted (issue 45)", async () => {
+    const author = await createUser(server, "sync-draft-author", "author");
+    const credentials = await issueCredentials(server.db, "sync-draft-author");
+    const asAuthor = { Authorization: `Bearer ${credentials.api_key}` };
+    const editorToken = tokenOf(await get("/events", ADMIN_HEADERS));
+    const authorToken = tokenOf(await get("/events", asAuthor));
+    const trashed = await createEvent({ title: "Sync draft to trash", status: "draft", author: author.id });
+    const deleted = await createEvent({ title: "Sync draft to delete", status: "draft", author: author.id });
+    const seenByAuthor = await changesSince("events", authorToken, asAuthor);
+    const seenByEditor = await changesSince("events", editorToken, ADMIN_HEADERS);
+    expect(seenByAuthor.shown.sort()).toEqual([trashed.id, deleted.id].sort());
+    expect(seenByEditor.shown.sort()).toEqual([trashed.id, deleted.id].sort());
+    await remove(`/events/${trashed.id}`);
+    await remove(`/events/${deleted.id}?force=true`);
+    for (const [token, headers] of [
+      [seenByAuthor.token, asAuthor],
+      [seenByEditor.token, ADMIN_HEADERS],
+    ] as const) {
+      const after = await changesSince("events", token, headers);
+      expect(after.shown).toEqual([]);
+      expect(after.deleted.sort()).toEqual([trashed.id, deleted.id].sort());
+    }
+    // An anonymous reader never saw either: no tombstone.
+    expect((await changesSince("events", editorToken)).deleted).not.toContain(trashed.id);
   });
 
   it("reports an event that left an anonymous reader's view once, not at every edit made while it is hidden, and again once it was back", async () => {

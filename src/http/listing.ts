@@ -3,7 +3,7 @@ import type { Principal } from "../auth/principal";
 import type { Services } from "../services";
 import type { LoggedChange, SyncResource } from "../sync/change-log-repository";
 import { EVERY_ITEM, type LoggedItem } from "../sync/representation-cache";
-import { listingToken, sendSyncPage, SYNC_TOKEN_HEADER, syncRequestOf } from "../sync/sync-listing";
+import { listingToken, sendSyncPage, SYNC_TOKEN_HEADER, syncRequestOf, type TombstoneRule } from "../sync/sync-listing";
 import {
   collectionLinks,
   echoedQuery,
@@ -72,8 +72,8 @@ export interface ListPolicy<
   pastLastPage: ErrorCode | null;
   /** Where the totals go in the body: after the links (posts), or first, after `rest_url` (terms, as WordPress orders them). */
   totalsFirst: boolean;
-  /** Whether the caller may learn that an item left the list (a sync answer's tombstones). */
-  tombstoneShown(principal: Principal | null): (change: LoggedChange) => boolean;
+  /** Whether, and when, the caller may learn that an item left the list (a sync answer's tombstones). */
+  tombstoneRule(principal: Principal | null): (change: LoggedChange) => TombstoneRule;
   /** Representations kept for anonymous readers (events): which items are the same for all of them, and what they show. */
   kept?: { shared(item: R): boolean; shows(item: R): LoggedItem[] };
   /** The list as another format (events: iCalendar), when the request asks for it. */
@@ -100,13 +100,13 @@ export function listResponder<R, Q extends { page?: number; per_page?: number },
     if (policy.feed?.wanted(req, query)) return policy.feed.send(req, res, list, query);
     if (sync) {
       const { resource, path, collectionKey, idOf } = policy;
-      const tombstoneShown = policy.tombstoneShown(ctx.principal);
+      const tombstoneRule = policy.tombstoneRule(ctx.principal);
       const source = {
         resource,
         path,
         collectionKey,
         idOf,
-        tombstoneShown,
+        tombstoneRule,
         perPage: page.perPage,
         readShown: list.readShown,
         serialize: list.present,

@@ -111,10 +111,25 @@ function setSyncTokenHeader(res: Response, token: string): void {
   res.setHeader(SYNC_TOKEN_HEADER, token);
 }
 
-/** Whether the caller may learn that an item is gone: they could read it once (published), or could read it as a draft. */
-export function postTombstoneShown(principal: Principal | null, type: PostType): (change: LoggedChange) => boolean {
-  return (change) =>
-    canReadItem(principal, type, { status: change.everPublic ? "publish" : "draft", authorId: change.authorId ?? 0 });
+/**
+ * Whether, and when, a caller is told that an item they are not shown is gone (a tombstone):
+ * `never` (they could never read it); `leftSince` (they could read it while it was public: told
+ * when it left the public view after their token, once); `always` (they may read it while it is not
+ * public, a draft of theirs or anyone's for an editor: nothing tells when it left their own view,
+ * so every change of an item they are not shown is one; a client deletes what it holds once).
+ */
+export type TombstoneRule = "never" | "leftSince" | "always";
+
+/** The tombstone rule of a post for a caller: who could read it as a draft, who only while it was published. */
+export function postTombstoneRule(
+  principal: Principal | null,
+  type: PostType,
+): (change: LoggedChange) => TombstoneRule {
+  return (change) => {
+    const authorId = change.authorId ?? 0;
+    if (canReadItem(principal, type, { status: "draft", authorId })) return "always";
+    return change.everPublic && canReadItem(principal, type, { status: "publish", authorId }) ? "leftSince" : "never";
+  };
 }
 
 export interface SyncPage<R> {
@@ -127,7 +142,7 @@ export interface SyncPage<R> {
   readShown(ids: number[]): Promise<R[]>;
   idOf(record: R): number;
   serialize(record: R): unknown;
-  tombstoneShown(change: LoggedChange): boolean;
+  tombstoneRule(change: LoggedChange): TombstoneRule;
 }
 
 /**
@@ -170,8 +185,11 @@ export async function sendSyncPage<R>(
   for (const change of answered) {
     const record = shown.get(change.itemId);
     if (record !== undefined) items.push(page.serialize(record));
-    else if (page.tombstoneShown(change) && leftViewAfter(change, sync.after))
-      deleted.push({ id: change.itemId, deleted: true });
+    else {
+      const rule = page.tombstoneRule(change);
+      if (rule === "always" || (rule === "leftSince" && leftViewAfter(change, sync.after)))
+        deleted.push({ id: change.itemId, deleted: true });
+    }
   }
   const last = answered.at(-1);
   const token = await services.syncTokens.encode({

@@ -44,7 +44,7 @@ import { serializeEvent } from "./event-serializer";
 import { createEvent, removeEvent, updateEvent } from "./event-store";
 import { eventCalendar, sendCalendar, wantsCalendar, withSeries, type KeptEvents } from "./event-ical";
 import type { Freshness } from "../../sync/representation-cache";
-import { postTombstoneShown } from "../../sync/sync-listing";
+import { postTombstoneRule } from "../../sync/sync-listing";
 
 /** A single GET shows the event with its schema.org data; writes answer without it. */
 const FORMS: ItemForms<EventRecord> = {
@@ -137,7 +137,7 @@ export function eventOperations(services: Services) {
     idOf: (event) => event.id,
     pastLastPage: "event-archive-page-not-found",
     totalsFirst: false,
-    tombstoneShown: (principal) => postTombstoneShown(principal, "events"),
+    tombstoneRule: (principal) => postTombstoneRule(principal, "events"),
     // An anonymous reader's list shows each public event as every anonymous reader sees it: kept.
     kept: { shared: isPublic, shows: itemsShownBy },
     feed: { wanted: (req, query) => wantsCalendar(req, query.ical), send: sendFeed },

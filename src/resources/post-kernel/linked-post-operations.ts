@@ -18,7 +18,7 @@ import {
   type ItemForms,
 } from "./item-operations";
 import { linkedPostFiltersOf, linkedPostOrder, type LinkedPostListQuery } from "./linked-post-query";
-import { postTombstoneShown } from "../../sync/sync-listing";
+import { postTombstoneRule } from "../../sync/sync-listing";
 import type { LinkedPostRecord, LinkedPostStore } from "./linked-post-store";
 
 /**
@@ -96,7 +96,7 @@ export function linkedPostOperations<R extends LinkedPostRecord, I>(
     idOf: (item) => item.id,
     pastLastPage: codes.archivePageNotFound,
     totalsFirst: false,
-    tombstoneShown: (principal) => postTombstoneShown(principal, type),
+    tombstoneRule: (principal) => postTombstoneRule(principal, type),
     // Every anonymous reader sees a published item the same way: its list entry is kept.
     kept: { shared: (item) => item.status === "publish", shows: (item) => [`${type}:${item.id}`] },
   };

@@ -83,8 +83,8 @@ function termHandlers(config: TaxonomyConfig, services: Services): ItemOperation
     idOf: (term) => term.id,
     pastLastPage: null,
     totalsFirst: true,
-    // Terms are public: anyone may learn that one is gone.
-    tombstoneShown: () => () => true,
+    // Terms are public: anyone may learn that one is gone, once.
+    tombstoneRule: () => () => "leftSince",
     // And every anonymous reader sees a term the same way: its list entry is kept.
     kept: { shared: () => true, shows: (term) => [`${config.collectionKey}:${term.id}`] },
   };
