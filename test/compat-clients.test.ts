@@ -1000,6 +1000,17 @@ describe("WordPress core's request forms", () => {
       headers: bearer("editor"),
     });
     expectStatus(posted, 201);
+    // The address such sites advertise as their API root (issue 45).
+    const viaIndex = await server.raw(
+      "GET",
+      `/index.php?rest_route=${encodeURIComponent(`${root}/events`)}&per_page=1`,
+    );
+    expect([viaIndex.status, viaIndex.body.events.length]).toEqual([200, 1]);
+    const postedViaIndex = await server.raw("POST", `/index.php?rest_route=${root}/events`, {
+      body: { title: "Posted by index.php", start_date: START, end_date: END },
+      headers: bearer("editor"),
+    });
+    expectStatus(postedViaIndex, 201);
   });
 
   it("answers OPTIONS with the route's methods in Allow and its description", async () => {

@@ -3,7 +3,8 @@ import type { Request, RequestHandler } from "express";
 /**
  * WordPress core's request forms, which its REST API reads on every route and clients of the
  * original rely on (the spec's "WordPress's request forms"):
- * - `?rest_route=/calendar/events/v1/...` at the site root, for sites without pretty links;
+ * - `?rest_route=/calendar/events/v1/...` at the site root (`/` or `/index.php`), for sites without
+ *   pretty links;
  * - `POST` with `_method=DELETE|PUT|PATCH` in the query, or an `X-HTTP-Method-Override` header,
  *   for clients that can only send GET and POST (never on GET: a link must not delete);
  * - a write's fields in the query string, the body's winning where both give one;
@@ -18,7 +19,8 @@ export function restRouteParameter(restRoot: string): RequestHandler {
     const queryStart = req.url.indexOf("?");
     if (queryStart < 0) return next();
     const path = req.url.slice(0, queryStart);
-    if (path !== "/" && path !== `${restRoot}/` && path !== restRoot) return next();
+    // `/index.php?rest_route=` is the API root a WordPress site without pretty links advertises.
+    if (path !== "/" && path !== "/index.php" && path !== `${restRoot}/` && path !== restRoot) return next();
     const params = new URLSearchParams(req.url.slice(queryStart + 1));
     const route = params.get("rest_route");
     if (route === null || !route.startsWith("/")) return next();
