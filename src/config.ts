@@ -3,6 +3,7 @@ import ipaddr from "ipaddr.js";
 import { IANAZone } from "luxon";
 import { LANGUAGES, isLanguage, type Language } from "./i18n/languages";
 import { LOG_LEVELS, type LogLevel } from "./logging/logger";
+import { TRACE_EXPORTERS, traceExportersOf } from "./tracing/tracing";
 
 export interface Config {
   logLevel: LogLevel;
@@ -266,6 +267,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `HEADERS_TIMEOUT_SECONDS (${headersTimeoutSeconds}) cannot be more than REQUEST_TIMEOUT_SECONDS (${requestTimeoutSeconds})`,
     );
   }
+  // The SDK would only warn through a logger nobody set, and start without tracing.
+  if (traceExportersOf(env) === "unknown")
+    throw new ConfigError(
+      `OTEL_TRACES_EXPORTER must list ${TRACE_EXPORTERS.join(", ")} (comma-separated), not "${env.OTEL_TRACES_EXPORTER}"`,
+    );
   return {
     logLevel: oneOf<LogLevel>(env, "LOG_LEVEL", LOG_LEVELS, "info"),
     port: integer(env, "PORT", 8080, 0, 65535),

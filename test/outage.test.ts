@@ -189,6 +189,11 @@ describe("a start-up that cannot succeed", () => {
       /^TRUST_PROXY must be true, false, .*not "sometimes"$/,
     ],
     ["a HOST that is not an address", { HOST: "999.1.1.1" }, /^HOST must be an IP address .*not "999\.1\.1\.1"$/],
+    [
+      "an OTEL_TRACES_EXPORTER the SDK does not have",
+      { OTEL_TRACES_EXPORTER: "otlp,jaeger" },
+      /^OTEL_TRACES_EXPORTER must list otlp, zipkin, console, none \(comma-separated\), not "otlp,jaeger"$/,
+    ],
     ["a HOST no resolver knows", { HOST: "no-such-host.invalid" }, /^HOST: no-such-host\.invalid is not a name/],
     ["a PostgreSQL URL without a server", { DATABASE_URL: "postgresql://" }, /^DATABASE_URL names no server/],
     [

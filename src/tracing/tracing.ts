@@ -14,9 +14,23 @@ import { isWarmUpMessage } from "../http/warm-up-marker";
  */
 export function tracingWanted(env: NodeJS.ProcessEnv): boolean {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === "true") return false;
-  const exporters = env.OTEL_TRACES_EXPORTER?.trim().toLowerCase();
-  if (exporters !== undefined && exporters !== "") return exporters !== "none";
+  const exporters = traceExportersOf(env);
+  // An exporter the SDK does not know is the configuration's error (config.ts says so in one line).
+  if (exporters === "unknown") return false;
+  if (exporters.length > 0) return !exporters.includes("none");
   return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
+}
+
+/** The values of OTEL_TRACES_EXPORTER the SDK acts on (a comma-separated list). */
+export const TRACE_EXPORTERS = ["otlp", "zipkin", "console", "none"];
+
+/** The exporters OTEL_TRACES_EXPORTER names (none when unset), or "unknown" when it names one the SDK does not have. */
+export function traceExportersOf(env: NodeJS.ProcessEnv): string[] | "unknown" {
+  const names = (env.OTEL_TRACES_EXPORTER ?? "")
+    .split(",")
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== "");
+  return names.every((name) => TRACE_EXPORTERS.includes(name)) ? names : "unknown";
 }
 
 /** Probes are polled every few seconds by orchestrators and scrapers: not traced; nor is the warm-up. */
