@@ -1,11 +1,15 @@
 // /metrics (Prometheus text, prom-client): request durations by operation and status, the
 // representation cache, the webhooks' queues and attempts, the PostgreSQL pool, Node's event-loop
-// lag; at the origin and in the namespace; with workers, the sum of every worker's figures.
+// lag; at the origin and in the namespace; with workers, the sum of every worker's figures (a figure
+// of the database, once).
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createTestDatabase, testDatabaseProvider, type TestDatabase } from "./support/test-database";
 import { startServiceProcess } from "./support/service-process";
 import { loadBundledSpec, operationsOf } from "../src/openapi/spec";
+import { loadConfig } from "../src/config";
+import { openDatabase } from "../src/db/database";
+import { webhookQueueDepths } from "../src/resources/webhooks/webhook-repository";
 import { ADMIN_HEADERS, startTestServer, type TestServer } from "./support/test-server";
 
 jest.setTimeout(60_000);
@@ -153,6 +157,37 @@ describe("GET /metrics with workers", () => {
   });
   afterAll(async () => {
     await database.drop();
+  });
+
+  it("shows a figure of the database once, not multiplied by the workers (issue 45)", async () => {
+    const token = "metrics-admin-token-0123456789";
+    const service = await startServiceProcess(
+      { DATABASE_URL: database.url, CALENDAR_ADMIN_TOKEN: token, WEBHOOK_DELIVERY: "false" },
+      { workers: 2 },
+    );
+    const db = await openDatabase(loadConfig({ DATABASE_URL: database.url }));
+    try {
+      const write = (path: string, body: object) =>
+        fetch(`${service.base}${path}`, {
+          method: "POST",
+          headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+          body: JSON.stringify(body),
+        });
+      await write("/webhooks", { url: "https://hooks.example.org/calendar", event_types: ["tag.created"] });
+      for (const name of ["Queued one", "Queued two", "Queued three"]) await write("/tags", { name });
+      const depths = await webhookQueueDepths(db);
+      expect(depths.changes + depths.deliveries).toBeGreaterThan(0);
+      for (let scrape = 0; scrape < 3; scrape += 1) {
+        const page = await (await fetch(`${service.origin}/metrics`, { headers: { Connection: "close" } })).text();
+        expect([
+          sample(page, "calendar_webhook_queue", { queue: "change_log" }),
+          sample(page, "calendar_webhook_queue", { queue: "deliveries" }),
+        ]).toEqual([depths.changes, depths.deliveries]);
+      }
+    } finally {
+      await db.close();
+      await service.stop();
+    }
   });
 
   it("sums every worker's figures, whichever worker answers the scrape", async () => {

@@ -76,6 +76,8 @@ export class Metrics {
       help: "Webhook work waiting, by queue: changes of the change log not yet turned into notifications (change_log), notifications not yet delivered (deliveries)",
       labelNames: ["queue"],
       registers: [this.registry],
+      // Every worker reads the same database: a cluster's figure is one worker's, not their sum.
+      aggregator: "first",
       async collect() {
         // With the database away, the last figures stay; the rest of the page is still served.
         const depths = await webhookQueues().catch(() => null);
