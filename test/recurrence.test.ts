@@ -39,6 +39,7 @@ interface Listed {
   start_date: string;
   end_date: string;
   utc_start_date: string;
+  utc_end_date: string;
   post_parent: number;
   recurrence_id: string | null;
   detached: boolean;
@@ -476,6 +477,48 @@ describe("local times a daylight-saving change repeats or skips", () => {
       ["2027-10-31 01:30:00", "2027-10-31 00:30:00"],
       ["2027-11-01 01:30:00", "2027-11-01 01:30:00"],
     ]);
+  });
+
+  it("keeps every occurrence as long as the series' first across a DST change, in the JSON and the feed (issue 45)", async () => {
+    const minutes = (event: { utc_start_date: string; utc_end_date: string }) =>
+      (Date.parse(`${event.utc_end_date.replace(" ", "T")}Z`) -
+        Date.parse(`${event.utc_start_date.replace(" ", "T")}Z`)) /
+      60_000;
+    const cases = [
+      // Clocks go forward at 02:00 on 14 March: 02:30 does not happen that day; it starts at 03:30.
+      {
+        start: "2027-03-12 02:30",
+        end: "2027-03-12 03:30",
+        day: ["2027-03-14 03:30:00", "2027-03-14 04:30:00"],
+        feed: ["DTSTART;TZID=America/New_York:20270314T033000", "DTEND;TZID=America/New_York:20270314T043000"],
+      },
+      // Clocks go back at 02:00 on 7 November: the hour from the first 01:30 ends at the second,
+      // which the feed says in UTC (with TZID, RFC 5545 reads 01:30 as the first).
+      {
+        start: "2027-11-05 01:30",
+        end: "2027-11-05 02:30",
+        day: ["2027-11-07 01:30:00", "2027-11-07 01:30:00"],
+        feed: ["DTSTART;TZID=America/New_York:20271107T013000", "DTEND:20271107T063000Z"],
+      },
+    ];
+    for (const { start, end, day, feed } of cases) {
+      const created = (
+        await send("POST", "/events", {
+          title: `Daily at ${start.slice(11)}`,
+          start_date: start,
+          end_date: end,
+          timezone: "America/New_York",
+          recurrence: { rrule: "FREQ=DAILY;COUNT=4" },
+        })
+      ).body;
+      const got = await occurrences(created.id);
+      expect(got.map(minutes)).toEqual([60, 60, 60]);
+      const onTheDay = got.find((event) => event.start_date.startsWith(day[0].slice(0, 10)))!;
+      expect([onTheDay.start_date, onTheDay.end_date]).toEqual(day);
+      const text = (await server.raw("GET", `${root}/events/${onTheDay.id}?ical=1`)).text;
+      const vevent = text.slice(text.indexOf("BEGIN:VEVENT"));
+      expect(vevent.split("\r\n").filter((line) => /^DT(START|END)[;:]/.test(line))).toEqual(feed);
+    }
   });
 
   it("keeps a series that starts in the skipped hour at its time on the other days", async () => {

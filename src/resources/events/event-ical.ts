@@ -9,7 +9,7 @@ import { calendarText, plainText } from "../../text/html";
 import { foldLines } from "../../text/ical-folding";
 import type { EventRecord } from "./event-record";
 import { parseStoredRecurrence } from "./event-recurrence";
-import { instantOfWallClock } from "../../dates/date-input";
+import { formatWallClock, instantOfWallClock } from "../../dates/date-input";
 import { yieldToEventLoop } from "../../event-loop";
 
 /**
@@ -20,7 +20,7 @@ import { yieldToEventLoop } from "../../event-loop";
  * - UID `event-<id>@<host of the API>`, stable across edits; SEQUENCE, the event's write count;
  *   LAST-MODIFIED and DTSTAMP, its last write (so an unchanged feed keeps its bytes and its ETag);
  * - DTSTART/DTEND in the event's own zone (TZID), or as DATE values for all-day events (DTEND the
- *   day after the last, as RFC 5545 counts it);
+ *   day after the last, as RFC 5545 counts it); an end in the hour a DST change repeats, in UTC;
  * - SUMMARY, DESCRIPTION (plain text, its paragraphs, line breaks and list items on lines of their
  *   own) and X-ALT-DESC (the HTML, for apps that show it), URL (the permalink), LOCATION and GEO from the venue,
  *   ORGANIZER from the first organizer that has an e-mail address, CATEGORIES from categories
@@ -146,6 +146,18 @@ function startAsGiven(vevent: string, record: EventRecord): string {
   );
 }
 
+/**
+ * An end in the hour a DST change repeats (an hour from the first 01:30 ends at the second): its
+ * wall clock with TZID is read as the first of the two (RFC 5545 §3.3.5), so it goes out in UTC.
+ */
+function endAsInstant(vevent: string, record: EventRecord): string {
+  if (record.allDay || record.timezone === "UTC") return vevent;
+  const wall = formatWallClock(record.endsAt, record.timezone);
+  if (instantOfWallClock(wall, record.timezone).toMillis() === record.endsAt.getTime()) return vevent;
+  const utc = record.endsAt.toISOString().replace(/[-:]/g, "").slice(0, 15);
+  return vevent.replace(/^DTEND;TZID=[^:\r\n]+:\d{8}T\d{6}\r$/m, `DTEND:${utc}Z\r`);
+}
+
 function eventData(event: FeedEvent, json: Schemas["Event"], ctx: RequestContext): ICalEventData {
   const { record } = event;
   const venue = Array.isArray(json.venue) ? json.venue[0] : (json.venue as Schemas["Venue"] | undefined);
@@ -247,8 +259,11 @@ export async function eventCalendar(
     let vevent = shared ? sources.kept!.get(key) : undefined;
     if (vevent === undefined) {
       if (++made % EVENTS_PER_SLICE === 0) await yieldToEventLoop();
-      vevent = startAsGiven(
-        foldLines(calendar.createEvent(eventData(event, sources.present(event.record), ctx)).toString()) + "\r\n",
+      vevent = endAsInstant(
+        startAsGiven(
+          foldLines(calendar.createEvent(eventData(event, sources.present(event.record), ctx)).toString()) + "\r\n",
+          event.record,
+        ),
         event.record,
       );
       calendar.clear();

@@ -229,6 +229,8 @@ export interface SeriesTimes {
   startLocal: string;
   endLocal: string;
   timezone: string;
+  /** All-day series keep whole days on the wall clock, whatever a DST change does to the hours. */
+  allDay?: boolean;
 }
 
 /**
@@ -273,16 +275,25 @@ export async function occurrencesOf(
   const excluded = new Set(recurrence.exdate);
   starts = [...new Set(starts)].filter((wall) => !excluded.has(wall)).sort();
   const occurrences: Occurrence[] = [];
-  for (const startLocal of starts.slice(0, MAX_OCCURRENCES)) {
+  for (const wall of starts.slice(0, MAX_OCCURRENCES)) {
     // Each instant costs Luxon a few dozen microseconds: hundreds, the event loop free every hundred.
     if (occurrences.length % 100 === 99) await yieldToEventLoop();
-    const endLocal = wallOf(new Date(floating(startLocal).getTime() + duration));
-    const startsAt = instantOfWallClock(startLocal, series.timezone).toJSDate();
+    const startsAt = instantOfWallClock(wall, series.timezone).toJSDate();
+    if (series.allDay) {
+      const endLocal = wallOf(new Date(floating(wall).getTime() + duration));
+      const endsAt = instantOfWallClock(endLocal, series.timezone).toJSDate();
+      occurrences.push({ startLocal: wall, endLocal, startsAt, endsAt, recurrenceId: startsAt });
+      continue;
+    }
+    // Every occurrence lasts as long as the series' first: one starting in the hour a DST change
+    // skips starts when that hour is over (RFC 5545), its end as much later; one ending in the hour
+    // repeated ends an hour earlier on the wall clock than the rule's wall clocks say.
+    const endsAt = new Date(startsAt.getTime() + duration);
     occurrences.push({
-      startLocal,
-      endLocal,
+      startLocal: formatWallClock(startsAt, series.timezone),
+      endLocal: formatWallClock(endsAt, series.timezone),
       startsAt,
-      endsAt: instantOfWallClock(endLocal, series.timezone).toJSDate(),
+      endsAt,
       recurrenceId: startsAt,
     });
   }
