@@ -236,11 +236,10 @@ describe("extra and excluded dates: one cap for every form", () => {
     // Each form's first request builds its validators (not the work measured here).
     for (const recurrence of [["RRULE:FREQ=WEEKLY;COUNT=2"], "RRULE:FREQ=WEEKLY;COUNT=2"])
       await server.raw("POST", `${root}/events`, { body: { ...series(recurrence), title: "" }, headers: contributor });
+    // How long they take is test/timing/hostile-door.test.ts's to check.
     for (const recurrence of lines) {
-      const started = Date.now();
       const refused = await server.raw("POST", `${root}/events`, { body: series(recurrence), headers: contributor });
       expect([refused.status, refused.body.data?.details?.recurrence?.code]).toEqual([400, "rest_too_many_dates"]);
-      expect(Date.now() - started).toBeLessThan(2_000);
     }
     // The add-on's forms, the canonical one and long texts are capped by the spec itself (maxItems, maxLength).
     const capped: unknown[] = [
@@ -487,7 +486,8 @@ describe("feeds: every part of their reading bounded", () => {
         1,
         expect.stringMatching(/VTIMEZONE "Hostile Zone" is not used/),
       ]);
-      expect(run.tookMs).toBeLessThan(2_000);
+      // Refused by reading the zone, not by the reading's deadline (IMPORT_READ_DEADLINE_MS, 10 s).
+      expect(run.tookMs).toBeLessThan(8_000);
     }
     const dates = Array.from({ length: 200_000 }, (_, index) => `${1700 + Math.floor(index / 365)}0101T000000`);
     const listed = await runFeed(
@@ -562,7 +562,7 @@ describe("feeds: every part of their reading bounded", () => {
     const text = (count: number) => calendar(...Array.from({ length: count }, (_, index) => minimal(index)));
     const over = await runFeed("/many.ics", text(100_000));
     expect([over.status, over.error]).toEqual(["failed", "the feed has more than 5000 VEVENTs (IMPORT_MAX_EVENTS)"]);
-    expect(over.tookMs).toBeLessThan(2_000);
+    expect(over.tookMs).toBeLessThan(8_000);
     const read = (count: number) => readFeed({ text: text(count), siteZone: "UTC", maxEvents: 50 });
     expect(read(50).events).toHaveLength(50);
     expect(() => read(51)).toThrow("the feed has more than 50 VEVENTs (IMPORT_MAX_EVENTS)");

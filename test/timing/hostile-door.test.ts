@@ -213,6 +213,36 @@ describe("every operation that takes a body, every content type it declares", ()
   });
 });
 
+describe("extra and excluded dates past their caps", () => {
+  it("are refused at once in Google's lines (60 lines of 1,000 EXDATEs, 1 MB), without holding the process", async () => {
+    const big = await startTestServer({ BODY_LIMIT_BYTES: String(2 * 1024 * 1024) });
+    try {
+      const values = (count: number) =>
+        Array.from({ length: count }, (_, i) => new Date(Date.UTC(2027, 0, 11) + i * 86_400_000))
+          .map((day) => `${day.toISOString().slice(0, 10).replaceAll("-", "")}T190000`)
+          .join(",");
+      const series = (recurrence: unknown) => ({
+        title: "Capped",
+        start_date: "2027-01-04 19:00",
+        end_date: "2027-01-04 20:00",
+        recurrence,
+      });
+      const send = (recurrence: unknown) =>
+        big.raw("POST", `${root}/events`, { body: series(recurrence), headers: ADMIN_HEADERS });
+      // The operation's first request builds its validators (not the work measured here).
+      await send(["RRULE:FREQ=WEEKLY;COUNT=2", `EXDATE:${values(2)}`]);
+      const lines = ["RRULE:FREQ=WEEKLY;COUNT=10", ...Array.from({ length: 60 }, () => `EXDATE:${values(1000)}`)];
+      const started = Date.now();
+      const { result, loopDelayMs } = await watched(() => send(lines));
+      expect([result.status, result.body.data?.details?.recurrence?.code]).toEqual([400, "rest_too_many_dates"]);
+      expect(Date.now() - started).toBeLessThan(1_000);
+      expect(loopDelayMs).toBeLessThan(LOOP_BOUND_MS);
+    } finally {
+      await big.close();
+    }
+  });
+});
+
 describe("the feed reader", () => {
   const calendar = (...components: string[]) =>
     ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN", ...components, "END:VCALENDAR", ""].join("\r\n");
