@@ -1239,13 +1239,13 @@ export interface components {
             [key: string]: unknown;
         };
         /**
-         * @description A yes-or-no query parameter read as the original plugin reads it (`tribe_is_truthy`): `true` or
-         *     `false` (canonical; any case is read), `1`/`0`, `yes`/`no`, `y`/`n`, `on`/`off`,
-         *     `enable`/`disable`, `enabled`/`disabled`. **Departure**: other words are refused with `400`
-         *     (the original reads them as `false`, so that a typo filters nothing).
+         * @description A yes-or-no query parameter read as the original plugin reads it with PHP's boolean filter
+         *     (`FILTER_VALIDATE_BOOLEAN`): `true`, `1`, `yes` and `on` are yes (any case); `false`, `0`, `no`,
+         *     `off`, and `y`, `n`, `enable`, `disable`, `enabled`, `disabled` are no. **Departure**: other words
+         *     are refused with `400` (the original reads them as no, so that a typo filters nothing).
          * @example true
          */
-        TruthyFlag: boolean | ("true" | "false" | "1" | "0" | "yes" | "no" | "y" | "n" | "on" | "off" | "enable" | "disable" | "enabled" | "disabled");
+        PhpBooleanFlag: boolean | ("true" | "false" | "1" | "0" | "yes" | "no" | "y" | "n" | "on" | "off" | "enable" | "disable" | "enabled" | "disabled");
         /**
          * @description Ids or slugs. In a query string, a comma-separated string or a repeated parameter; spaces around items and empty items are dropped.
          * @example [
@@ -2313,6 +2313,14 @@ export interface components {
          *     }
          */
         UpdateEventRequest: components["schemas"]["EventFields"];
+        /**
+         * @description A yes-or-no query parameter read as the original plugin reads it (`tribe_is_truthy`): `true` or
+         *     `false` (canonical; any case is read), `1`/`0`, `yes`/`no`, `y`/`n`, `on`/`off`,
+         *     `enable`/`disable`, `enabled`/`disabled`. **Departure**: other words are refused with `400`
+         *     (the original reads them as `false`, so that a typo filters nothing).
+         * @example true
+         */
+        TruthyFlag: boolean | ("true" | "false" | "1" | "0" | "yes" | "no" | "y" | "n" | "on" | "off" | "enable" | "disable" | "enabled" | "disabled");
         /**
          * @description A page of venues, newest first.
          * @example {
@@ -3849,10 +3857,11 @@ export interface components {
         EndsAfter: string;
         /**
          * @description `true`: the date parameters are used to the second as given. `false` (default): whole days,
-         *     as described on each date parameter. `1`/`0`, `yes`/`no` and `on`/`off` are read too.
+         *     as described on each date parameter. `1`/`0`, `yes`/`no` and `on`/`off` are read too; as in the
+         *     original, `y` and `enable(d)` are no.
          * @example true
          */
-        StrictDates: components["schemas"]["TruthyFlag"];
+        StrictDates: components["schemas"]["PhpBooleanFlag"];
         /**
          * @description Words to look for in the title, excerpt and description, in the request language (falling back
          *     to the default language where an event is not translated). Case and accents are ignored; every
@@ -4513,7 +4522,8 @@ export interface operations {
                 ends_after?: components["parameters"]["EndsAfter"];
                 /**
                  * @description `true`: the date parameters are used to the second as given. `false` (default): whole days,
-                 *     as described on each date parameter. `1`/`0`, `yes`/`no` and `on`/`off` are read too.
+                 *     as described on each date parameter. `1`/`0`, `yes`/`no` and `on`/`off` are read too; as in the
+                 *     original, `y` and `enable(d)` are no.
                  * @example true
                  */
                 strict_dates?: components["parameters"]["StrictDates"];
@@ -4837,7 +4847,8 @@ export interface operations {
                 ends_after?: components["parameters"]["EndsAfter"];
                 /**
                  * @description `true`: the date parameters are used to the second as given. `false` (default): whole days,
-                 *     as described on each date parameter. `1`/`0`, `yes`/`no` and `on`/`off` are read too.
+                 *     as described on each date parameter. `1`/`0`, `yes`/`no` and `on`/`off` are read too; as in the
+                 *     original, `y` and `enable(d)` are no.
                  * @example true
                  */
                 strict_dates?: components["parameters"]["StrictDates"];

@@ -142,6 +142,12 @@ describe("the date window", () => {
     expect(ids(strict.body.events)).toEqual([e1.id]);
     expect(ids((await events(`?${window}&strict_dates=on`)).body.events)).toEqual([e1.id]);
     expect(ids((await events(`?${window}&strict_dates=no`)).body.events)).toEqual([e1.id, e2.id]);
+    // As PHP's boolean filter reads it (issue 45): 1/true/on/yes are yes, any case; y and enable(d) are no.
+    for (const yes of ["1", "TRUE", "Yes", "oN"])
+      expect([yes, ids((await events(`?${window}&strict_dates=${yes}`)).body.events)]).toEqual([yes, [e1.id]]);
+    for (const no of ["0", "y", "enable", "Enabled", "n", "off", "disable"])
+      expect([no, ids((await events(`?${window}&strict_dates=${no}`)).body.events)]).toEqual([no, [e1.id, e2.id]]);
+    expect((await events(`?${window}&strict_dates=maybe`)).status).toBe(400);
     expect(strict.body.rest_url).toContain("start_date=2018-01-01%2015%3A00%3A00&end_date=2018-01-01%2018%3A00%3A00");
   });
 

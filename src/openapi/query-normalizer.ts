@@ -19,8 +19,8 @@ interface QueryShape {
   /** Lists of numbers, and the type of their items. */
   numberLists: Map<string, "integer" | "number">;
   booleans: Set<string>;
-  /** The flags that take the original's yes-and-no words. */
-  truthyWords: Set<string>;
+  /** The flags that take the original's yes-and-no words: the words each reads as yes (its others are no). */
+  trueWords: Map<string, FlagWords>;
   numbers: Map<string, "integer" | "number">;
   /** Numeric path parameters (ids), and their maximum. */
   pathIds: Map<string, number>;
@@ -60,7 +60,7 @@ function shapeOf(operation: SpecOperation): QueryShape {
   const shape: QueryShape = {
     lists: new Set(),
     booleans: new Set(),
-    truthyWords: new Set(),
+    trueWords: new Map(),
     numbers: new Map(),
     numberLists: new Map(),
     pathIds: new Map(),
@@ -79,7 +79,8 @@ function shapeOf(operation: SpecOperation): QueryShape {
       else if (itemTypes.includes("number")) shape.numberLists.set(parameter.name, "number");
     } else if (types.includes("boolean")) {
       shape.booleans.add(parameter.name);
-      if (takesTruthyWords(parameter.schema)) shape.truthyWords.add(parameter.name);
+      const words = trueWordsOf(parameter.schema);
+      if (words) shape.trueWords.set(parameter.name, words);
     } else if (types.includes("integer")) shape.numbers.set(parameter.name, "integer");
     else if (types.includes("number")) shape.numbers.set(parameter.name, "number");
   }
@@ -101,21 +102,36 @@ function splitList(value: unknown): unknown {
     .filter((item) => item.length > 0);
 }
 
-// What the original reads as yes and no where it reads a flag with `tribe_is_truthy` (TruthyFlag).
-const TRUTHY = /^(true|1|yes|y|on|enable|enabled)$/i;
-const FALSY = /^(false|0|no|n|off|disable|disabled)$/i;
-
-function normalizeBoolean(value: unknown, truthyWords: boolean): unknown {
-  if (typeof value !== "string") return value;
-  if (truthyWords ? TRUTHY.test(value) : /^(true|1)$/i.test(value)) return "true";
-  if (truthyWords ? FALSY.test(value) : /^(false|0)$/i.test(value)) return "false";
-  return value;
+interface FlagWords {
+  yes: Set<string>;
+  all: Set<string>;
 }
 
-/** Whether a flag's schema takes the original's yes-and-no words (TruthyFlag), not only true/false/1/0. */
-function takesTruthyWords(schema: Record<string, unknown>): boolean {
+// A flag typed boolean, as WordPress's boolean type reads it.
+const PLAIN_WORDS: FlagWords = { yes: new Set(["true", "1"]), all: new Set(["true", "1", "false", "0"]) };
+
+/**
+ * A flag's word as `true` or `false`: one of the words its schema lists (any case, as the original
+ * reads them) is yes when its `x-true-words` has it, else no; another word is left for validation
+ * to refuse.
+ */
+function normalizeBoolean(value: unknown, words: FlagWords): unknown {
+  if (typeof value !== "string") return value;
+  const word = value.toLowerCase();
+  if (!words.all.has(word)) return value;
+  return words.yes.has(word) ? "true" : "false";
+}
+
+/**
+ * The words a flag's schema takes and those of them it reads as yes (`x-true-words`: TruthyFlag,
+ * the original's `tribe_is_truthy`; PhpBooleanFlag, PHP's boolean filter); null for a plain flag.
+ */
+function trueWordsOf(schema: Record<string, unknown>): FlagWords | null {
+  const yes = schema["x-true-words"];
+  if (!Array.isArray(yes)) return null;
   const branches = Array.isArray(schema.anyOf) ? (schema.anyOf as Array<{ enum?: unknown[] }>) : [];
-  return branches.some((branch) => branch.enum?.includes("yes"));
+  const all = branches.flatMap((branch) => (branch.enum ?? []).map(String));
+  return { yes: new Set(yes.map(String)), all: new Set(all) };
 }
 
 const DECLARED = Symbol("declared query parameters");
@@ -180,7 +196,8 @@ export function queryNormalizer(shapes: QueryShapes): RequestHandler {
         const itemType = shape.numberLists.get(name);
         if (itemType && Array.isArray(query[name]) && !(query[name] as unknown[]).every(isFiniteNumber))
           problems[name] = NOT_FINITE[itemType];
-      } else if (shape.booleans.has(name)) query[name] = normalizeBoolean(query[name], shape.truthyWords.has(name));
+      } else if (shape.booleans.has(name))
+        query[name] = normalizeBoolean(query[name], shape.trueWords.get(name) ?? PLAIN_WORDS);
       else if (shape.numbers.has(name) && !isFiniteNumber(query[name]))
         problems[name] = NOT_FINITE[shape.numbers.get(name)!];
     }
