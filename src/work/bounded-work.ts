@@ -98,13 +98,6 @@ export class BoundedWork<T extends TaskName> {
     });
   }
 
-  /** Jobs waiting or running (for tests and metrics). */
-  get size(): number {
-    let waiting = this.running === null ? 0 : 1;
-    for (const queue of this.waiting.values()) waiting += queue.length;
-    return waiting;
-  }
-
   /** The first job of the client whose turn it is; that client goes to the end of the line. */
   private takeNext(): Pending<T> | undefined {
     const first = this.waiting.entries().next();
@@ -150,8 +143,8 @@ export class BoundedWork<T extends TaskName> {
       if (this.worker !== worker) return;
       this.stop(error.code === "ERR_WORKER_OUT_OF_MEMORY" ? new WorkTooCostly("memory") : error);
     });
-    worker.on("exit", () => {
-      if (this.worker === worker) this.stop(new WorkTooCostly("memory"));
+    worker.on("exit", (code) => {
+      if (this.worker === worker) this.stop(new Error(`the work thread ended (exit code ${code})`));
     });
     // An idle thread must not keep a process (or a test run) alive (after the listeners, which would ref it again).
     worker.unref();

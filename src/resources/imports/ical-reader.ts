@@ -296,8 +296,7 @@ const ZONE_RULE_PARTS = new Set(["BYMONTH", "BYDAY", "BYMONTHDAY", "WKST"]);
  * its offset once a year, on a day of a month (RFC 5545's examples, and every zone Outlook and
  * Google write), and a rule of another frequency (hourly from 1601), one that never matches (the
  * 30th of February, the 9th Sunday of March) or a list of a million dates is a feed making the
- * reader walk without end. Such a zone is not used,
- * and the VEVENTs in it are problems of the run.
+ * reader walk without end. Such a zone is not used, and the VEVENTs in it are problems of the run.
  */
 function unusableZoneReason(zone: ICAL.Component): string | null {
   for (const observance of [...zone.getAllSubcomponents("standard"), ...zone.getAllSubcomponents("daylight")]) {
