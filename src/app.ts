@@ -163,9 +163,9 @@ export function createApp({
   app.use(rejectNulInPath);
   app.use(namespaceRootSlash(namespaceBasePath(config)));
   app.use(headAsGet);
-  app.use(routeOptions(config, namespaceBasePath(config), indexRoutes));
   app.use(refuseCrossSiteWrites(config));
   app.use(authenticate(new CredentialVerifier(db, config, credentialStore)));
+  app.use(routeOptions(config, namespaceBasePath(config), indexRoutes, operations));
   app.use(
     specValidation(spec, operations, {
       validateResponses: config.validateResponses,

@@ -1013,14 +1013,21 @@ describe("WordPress core's request forms", () => {
     expectStatus(postedViaIndex, 201);
   });
 
-  it("answers OPTIONS with the route's methods in Allow and its description", async () => {
+  it("answers OPTIONS with the methods the caller may use in Allow, and the route's description", async () => {
     const collection = await server.raw("OPTIONS", `${root}/events`);
     expectStatus(collection, 200);
-    expect(collection.headers.get("allow")).toBe("GET, HEAD, POST");
+    // As WordPress asks each method's permission check: an anonymous caller may only read (issue 45).
+    expect(collection.headers.get("allow")).toBe("GET, HEAD");
     expect(collection.body).toMatchObject({ namespace: "calendar/events/v1", methods: ["GET", "POST"] });
+    const asEditor = await server.raw("OPTIONS", `${root}/events`, { headers: bearer("editor") });
+    expect(asEditor.headers.get("allow")).toBe("GET, HEAD, POST");
     const item = await server.raw("OPTIONS", `${root}/events/12`);
-    expect([item.status, item.headers.get("allow")]).toEqual([200, "GET, HEAD, POST, PUT, PATCH, DELETE"]);
+    expect([item.status, item.headers.get("allow")]).toEqual([200, "GET, HEAD"]);
+    const itemAsEditor = await server.raw("OPTIONS", `${root}/events/12`, { headers: bearer("editor") });
+    expect(itemAsEditor.headers.get("allow")).toBe("GET, HEAD, POST, PUT, PATCH, DELETE");
     expect(item.body.endpoints.length).toBeGreaterThan(1);
+    const webhooks = await server.raw("OPTIONS", `${root}/webhooks`, { headers: bearer("editor") });
+    expect([webhooks.status, webhooks.headers.get("allow")]).toEqual([200, ""]);
     expect((await server.raw("OPTIONS", `${root}/nothing-here`)).status).toBe(404);
     // A browser's preflight is still the CORS answer.
     const preflight = await server.raw("OPTIONS", `${root}/events`, {

@@ -1,6 +1,7 @@
 import type { Request, RequestHandler } from "express";
 import { ApiError } from "../http/errors";
 import type { CredentialVerifier } from "./credentials";
+import type { Principal } from "./principal";
 import { can } from "./roles";
 
 /** The caller's address, as the rate limit and the slow-hash queue tell clients apart. */
@@ -38,23 +39,28 @@ function statusError(status: number): StatusError {
 type SecurityRequirement = Record<string, string[]>;
 
 /**
- * The operation's security, once it is matched and before anything reads the request's body: open
- * when one of its requirements is empty (`{}`); else 401 for an anonymous caller, and 403 for one
- * whose role lacks a capability (scope) of every requirement, whatever scheme the credential came
- * in (`authenticate` verified it). The validator's own check answered 401 ("Bearer header
- * required") to every Basic caller it refused.
+ * Whether the caller may call an operation with these security requirements: one of them empty
+ * (`{}`: anyone), or the caller's role holding every capability (scope) of one of them, whatever
+ * scheme the credential came in (`authenticate` verified it).
+ */
+export function mayCall(principal: Principal | null, requirements: SecurityRequirement[] | undefined): boolean {
+  if (!requirements || requirements.length === 0) return true;
+  return requirements.some((requirement) =>
+    Object.values(requirement)
+      .flat()
+      .every((scope) => principal !== null && can(principal.role, scope)),
+  );
+}
+
+/**
+ * The operation's security, once it is matched and before anything reads the request's body: 401
+ * for an anonymous caller it is not open to, 403 for a signed-in one whose role may not call it,
+ * whatever the scheme of the credential. (The validator's own check answered 401, "Bearer header
+ * required", to every Basic caller it refused.)
  */
 export const requireOperationScopes: RequestHandler = (req, _res, next) => {
   const requirements = (req as { openapi?: { schema?: { security?: SecurityRequirement[] } } }).openapi?.schema
     ?.security;
-  if (!requirements || requirements.length === 0) return next();
-  if (requirements.some((requirement) => Object.keys(requirement).length === 0)) return next();
-  const principal = req.principal;
-  if (!principal) return next(statusError(401));
-  const allowed = requirements.some((requirement) =>
-    Object.values(requirement)
-      .flat()
-      .every((scope) => can(principal.role, scope)),
-  );
-  next(allowed ? undefined : statusError(403));
+  if (mayCall(req.principal ?? null, requirements)) return next();
+  next(statusError(req.principal ? 403 : 401));
 };

@@ -1,29 +1,38 @@
 import type { RequestHandler } from "express";
+import { mayCall } from "../auth/authenticate";
 import type { Config } from "../config";
 import { requestOrigin } from "../http/request-context";
 import { contextAt } from "../http/request-pipeline";
 import { isLanguage, type Language } from "../i18n/languages";
 import { renderRoute, routeOfPath, type IndexRoute } from "./namespace-index";
+import type { SpecOperation } from "./spec";
 
 const METHOD_ORDER = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
 
 /**
- * `OPTIONS` on a route of the namespace, as WordPress answers it: `200`, the route's methods in
- * `Allow` (HEAD wherever GET is), and its description as the namespace index gives it (methods,
- * endpoints, arguments). A browser's preflight is answered before this (http/cors.ts).
+ * `OPTIONS` on a route of the namespace, as WordPress answers it: `200`, the methods of the route
+ * the caller may use in `Allow` (HEAD wherever GET is; WordPress asks each method's permission
+ * check), and the route's description as the namespace index gives it (methods, endpoints,
+ * arguments). A browser's preflight is answered before this (http/cors.ts).
  */
 export function routeOptions(
   config: Config,
   basePath: string,
   indexRoutes: (language: Language) => Map<string, IndexRoute>,
+  operations: SpecOperation[],
 ): RequestHandler {
+  const security = new Map(
+    operations.map((operation) => [`${operation.method.toUpperCase()} ${operation.path}`, operation.security]),
+  );
   return (req, res, next) => {
     if (req.method !== "OPTIONS" || !req.path.startsWith(basePath)) return next();
     const asked = (req.query as { i18n_language?: unknown }).i18n_language;
     const language = isLanguage(asked) ? asked : (req.prefixLanguage ?? config.defaultLanguage);
     const route = routeOfPath(indexRoutes(language), req.path.slice(basePath.length) || "/");
     if (!route) return next();
-    const methods = new Set(route.methods);
+    const methods = new Set(
+      route.methods.filter((method) => mayCall(req.principal ?? null, security.get(`${method} ${route.path}`))),
+    );
     if (methods.has("GET")) methods.add("HEAD");
     const prefix = isLanguage(asked) || req.prefixLanguage !== undefined ? `/${language}` : "";
     res.setHeader("Allow", METHOD_ORDER.filter((method) => methods.has(method)).join(", "));
