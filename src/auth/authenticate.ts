@@ -40,15 +40,18 @@ type SecurityRequirement = Record<string, string[]>;
 
 /**
  * Whether the caller may call an operation with these security requirements: one of them empty
- * (`{}`: anyone), or the caller's role holding every capability (scope) of one of them, whatever
- * scheme the credential came in (`authenticate` verified it).
+ * (`{}`: anyone), or a signed-in caller whose role holds every capability (scope) of one of them
+ * (none: any signed-in caller), whatever scheme the credential came in (`authenticate` verified it).
  */
 export function mayCall(principal: Principal | null, requirements: SecurityRequirement[] | undefined): boolean {
   if (!requirements || requirements.length === 0) return true;
-  return requirements.some((requirement) =>
-    Object.values(requirement)
-      .flat()
-      .every((scope) => principal !== null && can(principal.role, scope)),
+  return requirements.some(
+    (requirement) =>
+      Object.keys(requirement).length === 0 ||
+      (principal !== null &&
+        Object.values(requirement)
+          .flat()
+          .every((scope) => can(principal.role, scope))),
   );
 }
 
