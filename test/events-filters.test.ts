@@ -182,6 +182,19 @@ describe("include", () => {
     expect((await events(`?include=${past.id}&start_date=today`)).body.total).toBe(0);
   });
 
+  it("names a trashed event for those who may list the trash, with status=trash; for others it is unknown (issue 45)", async () => {
+    const [trashed, kept] = await createEvents(server, 2);
+    expect(
+      (await server.raw("DELETE", `/calendar/events/v1/events/${trashed.id}`, { headers: ADMIN_HEADERS })).status,
+    ).toBe(200);
+    const listed = await events(`?include=${trashed.id},${kept.id}&status=trash`, ADMIN_HEADERS);
+    expect([listed.status, ids(listed.body.events)]).toEqual([200, [trashed.id]]);
+    const withoutStatus = await events(`?include=${trashed.id}`, ADMIN_HEADERS);
+    expect([withoutStatus.status, withoutStatus.body.total]).toEqual([200, 0]);
+    const anonymous = await events(`?include=${trashed.id}`);
+    expect([anonymous.status, Object.keys(anonymous.body.data.params)]).toEqual([400, ["include"]]);
+  });
+
   it("rejects lists with non-numbers", async () => {
     for (const query of ["include=foo-bar,23,89", "include[]=foo-bar&include[]=23"]) {
       const response = await events(`?${query}`);

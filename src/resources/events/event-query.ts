@@ -23,6 +23,19 @@ function allReadable(ids: number[], rows: OwnedItem[], type: PostType, principal
 }
 
 /**
+ * Whether each id names an event the caller may read, or one in the trash that they may list there
+ * (`include` of a trashed event with `status=trash`, the occurrences of a trashed series).
+ */
+function allNameable(ids: number[], rows: OwnedItem[], principal: Principal | null): boolean {
+  const trashListable = listableConditions(principal, "events", ["trash"]);
+  const nameable = (row: OwnedItem) =>
+    canReadItem(principal, "events", row) ||
+    (row.status === "trash" &&
+      trashListable.some((condition) => condition.authorId === undefined || condition.authorId === row.authorId));
+  return rows.filter(nameable).length === new Set(ids).size;
+}
+
+/**
  * The filters of `GET /events` from its query (docs/compatibility.md §5): statuses the caller may see,
  * the date window, terms by id or slug, venues, organizers, the parent, the circle of `geoloc`.
  * Filters that name items that do not exist, or that the caller may not see (a draft venue, a
@@ -71,20 +84,12 @@ export async function eventFiltersOf(
   }
   filters.organizerIds = query.organizer;
   if (query.post_parent !== undefined) {
-    const parents = await eventOwners(db, [query.post_parent]);
-    // A series in the trash may be named by those who may list it there: its occurrences are there too.
-    const trashListable = listableConditions(principal, "events", ["trash"]);
-    const nameable = parents.filter(
-      (row) =>
-        row.status === "trash" &&
-        trashListable.some((condition) => condition.authorId === undefined || condition.authorId === row.authorId),
-    );
-    if (nameable.length === 0 && !allReadable([query.post_parent], parents, "events", principal))
+    if (!allNameable([query.post_parent], await eventOwners(db, [query.post_parent]), principal))
       problems.add("post_parent", "rest_event_not_found", "notFound");
     filters.parentId = query.post_parent;
   }
   // As in the original, an unknown id in `include` is an error, not an empty list.
-  if (query.include && !allReadable(query.include, await eventOwners(db, query.include), "events", principal)) {
+  if (query.include && !allNameable(query.include, await eventOwners(db, query.include), principal)) {
     problems.add("include", "rest_event_not_found", "notFound");
   }
   if (query.geoloc) {
