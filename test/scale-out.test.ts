@@ -1,9 +1,11 @@
 // Several instances and workers on one database: what one writes, the others read; creates that
 // race for the same slug all succeed with unique slugs; migrations run once; workers share the
 // port; a stopping cluster stops every worker cleanly.
+import { Client } from "pg";
 import { insertRowReturningId } from "../src/db/row-writes";
 import { isUniqueViolation, retryOnSlugClash } from "../src/resources/post-kernel/unique-slug";
 import { openDatabase } from "../src/db/database";
+import { migrate, PG_MIGRATION_LOCK_KEY } from "../src/db/migrate";
 import { inTransaction } from "../src/db/transaction";
 import { writeEarlierSearchDocument } from "./support/search-documents";
 import { startServiceProcess, type ServiceProcess } from "./support/service-process";
@@ -224,6 +226,41 @@ describe("deadlocks", () => {
     } finally {
       await db.close();
       await database.drop();
+    }
+  });
+});
+
+describe("migrations waiting for another instance's (issue 45)", () => {
+  const onPostgres = testDatabaseProvider() === "postgresql" ? it : it.skip;
+
+  onPostgres("wait as long as the other's take, whatever the role's statement limit", async () => {
+    const server = process.env.TEST_DATABASE_URL!;
+    const name = `calendar_test_lock_${Date.now()}`;
+    const admin = new Client({ connectionString: server });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${name}"`);
+    // As the recipe for PgBouncer sets it on the role: every statement at most 1 s here.
+    await admin.query(`ALTER DATABASE "${name}" SET statement_timeout = '1s'`);
+    const url = new URL(server);
+    url.pathname = `/${name}`;
+    const other = new Client({ connectionString: url.toString() });
+    await other.connect();
+    try {
+      // Another instance migrating: it holds the lock for 3 s.
+      await other.query("BEGIN");
+      await other.query("SET LOCAL statement_timeout = 0");
+      await other.query("SELECT pg_advisory_xact_lock($1)", [PG_MIGRATION_LOCK_KEY]);
+      const started = Date.now();
+      const migrating = migrate(url.toString());
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      await other.query("COMMIT");
+      const result = await migrating;
+      expect(Date.now() - started).toBeGreaterThanOrEqual(3_000);
+      expect(result.applied.length).toBeGreaterThan(0);
+    } finally {
+      await other.end();
+      await admin.query(`DROP DATABASE "${name}" WITH (FORCE)`);
+      await admin.end();
     }
   });
 });

@@ -33,7 +33,7 @@ export interface MigrationResult {
 
 const MIGRATIONS_ROOT = projectPath("prisma");
 // An arbitrary constant that identifies this service's migration lock among advisory locks.
-const PG_MIGRATION_LOCK_KEY = 7_317_040_417;
+export const PG_MIGRATION_LOCK_KEY = 7_317_040_417;
 
 export function migrationsOf(provider: Provider): Migration[] {
   const folder = join(MIGRATIONS_ROOT, provider, "migrations");
@@ -127,10 +127,13 @@ async function migratePostgres(databaseUrl: string, progress: Progress): Promise
     // (PgBouncer), every statement of a session may run on another server connection, and a
     // session's lock would be left behind on one of them. A role's statement_timeout (how the
     // service's limit reaches it through such a pooler) does not cut a long data migration short.
+    // The limit is lifted before the lock is asked for: waiting for another instance's migrations
+    // is a statement too, and under the role's 30 s limit a start that waited longer failed.
     await client.query("BEGIN");
     try {
-      await client.query("SELECT pg_advisory_xact_lock($1)", [PG_MIGRATION_LOCK_KEY]);
       await client.query("SET LOCAL statement_timeout = 0");
+      await client.query("SET LOCAL lock_timeout = 0");
+      await client.query("SELECT pg_advisory_xact_lock($1)", [PG_MIGRATION_LOCK_KEY]);
       await client.query(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
         "id" VARCHAR(36) PRIMARY KEY NOT NULL,
         "checksum" VARCHAR(64) NOT NULL,
