@@ -178,8 +178,15 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
 }
 
 const WORKER_LISTENING = "calendar:listening";
-/** Workers that die before they listen, this many within a minute, stop the service: restarting them would not help. */
+/**
+ * Workers that die before they listen, this many within a minute, stop a service that has not yet
+ * served: restarting them would not help (a setting, the database's address or user). Once it has
+ * served, such failures are an outage (the database restarting): the workers are started again,
+ * waiting longer each time, up to REPLACEMENT_WAIT_MAX_MS, so that the instance serves again when
+ * the database does.
+ */
 const FAILED_STARTS_TOLERATED = 3;
+const REPLACEMENT_WAIT_MAX_MS = 30_000;
 
 function runPrimary(config: Config, logger: Logger): void {
   let stopping = false;
@@ -208,15 +215,22 @@ function runPrimary(config: Config, logger: Logger): void {
       }
       return;
     }
+    let waitMs = 0;
     if (!listening.delete(worker.id)) {
-      // It said why, in one line (or a stack, for a bug); the service as a whole stops with it.
+      // It said why, in one line (or a stack, for a bug).
       const now = Date.now();
       failedStarts.push(now);
       while (failedStarts[0] < now - 60_000) failedStarts.shift();
-      if (!everListened || failedStarts.length >= FAILED_STARTS_TOLERATED) return stopAll(1);
+      if (!everListened) return stopAll(1);
+      waitMs = Math.min(
+        REPLACEMENT_WAIT_MAX_MS,
+        1_000 * 2 ** Math.max(0, failedStarts.length - FAILED_STARTS_TOLERATED),
+      );
     }
-    logger.error({ worker: worker.process.pid, code, signal }, "worker died; starting another");
-    cluster.fork();
+    logger.error({ worker: worker.process.pid, code, signal, waitMs }, "worker died; starting another");
+    setTimeout(() => {
+      if (!stopping) cluster.fork();
+    }, waitMs);
   });
   onStopSignal((signal) => {
     logger.info({ signal, workers: config.workers }, "stopping");

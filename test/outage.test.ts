@@ -7,8 +7,8 @@ import { createServer, connect, type Server, type Socket } from "node:net";
 import { resolve } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { sqlitePath } from "../src/db/database";
-import { freePort } from "./support/service-process";
-import { testDatabaseProvider } from "./support/test-database";
+import { freePort, startServiceProcess } from "./support/service-process";
+import { createTestDatabase, testDatabaseProvider } from "./support/test-database";
 import { ADMIN_HEADERS, startTestServer, type TestServer } from "./support/test-server";
 
 jest.setTimeout(60_000);
@@ -108,6 +108,37 @@ onPostgres("PostgreSQL refusing and dropping connections", () => {
     expect(failures.length).toBeGreaterThan(0);
     expect(failures.every((line) => line.msg === "database unavailable" && line.err === undefined)).toBe(true);
   });
+});
+
+onPostgres("workers through a database outage (issue 45)", () => {
+  it("replace a worker that dies while the database is away, and serve again when it is back", async () => {
+    const database = await createTestDatabase();
+    const port = await freePort();
+    const parsed = new URL(database.url);
+    const outage = new Outage({ host: parsed.hostname, port: Number(parsed.port || 5432) });
+    await new Promise<void>((listening) => outage.server.listen(port, "127.0.0.1", listening));
+    parsed.host = `127.0.0.1:${port}`;
+    const service = await startServiceProcess({ DATABASE_URL: parsed.toString() }, { workers: 2 });
+    try {
+      const pids = () => service.logs.filter((line) => line.msg === "listening").map((line) => line.pid);
+      const workers = pids();
+      expect(workers).toHaveLength(2);
+      outage.begin();
+      // A worker dies during the outage; its replacements cannot start while it lasts.
+      process.kill(workers[0] as number, "SIGKILL");
+      await new Promise((resolve) => setTimeout(resolve, 12_000));
+      expect(service.child.exitCode).toBeNull();
+      outage.end();
+      await service.waitForLog((line) => line.msg === "listening", 3, 60_000);
+      const health = await fetch(`${service.origin}/readyz`);
+      expect(health.status).toBe(200);
+    } finally {
+      outage.end();
+      await service.stop();
+      outage.server.close();
+      await database.drop();
+    }
+  }, 150_000);
 });
 
 onSqlite("SQLite with its write lock held past the busy timeout", () => {

@@ -93,7 +93,15 @@ export async function startServiceProcess(
       await new Promise((wait) => setTimeout(wait, 25));
     }
   };
-  await waitForLog((line) => line.msg === "listening", options.workers ?? 1);
+  try {
+    // Each process warms its validators up before it listens (src/http/warm-up.ts): seconds each on a
+    // busy machine, for every worker at once.
+    await waitForLog((line) => line.msg === "listening", options.workers ?? 1, 60_000);
+  } catch (error) {
+    // A service that did not start in time is not left running (nor its workers) past the test.
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+    throw error;
+  }
   const origin = `http://127.0.0.1:${port}`;
   return {
     origin,
