@@ -9,3 +9,21 @@ export const MAX_EXDATES = 730;
 
 /** The most dates (RDATE values) a feed's VTIMEZONE may list for its changes of offset. */
 export const MAX_ZONE_DATES = 1_000;
+
+/**
+ * How many values an RFC 5545 content line lists (`EXDATE;TZID=X:a,b,c` lists 3): the commas after
+ * the colon that ends its name and parameters (one inside a quoted parameter does not end them).
+ * Counted on the text, before any value is read as a date.
+ */
+export function contentLineValueCount(line: string): number {
+  let quoted = false;
+  let at = 0;
+  for (; at < line.length; at++) {
+    const char = line[at];
+    if (char === '"') quoted = !quoted;
+    else if (char === ":" && !quoted) break;
+  }
+  let count = 1;
+  for (let comma = line.indexOf(",", at); comma >= 0; comma = line.indexOf(",", comma + 1)) count += 1;
+  return count;
+}

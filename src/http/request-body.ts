@@ -18,7 +18,8 @@ import { InvalidParamsError, type ParamProblem } from "./errors";
  * nothing past the request: every failure is that request's 4xx, never the process's end.
  */
 
-const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
+/** The methods whose body is a write's fields; what another method carries is not read. */
+export const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
 
 const MULTIPART_LIMITS = { fields: 1000, parts: 2000, files: 20, fieldNameSize: 200 };
 

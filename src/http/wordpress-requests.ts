@@ -1,4 +1,5 @@
 import type { Request, RequestHandler } from "express";
+import { BODY_METHODS } from "./request-body";
 
 /**
  * WordPress core's request forms, which its REST API reads on every route and clients of the
@@ -59,7 +60,7 @@ const bodyless = (req: Request) =>
 
 /** A write's fields given in the query string join its body's (the body wins); a write with no body at all is a form of them. */
 export const queryFieldsOfWrites: RequestHandler = (req, _res, next) => {
-  if (!["POST", "PUT", "PATCH"].includes(req.method)) return next();
+  if (!BODY_METHODS.has(req.method)) return next();
   const fields = Object.fromEntries(
     Object.entries(req.query as Record<string, unknown>).filter(([name]) => !QUERY_ONLY.has(name)),
   );

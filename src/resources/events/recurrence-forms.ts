@@ -1,5 +1,5 @@
 import { DateTime } from "luxon";
-import { MAX_EXDATES, MAX_RDATES } from "../../dates/recurrence-limits";
+import { contentLineValueCount, MAX_EXDATES, MAX_RDATES } from "../../dates/recurrence-limits";
 
 /**
  * The forms a write's `recurrence` comes in, read into the canonical one (`{rrule, rdate, exdate}`,
@@ -104,9 +104,7 @@ function countLineValues(lines: string[]): { rdates: number; exdates: number } {
   for (const line of lines) {
     const name = /^\s*(RDATE|EXDATE)[;:]/i.exec(line)?.[1].toUpperCase();
     if (name === undefined) continue;
-    let values = 1;
-    for (let at = line.indexOf(",", line.indexOf(":")); at >= 0; at = line.indexOf(",", at + 1)) values += 1;
-    counts[name === "RDATE" ? "rdates" : "exdates"] += values;
+    counts[name === "RDATE" ? "rdates" : "exdates"] += contentLineValueCount(line);
   }
   return counts;
 }

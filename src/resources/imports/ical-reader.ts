@@ -1,7 +1,7 @@
 import ICAL from "ical.js";
 import { DateTime, IANAZone } from "luxon";
 import { findIana } from "windows-iana";
-import { MAX_EXDATES, MAX_RDATES, MAX_ZONE_DATES } from "../../dates/recurrence-limits";
+import { contentLineValueCount, MAX_EXDATES, MAX_RDATES, MAX_ZONE_DATES } from "../../dates/recurrence-limits";
 
 /**
  * Reading an iCalendar feed (RFC 5545) into the events it describes, with ical.js: each VEVENT's
@@ -319,20 +319,6 @@ function unusableZoneReason(zone: ICAL.Component): string | null {
   return null;
 }
 
-/** How many values a content line lists (commas after the colon that ends its name and parameters). */
-function lineValueCount(line: string): number {
-  let quoted = false;
-  let at = 0;
-  for (; at < line.length; at++) {
-    const char = line[at];
-    if (char === '"') quoted = !quoted;
-    else if (char === ":" && !quoted) break;
-  }
-  let count = 1;
-  for (let comma = line.indexOf(",", at); comma >= 0; comma = line.indexOf(",", comma + 1)) count += 1;
-  return count;
-}
-
 const DATE_LIST = /^(RDATE|EXDATE)[;:]/i;
 
 /** What the first pass over a feed leaves for ical.js to parse, and what it took out. */
@@ -367,7 +353,7 @@ function screen(source: string, maxEvents: number): Screened {
       counts = { rdate: 0, exdate: 0 };
     } else if (component !== null) {
       const dateList = DATE_LIST.exec(line)?.[1].toLowerCase() as "rdate" | "exdate" | undefined;
-      if (dateList) counts[dateList] += lineValueCount(line);
+      if (dateList) counts[dateList] += contentLineValueCount(line);
       else if (/^(UID|TZID)[;:]/i.test(line)) component.id ??= line.slice(line.indexOf(":") + 1).trim();
       else if (/^RECURRENCE-ID[;:]/i.test(line)) component.rid = line.slice(line.indexOf(":") + 1).trim();
       if (upper === `END:${component.name}`) {
