@@ -1152,7 +1152,7 @@ export interface components {
          * @example rest_invalid_param
          * @enum {string}
          */
-        ErrorCode: "rest_no_route" | "rest_invalid_param" | "rest_missing_callback_param" | "rest_invalid_json" | "rest_forbidden" | "rest_cross_site_write" | "rest_payload_too_large" | "rest_unsupported_media_type" | "rest_too_many_requests" | "rest_request_timeout" | "rest_bad_request" | "rest_headers_too_large" | "rest_not_ready" | "rest_service_unavailable" | "rest_internal_error" | "empty_term_name" | "term_exists" | "rest-category-not-found" | "rest-tag-not-found" | "rest-venue-not-found" | "venue-not-accessible" | "venue-is-in-trash" | "venue-archive-page-not-found" | "rest-organizer-not-found" | "organizer-not-accessible" | "organizer-is-in-trash" | "organizer-archive-page-not-found" | "rest-event-not-found" | "event-no-longer-available" | "event-not-accessible" | "event-is-in-trash" | "event-archive-page-not-found" | "rest_sync_token_expired" | "rest_precondition_failed" | "event-password-protected" | "rest_webhook_not_found" | "rest_import_not_found" | "rest_import_running";
+        ErrorCode: "rest_no_route" | "rest_invalid_param" | "rest_missing_callback_param" | "rest_invalid_json" | "rest_callback_invalid" | "rest_callback_disabled" | "rest_forbidden" | "rest_cross_site_write" | "rest_payload_too_large" | "rest_unsupported_media_type" | "rest_too_many_requests" | "rest_request_timeout" | "rest_bad_request" | "rest_headers_too_large" | "rest_not_ready" | "rest_service_unavailable" | "rest_internal_error" | "empty_term_name" | "term_exists" | "rest-category-not-found" | "rest-tag-not-found" | "rest-venue-not-found" | "venue-not-accessible" | "venue-is-in-trash" | "venue-archive-page-not-found" | "rest-organizer-not-found" | "organizer-not-accessible" | "organizer-is-in-trash" | "organizer-archive-page-not-found" | "rest-event-not-found" | "event-no-longer-available" | "event-not-accessible" | "event-is-in-trash" | "event-archive-page-not-found" | "rest_sync_token_expired" | "rest_precondition_failed" | "event-password-protected" | "rest_webhook_not_found" | "rest_import_not_found" | "rest_import_running";
         /**
          * @description What exactly was wrong with one parameter (stable, never translated): a value that does not
          *     fit the parameter's type, range, length or format, that names an item which does not exist or
@@ -2172,7 +2172,9 @@ export interface components {
             phone?: components["schemas"]["WriteText"];
             website?: components["schemas"]["WriteUrl"];
             /**
-             * @description An e-mail address; `null` or `""` removes it.
+             * @description The organizer's e-mail address, stored as written (`Info <info@example.org>` too, as the original
+             *     stores any text); `null` or `""` removes it. Feeds give an ORGANIZER only for an address they can
+             *     read in it.
              * @example hello@jazz.example.org
              */
             email?: string | null;
@@ -3157,7 +3159,9 @@ export interface components {
         };
         /**
          * @description A parameter is invalid (`rest_invalid_param`, naming each one in `data.params`), a required one
-         *     is missing (`rest_missing_callback_param`), or the JSON body is malformed (`rest_invalid_json`).
+         *     is missing (`rest_missing_callback_param`), the JSON body is malformed (`rest_invalid_json`), or
+         *     `_jsonp` names a callback that is not a plain name (`rest_callback_invalid`) or is sent where
+         *     JSONP is switched off (`rest_callback_disabled`).
          */
         BadRequest: {
             headers: {

@@ -14,6 +14,7 @@ import { checkWriteTargets } from "./auth/write-targets";
 import { headAsGet, languagePrefix, namespaceRootSlash, noRoute, resolveContext } from "./http/request-pipeline";
 import { readRequestBody } from "./http/request-body";
 import { refuseCrossSiteWrites } from "./http/cross-site-writes";
+import { jsonpCallbacks } from "./http/jsonp";
 import { responseShaping } from "./http/response-shaping";
 import { methodOverride, queryFieldsOfWrites, restRouteParameter } from "./http/wordpress-requests";
 import { LANGUAGES, type Language } from "./i18n/languages";
@@ -158,6 +159,7 @@ export function createApp({
   app.use(languagePrefix);
   app.use(restRouteParameter(config.restRoot));
   app.use(methodOverride);
+  app.use(jsonpCallbacks(config.jsonp));
   app.use(responseShaping);
   app.use(rateLimit(config.rateLimitPerMinute));
   app.use(rejectNulInPath);

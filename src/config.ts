@@ -36,6 +36,8 @@ export interface Config {
   databaseSessionSettings: "startup" | "role";
   /** Largest accepted request body, in bytes. */
   bodyLimitBytes: number;
+  /** WordPress's `_jsonp` answers (http/jsonp.ts); off, `_jsonp` is refused. */
+  jsonp: boolean;
   /** HTTP worker processes (Node's cluster module); 1 = no cluster. */
   workers: number;
   /** How long a stopping process lets requests under way finish, in milliseconds. */
@@ -292,6 +294,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePreparedStatements: flag(env, "DATABASE_PREPARED_STATEMENTS", true),
     databaseSessionSettings: oneOf(env, "DATABASE_SESSION_SETTINGS", ["startup", "role"] as const),
     bodyLimitBytes: integer(env, "BODY_LIMIT_BYTES", 1_048_576, 1024, 100 * 1_048_576),
+    jsonp: flag(env, "JSONP", true),
     // 0 means one worker per core.
     workers: integer(env, "WORKERS", 1, 0, 256) || availableParallelism(),
     shutdownGraceMs: integer(env, "SHUTDOWN_GRACE_SECONDS", 10, 0, 3600) * 1000,

@@ -685,6 +685,75 @@ describe("WordPress's global parameters", () => {
   });
 });
 
+describe("_jsonp, as WordPress answers it", () => {
+  /** The callback a JSONP script calls, and the value it is called with. */
+  function scriptCall(response: RawResponse): { callback: string; value: any } {
+    const match = /^\/\*\*\/([\w.]+)\(([\s\S]*)\)$/.exec(response.text);
+    if (!match) throw new Error(`not a JSONP script: ${response.text.slice(0, 200)}`);
+    return { callback: match[1], value: JSON.parse(match[2]) };
+  }
+
+  it("answers /**/callback(json) as application/javascript, errors too, with the same status", async () => {
+    const created = await send("editor", "POST", "/events", { title: "Scripted", start_date: START, end_date: END });
+    const list = await server.raw("GET", `${root}/events?_jsonp=jQuery.cb_1&per_page=1`);
+    expectStatus(list, 200);
+    expect(list.headers.get("content-type")).toBe("application/javascript; charset=utf-8");
+    expect(list.headers.get("x-content-type-options")).toBe("nosniff");
+    const { callback, value } = scriptCall(list);
+    expect(callback).toBe("jQuery.cb_1");
+    expect(value.events.map((event: any) => event.id)).toEqual([created.body.id]);
+    expect(list.headers.get("x-wp-total")).toBe("1");
+
+    const missing = await server.raw("GET", `${root}/events/999999?_jsonp=show`);
+    expect(missing.status).toBe(404);
+    expect(scriptCall(missing).value).toMatchObject({ code: "rest-event-not-found", data: { status: 404 } });
+    // With the other global parameters: the script carries the body they shape.
+    const shaped = await server.raw("GET", `${root}/events/${created.body.id}?_jsonp=show&_fields=title&_envelope`);
+    expect(scriptCall(shaped).value).toMatchObject({ status: 200, body: { title: "Scripted" } });
+  });
+
+  it("refuses a callback that is not a plain name, in JSON, and takes an empty one for none", async () => {
+    const plain = await server.raw("GET", `${root}/events?_jsonp=`);
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get("content-type")).toMatch(/^application\/json/);
+    for (const callback of ["alert(1)//", "a-b", "x%3Cscript%3E", "a&_jsonp[]=b"]) {
+      const refused = await server.raw("GET", `${root}/events?_jsonp=${callback}`);
+      expect(refused.status).toBe(400);
+      expect(refused.headers.get("content-type")).toMatch(/^application\/json/);
+      expect(refused.body.code).toBe("rest_callback_invalid");
+    }
+  });
+
+  it("answers as to an anonymous caller, whatever credential the request carries", async () => {
+    const draft = await send("editor", "POST", "/events", {
+      title: "Scripted draft",
+      status: "draft",
+      start_date: START,
+      end_date: END,
+    });
+    expect((await send("editor", "GET", `/events/${draft.body.id}`)).status).toBe(200);
+    const anonymous = await server.raw("GET", `${root}/events/${draft.body.id}`);
+    expect(anonymous.status).toBe(403);
+    const viaScript = await send("editor", "GET", `/events/${draft.body.id}?_jsonp=steal`);
+    expect(viaScript.status).toBe(anonymous.status);
+    expect(scriptCall(viaScript).value.code).toBe(anonymous.body.code);
+    const drafts = await send("editor", "GET", "/events?status=draft&_jsonp=steal");
+    expect(scriptCall(drafts).value.events ?? []).toEqual([]);
+  });
+
+  it("is refused whole when the operator switches JSONP off", async () => {
+    const switchedOff = await startTestServer({ JSONP: "false" });
+    try {
+      const refused = await switchedOff.raw("GET", `${root}/events?_jsonp=show`);
+      expect(refused.status).toBe(400);
+      expect(refused.body.code).toBe("rest_callback_disabled");
+      expect((await switchedOff.raw("GET", `${root}/events`)).status).toBe(200);
+    } finally {
+      await switchedOff.close();
+    }
+  });
+});
+
 describe("DELETE as the original", () => {
   it.each(["events", "venues", "organizers"])(
     "moves a live %s item to the trash whoever sends force, and lets only an administrator delete a trashed one for good",

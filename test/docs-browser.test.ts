@@ -74,8 +74,16 @@ const TITLES = { en: en.info.title, "pt-br": ptBr.info.title, es: es.info.title 
       request: "Requisição",
       copy: "Copiar",
       required: "obrigatório",
+      operations: "Operações",
     },
-    es: { search: "Buscar", responses: "Respuestas", request: "Solicitud", copy: "Copiar", required: "obligatorio" },
+    es: {
+      search: "Buscar",
+      responses: "Respuestas",
+      request: "Solicitud",
+      copy: "Copiar",
+      required: "obligatorio",
+      operations: "Operaciones",
+    },
   };
 
   it.each(Object.keys(UI_WORDS) as Array<keyof typeof UI_WORDS>)(
@@ -89,14 +97,38 @@ const TITLES = { en: en.info.title, "pt-br": ptBr.info.title, es: es.info.title 
       await page.goto(`${doc}#/events/listevents`, { waitUntil: "networkidle" });
       for (const word of [words.responses, words.search]) await page.getByText(word).first().waitFor();
       const text = await page.locator("body").innerText();
-      for (const word of Object.values(words))
+      // "Operations" heads the search's results only.
+      const { operations: _inSearchOnly, ...shown } = words;
+      for (const word of Object.values(shown))
         expect([language, word, text.includes(word)]).toEqual([language, word, true]);
-      for (const english of ["Search", "Responses", "Request", "Copy", "required", "API docs by", "Any of:"])
+      for (const english of [
+        "Search",
+        "Responses",
+        "Request",
+        "Copy",
+        "required",
+        "API docs by",
+        "Any of:",
+        // Redoc's types and bounds ("string or null, <= 200 characters") and its samples' tab.
+        "or",
+        "characters",
+        "Payload",
+      ])
         expect([language, english, new RegExp(`(^|\\s)${english}(\\s|$)`, "m").test(text)]).toEqual([
           language,
           english,
           false,
         ]);
+
+      // Each section of the menu once: the document's sections and its tags have names of their own.
+      const menu = await page.locator(".menu-content").first().innerText();
+      const entries = menu.split("\n").map((entry) => entry.trim());
+      const health = DOCUMENTS[language].tags.find((tag) => tag.name === "Health")!["x-displayName"];
+      expect(entries.filter((entry) => entry === health)).toHaveLength(1);
+      // The search's groups: "Operations" in the page's language.
+      await page.getByText(words.search).first().click();
+      await page.keyboard.type("event");
+      await page.getByText(words.operations, { exact: true }).first().waitFor();
 
       // Every link of the page stays on it (by its fragment) or names a full address: none is root-relative.
       const hrefs = await page.$$eval("a[href]", (links) => links.map((link) => link.getAttribute("href")!));

@@ -101,6 +101,32 @@ describe("iCalendar feeds of events", () => {
     );
   });
 
+  it("gives an ORGANIZER for the address an organizer's e-mail text holds, and none for text that holds none", async () => {
+    const named = await createLinkedVia(server, "organizers", {
+      organizer: "Named org",
+      email: "Info <info@example.test>",
+    });
+    const unreadable = await createLinkedVia(server, "organizers", { organizer: "Odd org", email: "not-an-email" });
+    const withName = await createEvent({
+      title: "Feed named organizer",
+      start_date: "+7 days 09:00",
+      end_date: "+7 days 10:00",
+      organizer: [unreadable.id, named.id],
+    });
+    const withoutAddress = await createEvent({
+      title: "Feed odd organizer",
+      start_date: "+7 days 11:00",
+      end_date: "+7 days 12:00",
+      organizer: [unreadable.id],
+    });
+    const first = parsed(await server.raw("GET", `${root}/events/${withName.id}?ical=1`)).byUid(withName.id)!;
+    expect(String((first.organizer as unknown as { val: string }).val).toLowerCase()).toBe("mailto:info@example.test");
+    const second = parsed(await server.raw("GET", `${root}/events/${withoutAddress.id}?ical=1`)).byUid(
+      withoutAddress.id,
+    )!;
+    expect(second.organizer).toBeUndefined();
+  });
+
   it("keeps the UID across edits, moves SEQUENCE and LAST-MODIFIED, and revalidates with the ETag", async () => {
     const event = await createEvent({ title: "Feed edited", start_date: "+6 days 09:00", end_date: "+6 days 10:00" });
     const first = await server.raw("GET", `${root}/events/${event.id}?ical=1`);

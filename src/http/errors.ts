@@ -38,6 +38,22 @@ export const ERRORS = {
       es: "El cuerpo JSON enviado no es válido.",
     },
   },
+  rest_callback_invalid: {
+    status: 400,
+    message: {
+      en: "Invalid JSONP callback function.",
+      "pt-br": "Função de callback JSONP inválida.",
+      es: "Función de callback JSONP no válida.",
+    },
+  },
+  rest_callback_disabled: {
+    status: 400,
+    message: {
+      en: "JSONP support is disabled on this site.",
+      "pt-br": "O suporte a JSONP está desativado neste site.",
+      es: "La compatibilidad con JSONP está desactivada en este sitio.",
+    },
+  },
   rest_forbidden: {
     status: 403,
     message: {

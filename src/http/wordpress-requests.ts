@@ -46,6 +46,7 @@ const QUERY_ONLY = new Set([
   "_method",
   "_fields",
   "_envelope",
+  "_jsonp",
   "_embed",
   "_",
   "context",

@@ -37,6 +37,7 @@ const NOT_FILTERS = new Set([
   "order",
   "_fields",
   "_envelope",
+  "_jsonp",
 ]);
 
 /** The filters the request gives (not those the document defaults), validated, by name. */

@@ -161,7 +161,9 @@ function endAsInstant(vevent: string, record: EventRecord): string {
 function eventData(event: FeedEvent, json: Schemas["Event"], ctx: RequestContext): ICalEventData {
   const { record } = event;
   const venue = Array.isArray(json.venue) ? json.venue[0] : (json.venue as Schemas["Venue"] | undefined);
-  const organizer = json.organizer?.find((candidate) => candidate.email);
+  const organizer = json.organizer
+    ?.map((candidate) => ({ name: candidate.organizer, email: mailAddressIn(candidate.email) }))
+    .find((candidate) => candidate.email);
   const times: Pick<ICalEventData, "start" | "end" | "allDay" | "timezone"> = record.allDay
     ? {
         allDay: true,
@@ -192,13 +194,22 @@ function eventData(event: FeedEvent, json: Schemas["Event"], ctx: RequestContext
     ...locationOf(event.cancelled ? undefined : venue),
     // ORGANIZER is a calendar address: an organizer without an e-mail address has none to give.
     ...(organizer?.email && !event.cancelled
-      ? { organizer: { name: organizer.organizer || organizer.email, email: organizer.email } }
+      ? { organizer: { name: organizer.name || organizer.email, email: organizer.email } }
       : {}),
     categories: [...(json.categories ?? []), ...(json.tags ?? [])].map((term) => ({ name: term.name })),
     status: event.cancelled ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
     // Days have no zone in iCalendar; the event's, for calendars (ours among them) that keep one.
     ...(record.allDay ? { x: [{ key: ALL_DAY_ZONE, value: record.timezone }] } : {}),
   };
+}
+
+/**
+ * The address an organizer's e-mail text names: the text itself, or what `Name <address>` holds.
+ * Organizers keep any text there (as the original's do); a calendar address must be an address.
+ */
+function mailAddressIn(text: string | null | undefined): string | null {
+  const address = /<([^<>\s]+)>\s*$/.exec(text ?? "")?.[1] ?? text?.trim() ?? "";
+  return /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/.test(address) ? address : null;
 }
 
 /** The property that gives an all-day event's time zone (its DATE values have none). */
