@@ -3927,7 +3927,9 @@ export interface components {
          */
         PostStatusFilter: components["schemas"]["PostStatus"][];
         /**
-         * @description `true`: only events at a venue within `geoloc_radius` km of (`geoloc_lat`, `geoloc_lng`), which are then required.
+         * @description `true`: with `geoloc_lat` and `geoloc_lng`, only events at a venue within `geoloc_radius` km of
+         *     that point; without either, only events at a venue that has coordinates, as Events Calendar Pro
+         *     reads the original's parameter (one coordinate without the other is `400`).
          * @example true
          */
         Geoloc: components["schemas"]["QueryFlag"];
@@ -4592,7 +4594,9 @@ export interface operations {
                  */
                 status?: components["parameters"]["PostStatusFilter"];
                 /**
-                 * @description `true`: only events at a venue within `geoloc_radius` km of (`geoloc_lat`, `geoloc_lng`), which are then required.
+                 * @description `true`: with `geoloc_lat` and `geoloc_lng`, only events at a venue within `geoloc_radius` km of
+                 *     that point; without either, only events at a venue that has coordinates, as Events Calendar Pro
+                 *     reads the original's parameter (one coordinate without the other is `400`).
                  * @example true
                  */
                 geoloc?: components["parameters"]["Geoloc"];
@@ -4917,7 +4921,9 @@ export interface operations {
                  */
                 status?: components["parameters"]["PostStatusFilter"];
                 /**
-                 * @description `true`: only events at a venue within `geoloc_radius` km of (`geoloc_lat`, `geoloc_lng`), which are then required.
+                 * @description `true`: with `geoloc_lat` and `geoloc_lng`, only events at a venue within `geoloc_radius` km of
+                 *     that point; without either, only events at a venue that has coordinates, as Events Calendar Pro
+                 *     reads the original's parameter (one coordinate without the other is `400`).
                  * @example true
                  */
                 geoloc?: components["parameters"]["Geoloc"];

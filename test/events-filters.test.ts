@@ -235,7 +235,19 @@ describe("geoloc", () => {
     );
   });
 
-  it("requires the center when geoloc is true, and rejects coordinates out of range", async () => {
+  it("without a point, lists the events at venues that have coordinates, as Events Calendar Pro does", async () => {
+    const located = await createLinkedVia(server, "venues", { venue: "Located", geo_lat: 38.71, geo_lng: -9.14 });
+    const unlocated = await createLinkedVia(server, "venues", { venue: "Unlocated", city: "Lisboa" });
+    const [atLocated] = await createEvents(server, 1, { fields: { venue: [located.id] } });
+    await createEvents(server, 1, { firstHour: 30, fields: { venue: [unlocated.id] } });
+    await createEvents(server, 1, { firstHour: 40 });
+    const list = await events("?geoloc=true");
+    expect(list.status).toBe(200);
+    expect(ids(list.body.events)).toEqual([atLocated.id]);
+    expect((await events("?geoloc=false")).body.total).toBe(3);
+  });
+
+  it("requires both coordinates of a point, and rejects coordinates out of range", async () => {
     const missing = await events("?geoloc=true&geoloc_lat=40");
     expect(missing.status).toBe(400);
     expect(Object.keys(missing.body.data.params)).toEqual(["geoloc_lng"]);

@@ -156,7 +156,8 @@ describe("GET /events/{id} and /events/by-slug/{slug}", () => {
           endDate: "2027-01-05T21:30:00-05:00",
           location: { "@type": "Place", name: "Venue 01" },
           organizer: [{ "@type": "Person", name: "Organizer 01" }],
-          offers: { "@type": "Offer", price: "23" },
+          // The day of publication, from its start, as the original gives it.
+          offers: { "@type": "Offer", price: "23", validFrom: `${body.date.slice(0, 10)}T00:00:00Z` },
         },
       });
     }
@@ -373,6 +374,24 @@ describe("POST /events", () => {
       cost: "",
       cost_details: { currency_symbol: "", currency_position: "", values: [] },
     });
+    // Departures (docs/compatibility.md): the original reads this comma as a decimal point, and
+    // loses the symbol of a range written with an en dash.
+    const commaList = await post(server, { ...basic, cost: "5, 10" });
+    expect(commaList.body).toMatchObject({ cost: "5, 10", cost_details: { values: ["5", "10"] } });
+    const range = await post(server, { ...basic, cost: "$5 – $10" });
+    expect(range.body).toMatchObject({
+      cost: "$5 – $10",
+      cost_details: { currency_symbol: "$", currency_position: "prefix", values: ["5", "10"] },
+    });
+  });
+
+  it("trims the whitespace around a description and an excerpt, as the original does", async () => {
+    const response = await post(server, {
+      ...basic,
+      description: "  <p>Lead and trail</p>  \n\n",
+      excerpt: "\n Short \t",
+    });
+    expect(response.body).toMatchObject({ description: "<p>Lead and trail</p>", excerpt: "<p>Short</p>" });
   });
 
   it("sets the website, and each presentation flag", async () => {
@@ -532,6 +551,13 @@ describe("POST, PUT and PATCH /events/{id}", () => {
     const response = await update(event.id, { start_date: "2026-12-02 10:00:00" });
     expect(response.status).toBe(400);
     expect(Object.keys(response.body.data.params)).toEqual(["end_date"]);
+  });
+
+  it("moves one end alone when only it is given, the other staying (a departure: the original ignores it)", async () => {
+    const event = await createEventVia(server, basic);
+    const moved = await update(event.id, { start_date: "2026-12-01 09:00:00" });
+    expect(moved.status).toBe(200);
+    expect(moved.body).toMatchObject({ start_date: "2026-12-01 09:00:00", end_date: event.end_date });
   });
 
   it("changes the post date as a site-time string", async () => {

@@ -37,6 +37,8 @@ export interface EventFilters {
   venueIds?: number[];
   /** Events at any of these venues: those within the `geoloc` circle. */
   nearVenueIds?: number[];
+  /** Events at a venue that has coordinates (`geoloc` without a point, as Events Calendar Pro reads it). */
+  atLocatedVenue?: boolean;
   organizerIds?: number[];
   featured?: boolean;
   ticketed?: boolean;
@@ -141,6 +143,11 @@ export function eventListSql(filters: EventFilters, provider: Provider): { from:
     conditions.push(linkedTo(table, key, ids, driving));
     driving = false;
   }
+  if (filters.atLocatedVenue) {
+    conditions.push(
+      Prisma.sql`EXISTS (SELECT 1 FROM "EventVenue" "x" JOIN "Venue" "v" ON "v"."id" = "x"."venueId" WHERE "x"."eventId" = "e"."id" AND "v"."geoLat" IS NOT NULL AND "v"."geoLng" IS NOT NULL)`,
+    );
+  }
   if (filters.featured !== undefined) conditions.push(Prisma.sql`"e"."featured" = ${filters.featured}`);
   if (filters.ticketed !== undefined) conditions.push(Prisma.sql`"e"."ticketed" = ${filters.ticketed}`);
   if (filters.parentId !== undefined) conditions.push(Prisma.sql`"e"."parentId" = ${filters.parentId}`);
@@ -204,6 +211,7 @@ function onlyDateWindow(
     filters.tagIds === undefined &&
     filters.venueIds === undefined &&
     filters.nearVenueIds === undefined &&
+    filters.atLocatedVenue === undefined &&
     filters.organizerIds === undefined &&
     filters.featured === undefined &&
     filters.ticketed === undefined &&

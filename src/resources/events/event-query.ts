@@ -93,8 +93,11 @@ export async function eventFiltersOf(
     problems.add("include", "rest_event_not_found", "notFound");
   }
   if (query.geoloc) {
-    if (query.geoloc_lat === undefined) problems.add("geoloc_lat", "rest_missing_callback_param");
-    if (query.geoloc_lng === undefined) problems.add("geoloc_lng", "rest_missing_callback_param");
+    // A point is both coordinates or neither (then: events at a venue that has coordinates).
+    const point = [query.geoloc_lat, query.geoloc_lng].filter((value) => value !== undefined).length;
+    if (point === 1 && query.geoloc_lat === undefined) problems.add("geoloc_lat", "rest_missing_callback_param");
+    if (point === 1 && query.geoloc_lng === undefined) problems.add("geoloc_lng", "rest_missing_callback_param");
+    if (point === 0) filters.atLocatedVenue = true;
     if (query.geoloc_lat !== undefined && query.geoloc_lng !== undefined) {
       filters.nearVenueIds = await venueIdsWithin(
         db,

@@ -82,7 +82,8 @@ function eventJsonLd(
               url: json.url,
               category: "primary",
               availability: "inStock",
-              validFrom: isoOf(json.date_utc, event.postDate, "UTC"),
+              // As the original gives it: the day the event was published, from its start.
+              validFrom: `${json.date.slice(0, 10)}T00:00:00Z`,
             })
           : undefined,
       performer: "Organization",
