@@ -326,6 +326,29 @@ describe("notifications", () => {
     ]);
   });
 
+  it("tells of a category that predates the subscription as updated when only its count changes, and of one an event write makes as created", async () => {
+    const older = await createTermVia(server, "categories", { name: "older category" });
+    await server.db.write.webhookItemState.deleteMany({});
+    await subscribe({ event_types: ["category.created", "category.updated"] });
+    // The event links the older category (its count changes) and makes a new one by name.
+    await written("POST", "/events", {
+      title: "Links both",
+      start_date: utcWall(24),
+      end_date: utcWall(26),
+      categories: [older.id, "made by the event"],
+    });
+    await receiver.waitFor((received) => distinctById(received).length >= 2);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const told = messages().map((request): [string, string] => [
+      request.json.type,
+      request.json.data.id === older.id ? "older" : "new",
+    ]);
+    expect(told.sort()).toEqual([
+      ["category.created", "new"],
+      ["category.updated", "older"],
+    ]);
+  });
+
   it("never sends drafts, and shows a password-protected event without its protected text", async () => {
     await subscribe({ event_types: ["event.created", "event.updated", "event.deleted"] });
     const draft = await createEventVia(server, {

@@ -62,20 +62,14 @@ function sqliteClosingStatements(): string[] {
     `UPDATE "SyncClock" SET "seq" = "seq" + 1 WHERE "id" = 1 AND EXISTS (SELECT 1 FROM "SyncChange" WHERE "seq" IS NULL)`,
     // The webhooks' outbox (src/resources/webhooks/): the same changes, at the same position, in the
     // same transaction, while anyone subscribes; with what each item is as it commits: public or
-    // not, made by this change (its version is 1) or not, an event's terms.
+    // not, made by this transaction (its INSERT said so: SyncChange.created) or not, an event's terms.
     `INSERT INTO "WebhookOutbox" ("seq", "resource", "itemId", "visible", "created", "everPublic", "terms")
     SELECT ${position}, "c"."resource", "c"."itemId",
-        ${publicNowSql(`"c"`)},
-        COALESCE(COALESCE("e"."version", "v"."version", "o"."version", "t"."version") = 1, FALSE),
-        "c"."everPublic", ${eventTermsSql()}
+        ${publicNowSql(`"c"`)}, "c"."created", "c"."everPublic", ${eventTermsSql()}
       FROM "SyncChange" "c"
-        LEFT JOIN "Event" "e" ON "c"."resource" = 'events' AND "e"."id" = "c"."itemId"
-        LEFT JOIN "Venue" "v" ON "c"."resource" = 'venues' AND "v"."id" = "c"."itemId"
-        LEFT JOIN "Organizer" "o" ON "c"."resource" = 'organizers' AND "o"."id" = "c"."itemId"
-        LEFT JOIN "Term" "t" ON "c"."resource" IN ('categories', 'tags') AND "t"."id" = "c"."itemId"
       WHERE "c"."seq" IS NULL AND EXISTS (SELECT 1 FROM "WebhookSubscription")`,
     // An item not public now keeps the position it stopped being public at (see SyncChange.hiddenAt).
-    `UPDATE "SyncChange" SET "seq" = ${position},
+    `UPDATE "SyncChange" SET "seq" = ${position}, "created" = FALSE,
       "hiddenAt" = CASE WHEN ${publicNowSql(`"SyncChange"`)} THEN NULL ELSE COALESCE("hiddenAt", ${position}) END
     WHERE "seq" IS NULL`,
   ];
