@@ -18,7 +18,7 @@ import { reindexStaleSearchDocuments } from "./resources/events/event-repository
 import { pruneDeliveryLog, WebhookWorker } from "./resources/webhooks/webhook-worker";
 import { ImportScheduler } from "./resources/imports/import-worker";
 import { runDependencies } from "./resources/imports/import-operations";
-import { databaseStartupMessage, portStartupMessage } from "./startup-errors";
+import { databaseStartupMessage, portStartupMessage, shownDatabaseUrl } from "./startup-errors";
 import { itemSnapshot } from "./item-snapshots";
 import { pingDatabase } from "./db/availability";
 
@@ -252,17 +252,23 @@ async function main(): Promise<void> {
       () => checkPortFree(config),
       (error) => portStartupMessage(error, config),
     );
+    // A database that does not answer at once is said to be waited for, not met with silence.
+    const waiting = setTimeout(
+      () =>
+        logger.info(`waiting for the database (${shownDatabaseUrl(config.databaseUrl)}): connecting, then migrating`),
+      2000,
+    );
     if (config.migrateOnStart) {
       const { applied } = await step(
         () => migrate(config.databaseUrl),
         (error) => databaseStartupMessage(error, config),
-      );
+      ).finally(() => clearTimeout(waiting));
       if (applied.length > 0) logger.info({ applied }, "migrations applied");
     } else {
       const missing = await step(
         () => missingMigrations(config.databaseUrl),
         (error) => databaseStartupMessage(error, config),
-      );
+      ).finally(() => clearTimeout(waiting));
       if (missing.length > 0)
         throw new StartupFailure(
           `MIGRATE_ON_START=false, and the database lacks ${missing.length} migration(s) of this version (${missing[0]}${missing.length > 1 ? ", …" : ""}): run "npm run migrate" first, or start with MIGRATE_ON_START=true`,

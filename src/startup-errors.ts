@@ -1,5 +1,6 @@
 import { providerOf, sqlitePath } from "./db/database";
 import type { Config } from "./config";
+import { CONNECT_TIMEOUT_MS } from "./db/migrate";
 
 /**
  * Start-up failures a new operator meets (the database cannot be reached, does not exist or
@@ -8,7 +9,7 @@ import type { Config } from "./config";
  */
 
 /** DATABASE_URL as it can be shown: its password left out. */
-function shownUrl(databaseUrl: string): string {
+export function shownDatabaseUrl(databaseUrl: string): string {
   if (providerOf(databaseUrl) === "sqlite") return sqlitePath(databaseUrl);
   const url = new URL(databaseUrl);
   if (url.password) url.password = "***";
@@ -40,7 +41,7 @@ function codesOf(error: unknown): { code?: string; message: string } {
 
 export function databaseStartupMessage(error: unknown, config: Config): string | null {
   const { code, message } = codesOf(error);
-  const where = shownUrl(config.databaseUrl);
+  const where = shownDatabaseUrl(config.databaseUrl);
   switch (code) {
     case "ECONNREFUSED":
     case "DatabaseNotReachable":
@@ -65,17 +66,32 @@ export function databaseStartupMessage(error: unknown, config: Config): string |
     case "EEXIST":
       return `DATABASE_URL: cannot open or create the SQLite database ${where} (${code}); check the folder exists and may be written`;
     case "08P01":
-      // PgBouncer in transaction mode refuses the settings the service sends as it connects.
-      return /startup parameter/i.test(message)
-        ? `DATABASE_URL: the server refused a setting the service sends as it connects (${message}); behind a pooler such as PgBouncer, set DATABASE_SESSION_SETTINGS=role and give the role the settings (docs/operating.md, "Behind PgBouncer")`
-        : null;
+      return poolerMessage(message, where);
     case "SQLITE_NOTADB":
       return `DATABASE_URL: ${where} is not an SQLite database`;
     default:
-      return /Can't reach database server|connect ECONNREFUSED/i.test(message)
-        ? `DATABASE_URL: cannot reach the database server of ${where}`
-        : null;
+      if (/Can't reach database server|connect ECONNREFUSED/i.test(message))
+        return `DATABASE_URL: cannot reach the database server of ${where}`;
+      if (/^timeout expired$|connection timeout/i.test(message))
+        return `DATABASE_URL: no answer from ${where} within ${CONNECT_TIMEOUT_MS / 1000} s; behind a pooler such as PgBouncer, is PostgreSQL running behind it?`;
+      return null;
   }
+}
+
+/**
+ * What PgBouncer says as it refuses a connection (all as protocol violations, 08P01), said as
+ * what to fix: its [databases], its auth_file, the server behind it, or the settings sent.
+ */
+function poolerMessage(message: string, where: string): string {
+  if (/startup parameter/i.test(message))
+    return `DATABASE_URL: the server refused a setting the service sends as it connects (${message}); behind a pooler such as PgBouncer, set DATABASE_SESSION_SETTINGS=role and give the role the settings (docs/operating.md, "Behind PgBouncer")`;
+  if (/no such database/i.test(message))
+    return `DATABASE_URL: the pooler at ${where} knows no such database (${message}); add it to PgBouncer's [databases] or fix the URL`;
+  if (/password authentication failed|no such user|not allowed|auth/i.test(message))
+    return `DATABASE_URL: the pooler at ${where} refused the user or its password (${message}); list the user, with its password, in PgBouncer's auth_file (or its auth_query)`;
+  if (/server down|server login|cannot connect|server conn crashed/i.test(message))
+    return `DATABASE_URL: the pooler at ${where} cannot reach its PostgreSQL server (${message}); is PostgreSQL running behind it?`;
+  return `DATABASE_URL: ${where} refused the connection: ${message}`;
 }
 
 export function portStartupMessage(error: unknown, config: Config): string | null {

@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { Client } from "pg";
 import { pgBouncerInstalled, startPgBouncer, type PgBouncer } from "./support/pgbouncer";
-import { startServiceProcess, type ServiceProcess } from "./support/service-process";
+import { freePort, startServiceProcess, type ServiceProcess } from "./support/service-process";
 import { testDatabaseProvider } from "./support/test-database";
 import { ADMIN_HEADERS, ADMIN_TOKEN } from "./support/test-server";
 
@@ -76,6 +76,42 @@ async function sql<T extends Record<string, unknown>>(url: string, text: string)
     expect(await failedStart({ DATABASE_SESSION_SETTINGS: "role" })).toEqual([
       `DATABASE_SESSION_SETTINGS=role, and the role lacks statement_timeout, jit, work_mem: run ALTER ROLE "postgres" SET statement_timeout = '30s'; ALTER ROLE "postgres" SET jit = 'off'; ALTER ROLE "postgres" SET work_mem = '32MB'; then have the pooler open new connections (PgBouncer: RECONNECT in its console), and start again`,
     ]);
+  });
+
+  it("says in one line, within seconds, when the pooler knows no such database or user, or cannot reach PostgreSQL", async () => {
+    const port = Number(new URL(serverUrl).port || 5432);
+    const closedPort = await freePort();
+    const strict = await startPgBouncer(serverUrl, {
+      databases: { [name]: port, unreachable: closedPort },
+      passwords: { postgres: "secret" },
+    });
+    const through = (database: string, user = "postgres:secret") => {
+      const url = new URL(strict.through(direct));
+      url.pathname = `/${database}`;
+      [url.username, url.password] = user.split(":");
+      return url.toString();
+    };
+    const failure = async (url: string) => {
+      const started = Date.now();
+      const lines = await failedStart({ DATABASE_URL: url, DATABASE_SESSION_SETTINGS: "role" });
+      return { lines, seconds: (Date.now() - started) / 1000 };
+    };
+    try {
+      expect((await failure(through("not_listed"))).lines).toEqual([
+        expect.stringMatching(/^DATABASE_URL: the pooler at .* knows no such database .*\[databases\]/),
+      ]);
+      expect((await failure(through(name, "stranger:secret"))).lines).toEqual([
+        expect.stringMatching(/^DATABASE_URL: the pooler at .* refused the user or its password .*auth_file/),
+      ]);
+      // PgBouncer would hold the login for its client_login_timeout (60 s) before saying so.
+      const down = await failure(through("unreachable"));
+      expect(down.lines).toEqual([
+        expect.stringMatching(/^DATABASE_URL: no answer from .* within 10 s; .*is PostgreSQL running behind it\?$/),
+      ]);
+      expect(down.seconds).toBeLessThan(30);
+    } finally {
+      await strict.stop();
+    }
   });
 
   it("serves two instances with workers through it with the role's settings: writes land, statements are limited", async () => {

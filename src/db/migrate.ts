@@ -119,8 +119,19 @@ async function migrateSqlite(databaseUrl: string, progress: Progress): Promise<M
   }
 }
 
+/**
+ * The first connection of a start: it must be made, logged in, within CONNECT_TIMEOUT_MS. Behind
+ * PgBouncer with PostgreSQL down, the pooler holds a login for its client_login_timeout (60 s)
+ * before it says so; the operator learns it in seconds instead (startup-errors.ts).
+ */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
+function startupClient(databaseUrl: string): Client {
+  return new Client({ connectionString: databaseUrl, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+}
+
 async function migratePostgres(databaseUrl: string, progress: Progress): Promise<MigrationResult> {
-  const client = new Client({ connectionString: databaseUrl });
+  const client = startupClient(databaseUrl);
   await client.connect();
   try {
     // One transaction, under a lock that ends with it: through a pooler in transaction mode
@@ -192,7 +203,7 @@ function appliedOnSqlite(databaseUrl: string): AppliedRow[] {
 }
 
 async function appliedOnPostgres(databaseUrl: string): Promise<AppliedRow[]> {
-  const client = new Client({ connectionString: databaseUrl });
+  const client = startupClient(databaseUrl);
   await client.connect();
   try {
     const { rows } = await client.query<{ bookkept: string | null }>(

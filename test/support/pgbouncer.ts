@@ -14,28 +14,48 @@ export interface PgBouncer {
   stop(): Promise<void>;
 }
 
+/** How an operator may have set PgBouncer up otherwise than the default here. */
+export interface PgBouncerSetup {
+  /** Only these databases, each to the server at this port (default: any database, to the server's). */
+  databases?: Record<string, number>;
+  /** Users and their passwords, checked by PgBouncer (default: every user trusted). */
+  passwords?: Record<string, string>;
+}
+
 /**
  * Starts PgBouncer in transaction mode in front of the server of `serverUrl`, trusting every user
  * (the server's own authentication still applies). Run as root, it must be told to be another user.
  */
-export async function startPgBouncer(serverUrl: string): Promise<PgBouncer> {
+export async function startPgBouncer(serverUrl: string, setup: PgBouncerSetup = {}): Promise<PgBouncer> {
   const server = new URL(serverUrl);
   const port = await freePort();
   const folder = mkdtempSync(join(tmpdir(), "calendar-pgbouncer-"));
   chmodSync(folder, 0o755);
   const users = join(folder, "users.txt");
-  writeFileSync(users, `"${decodeURIComponent(server.username)}" ""\n`, { mode: 0o644 });
+  const passwords = setup.passwords ?? { [decodeURIComponent(server.username)]: "" };
+  writeFileSync(
+    users,
+    Object.entries(passwords)
+      .map(([user, password]) => `"${user}" "${password}"\n`)
+      .join(""),
+    { mode: 0o644 },
+  );
+  const databases = setup.databases
+    ? Object.entries(setup.databases).map(
+        ([name, serverPort]) => `${name} = host=${server.hostname} port=${serverPort} dbname=${name}`,
+      )
+    : [`* = host=${server.hostname} port=${server.port || 5432}`];
   const config = join(folder, "pgbouncer.ini");
   writeFileSync(
     config,
     [
       "[databases]",
-      `* = host=${server.hostname} port=${server.port || 5432}`,
+      ...databases,
       "[pgbouncer]",
       "listen_addr = 127.0.0.1",
       `listen_port = ${port}`,
       "unix_socket_dir =",
-      "auth_type = trust",
+      `auth_type = ${setup.passwords ? "plain" : "trust"}`,
       `auth_file = ${users}`,
       "pool_mode = transaction",
       "max_client_conn = 500",
