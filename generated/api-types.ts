@@ -1245,7 +1245,7 @@ export interface components {
          *     are refused with `400` (the original reads them as no, so that a typo filters nothing).
          * @example true
          */
-        PhpBooleanFlag: boolean | ("true" | "false" | "1" | "0" | "yes" | "no" | "y" | "n" | "on" | "off" | "enable" | "disable" | "enabled" | "disabled");
+        PhpBooleanFlag: boolean | ("true" | "false" | "1" | "0" | "yes" | "no" | "y" | "n" | "on" | "off" | "enable" | "disable" | "enabled" | "disabled") | string;
         /**
          * @description Ids or slugs. In a query string, a comma-separated string or a repeated parameter; spaces around items and empty items are dropped.
          * @example [
@@ -1267,7 +1267,7 @@ export interface components {
          *     WordPress clients and calendar apps write them. Other words are refused with `400`.
          * @example true
          */
-        QueryFlag: boolean | ("true" | "false" | "1" | "0");
+        QueryFlag: boolean | ("true" | "false" | "1" | "0") | string;
         /**
          * @description The publication status. `publish`: public. `future`: scheduled. `draft`, `pending` (awaiting
          *     review) and `private`: visible to their author and to editors only. `trash`: deleted (restorable
@@ -2322,7 +2322,7 @@ export interface components {
          *     (the original reads them as `false`, so that a typo filters nothing).
          * @example true
          */
-        TruthyFlag: boolean | ("true" | "false" | "1" | "0" | "yes" | "no" | "y" | "n" | "on" | "off" | "enable" | "disable" | "enabled" | "disabled");
+        TruthyFlag: boolean | ("true" | "false" | "1" | "0" | "yes" | "no" | "y" | "n" | "on" | "off" | "enable" | "disable" | "enabled" | "disabled") | string;
         /**
          * @description A page of venues, newest first.
          * @example {

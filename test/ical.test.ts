@@ -2,6 +2,9 @@
 // read back with an independent parser (node-ical): every field, time zones across DST changes,
 // all-day dates, stable UIDs, SEQUENCE and LAST-MODIFIED that move with edits, cancellations,
 // entity tags, the size bound.
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import Ajv2020 from "ajv/dist/2020";
 import * as ical from "node-ical";
 import { createLinkedVia, createTermVia } from "./support/fixtures";
 import { ADMIN_HEADERS, startTestServer, type RawResponse, type TestServer } from "./support/test-server";
@@ -125,6 +128,24 @@ describe("iCalendar feeds of events", () => {
       withoutAddress.id,
     )!;
     expect(second.organizer).toBeUndefined();
+  });
+
+  it("takes ical=TRUE (a flag in any case), and the contract declares it so", async () => {
+    await createEvent({ title: "Feed shouted", start_date: "+8 days 09:00", end_date: "+8 days 10:00" });
+    const shouted = await server.raw("GET", `${root}/events?ical=TRUE`);
+    expect(shouted.status).toBe(200);
+    expect(shouted.headers.get("content-type")).toMatch(/^text\/calendar/);
+    // What tools read: each flag schema takes the words the service reads, in any case, and no other.
+    const document = JSON.parse(readFileSync(resolve(__dirname, "../generated/openapi.json"), "utf8"));
+    const ajv = new Ajv2020({ strict: false });
+    ajv.addSchema(document, "openapi.json");
+    const accepts = (schema: string, value: string) =>
+      ajv.compile({ $ref: `openapi.json#/components/schemas/${schema}` })(value);
+    for (const word of ["TRUE", "False", "true", "1"]) expect([word, accepts("QueryFlag", word)]).toEqual([word, true]);
+    for (const word of ["YES", "Off", "Enabled"]) expect([word, accepts("TruthyFlag", word)]).toEqual([word, true]);
+    for (const word of ["ON", "No"]) expect([word, accepts("PhpBooleanFlag", word)]).toEqual([word, true]);
+    for (const word of ["yes", "TRUEE", ""]) expect([word, accepts("QueryFlag", word)]).toEqual([word, false]);
+    expect((await server.raw("GET", `${root}/events?ical=yes`)).status).toBe(400);
   });
 
   it("keeps the UID across edits, moves SEQUENCE and LAST-MODIFIED, and revalidates with the ETag", async () => {
