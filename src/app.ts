@@ -26,7 +26,7 @@ import { Documentation } from "./openapi/documentation";
 import { rejectNulInPath } from "./openapi/input-guard";
 import { buildIndexRoutes, type IndexRoute } from "./openapi/namespace-index";
 import { matchedOperationId } from "./openapi/query-normalizer";
-import { routeOptions } from "./openapi/route-options";
+import { intendedOperation, routeOptions } from "./openapi/route-options";
 import { checkHandlers, mountOperations } from "./openapi/router";
 import { documentedSpec, loadBundledSpec, namespaceBasePath, operationsOf, runtimeSpec } from "./openapi/spec";
 import { specValidation } from "./openapi/validation";
@@ -140,6 +140,7 @@ export function createApp({
   const handlers = resourceOperations(services, documentation, indexRoutes);
   checkHandlers(operations, handlers);
 
+  const labelOf = intendedOperation(namespaceBasePath(config), indexRoutes, operations, matchedOperationId);
   const app = express();
   app.disable("x-powered-by");
   // Representations carry strong tags of our own (http/conditional.ts), not Express's weak ones.
@@ -147,9 +148,7 @@ export function createApp({
   app.set("query parser", "extended");
   app.set("trust proxy", config.trustProxy);
   app.use(
-    requestLog(logger, isWarmUpRequest, (req, res, seconds) =>
-      metrics.observeRequest(req, res, seconds, matchedOperationId),
-    ),
+    requestLog(logger, isWarmUpRequest, (req, res, seconds) => metrics.observeRequest(req, res, seconds, labelOf)),
   );
   app.use(securityHeaders);
   app.use(cors(config.corsOrigins));

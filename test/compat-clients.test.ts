@@ -650,6 +650,12 @@ describe("WordPress's global parameters", () => {
     expect(anonymous.headers.get("ETag")).toBe(digestOf(anonymous.text));
     const written = await send("editor", "PATCH", `/events/${event.body.id}?_fields=id,title`, { title: "Renamed" });
     expect(written.body).toEqual({ id: event.body.id, title: "Renamed" });
+    // A write's answer is tagged as its bytes are too: the tag revalidates that variant of the item.
+    expect(written.headers.get("ETag")).toBe(digestOf(written.text));
+    const after = await server.raw("GET", `${root}/events/${event.body.id}?_fields=id,title`, {
+      headers: { "If-None-Match": written.headers.get("ETag")! },
+    });
+    expect(after.status).toBe(304);
     const missing = await server.raw("GET", `${root}/events/999999?_fields=id`);
     expect(missing.status).toBe(404);
     expect(missing.body.code).toBe("rest-event-not-found");
@@ -1015,9 +1021,13 @@ describe("WordPress core's request forms", () => {
       title: "Patched through a POST",
     });
     expect([patched.status, patched.body.title]).toEqual([200, "Patched through a POST"]);
-    // A link must not delete: GET stays a GET.
+    // A link must not delete: GET (and HEAD) stays what it is.
     const kept = await created("Kept");
     expect((await send("editor", "GET", `/events/${kept.id}?_method=DELETE`)).status).toBe(200);
+    expect((await send("editor", "HEAD", `/events/${kept.id}?_method=DELETE`)).status).toBe(200);
+    expect(
+      (await send("editor", "HEAD", `/events/${kept.id}`, undefined, { "X-HTTP-Method-Override": "DELETE" })).status,
+    ).toBe(200);
     expect(
       (await send("editor", "GET", `/events/${kept.id}`, undefined, { "X-HTTP-Method-Override": "DELETE" })).body
         .status,

@@ -277,6 +277,33 @@ describe("a Google Calendar export", () => {
   });
 });
 
+describe("an override whose RECURRENCE-ID is written in another zone than its series'", () => {
+  it("replaces the occurrence at the same instant", async () => {
+    // 19:00 in Lisbon in January is 14:00 in New York: the same instance of the series.
+    const path = "/google/other-zone.ics";
+    feeds.feeds.set(
+      path,
+      googleFeed()
+        .replace(/@google\.com/g, "@zone.example")
+        .replace(/Fado night/g, "Zoned night")
+        .replace(
+          "RECURRENCE-ID;TZID=Europe/Lisbon:20270126T190000",
+          "RECURRENCE-ID;TZID=America/New_York:20270126T140000",
+        ),
+    );
+    const source = await createSource({ url: feeds.urlOf(path), frequency: "manual" });
+    expect(await runSource(source.id)).toMatchObject({ failed: 0 });
+    const events = await allEvents();
+    const [series] = events.filter((event) => event.title === "Zoned night" && event.post_parent === 0);
+    const occurrences = events.filter((event) => event.post_parent === series.id);
+    expect(occurrences.map((event) => [event.recurrence_id, event.start_date, event.title])).toEqual([
+      ["2027-01-12 19:00:00", "2027-01-12 19:00:00", "Zoned night"],
+      ["2027-01-26 19:00:00", "2027-01-26 20:30:00", "Zoned night (late show)"],
+      ["2027-02-09 19:00:00", "2027-02-09 19:00:00", "Zoned night"],
+    ]);
+  });
+});
+
 describe("a Google Calendar export, kept in step", () => {
   let source: { id: number };
   const path = "/google/kept.ics";
@@ -684,6 +711,19 @@ describe("the import sources API", () => {
       403,
     );
     await ok(server.raw("GET", `${root}/imports`), 401);
+    // A source's runs: only administrators run them or read them.
+    const source = await createSource({ url: "http://127.0.0.1:9/refused.ics", frequency: "manual" });
+    await ok(server.raw("POST", `${root}/imports/${source.id}/run`, { headers: asEditor }), 403);
+    await ok(server.raw("GET", `${root}/imports/${source.id}/runs`, { headers: asEditor }), 403);
+    await ok(server.raw("POST", `${root}/imports/${source.id}/run`), 401);
+    await ok(server.raw("GET", `${root}/imports/${source.id}/runs`), 401);
+    // A new address is checked as a new source's is.
+    const moved = await ok(
+      admin("PATCH", `/imports/${source.id}`, { url: "http://169.254.169.254/latest/meta-data" }),
+      400,
+    );
+    expect(moved.body.data.details.url).toMatchObject({ code: "rest_invalid_import_source" });
+    await ok(admin("PATCH", `/imports/${source.id}`, { url: "https://user:pw@example.org/x.ics" }), 400);
   });
 
   it("writes as the administrator who made the source, and fails its runs once they may no longer", async () => {
@@ -780,6 +820,13 @@ describe("fetching a feed", () => {
       /no answer within 300 ms/,
     );
     expect(Date.now() - started).toBeLessThan(2000);
+    // A feed whose head comes, then nothing: the same limit holds for the whole answer.
+    feeds.stalling.add("/stalls.ics");
+    const stalledAt = Date.now();
+    await expect(fetchFeed(feeds.urlOf("/stalls.ics"), noValidators, { ...options, timeoutMs: 300 })).rejects.toThrow(
+      /no answer within 300 ms|within 300 ms/,
+    );
+    expect(Date.now() - stalledAt).toBeLessThan(2000);
   });
 
   it("fails a run on a feed with more VEVENTs than IMPORT_MAX_EVENTS", async () => {

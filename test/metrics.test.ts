@@ -66,6 +66,22 @@ describe("GET /metrics", () => {
     expect(sample(after, "nodejs_eventloop_lag_seconds")).toBeGreaterThanOrEqual(0);
   });
 
+  it("labels a request its operation refused with that operation, and counts one that only claims to be the warm-up", async () => {
+    const before = await scrape();
+    const count = (page: string, operation: string, method: string, status: string) =>
+      sample(page, "http_server_request_duration_seconds_count", { operation, method, status }) ?? 0;
+    // Refused before validation (no credential, then one that may not): still createEvent's requests.
+    await server.raw("POST", `${root}/events`, { body: { title: "x" } });
+    await server.raw("POST", `${root}/events`, { body: { title: "x" }, headers: { Authorization: "Bearer wrong" } });
+    // The warm-up's header with any value but this process's secret is an ordinary request.
+    await server.raw("GET", `${root}/events`, { headers: { "X-Calendar-Warm-Up": "1" } });
+    await server.raw("GET", `${root}/events`, { headers: { "X-Calendar-Warm-Up": "" } });
+    const after = await scrape();
+    expect(count(after, "createEvent", "POST", "401") - count(before, "createEvent", "POST", "401")).toBe(2);
+    expect(count(after, "unmatched", "POST", "401") - count(before, "unmatched", "POST", "401")).toBe(0);
+    expect(count(after, "listEvents", "GET", "200") - count(before, "listEvents", "GET", "200")).toBe(2);
+  });
+
   it("answers in the namespace too, with its prefixes, and at the origin without a rate limit", async () => {
     for (const path of [`${root}/metrics`, `/es${root}/metrics`]) expect(await scrape(path)).toContain("# TYPE ");
     const limited = await startTestServer({ RATE_LIMIT_PER_MINUTE: "2" });

@@ -197,6 +197,9 @@ describe("sync tokens of events", () => {
     expect(page.body.total_pages).toBe(2);
     expect(page.body.next_rest_url).toContain("sync_token=");
     expect(page.headers.get("link")).toContain('rel="next"');
+    // rest_url is this answer's own address (the token asked with); the next token is the body's own field.
+    expect(new URL(page.body.rest_url).searchParams.get("sync_token")).toBe(token);
+    expect(page.body.next_sync_token).not.toBe(token);
     const all = await changesSince("events", token, {}, 2);
     expect(all.shown).toEqual([ids[4], ids[5], ids[6], ids[7]]);
   });

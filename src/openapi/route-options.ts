@@ -1,4 +1,4 @@
-import type { RequestHandler } from "express";
+import type { Request, RequestHandler } from "express";
 import { mayCall } from "../auth/authenticate";
 import type { Config } from "../config";
 import { requestOrigin } from "../http/request-context";
@@ -40,5 +40,28 @@ export function routeOptions(
     res
       .status(200)
       .json(renderRoute(route, contextAt(config, requestOrigin(req, config), language, prefix, null).apiBase));
+  };
+}
+
+/**
+ * The operation a request was meant for: the one matched, else (a request refused before its
+ * operation was matched, a credential that is not valid say) the one its method and path name.
+ * What the metrics label a request with; undefined outside the namespace's routes.
+ */
+export function intendedOperation(
+  basePath: string,
+  indexRoutes: (language: Language) => Map<string, IndexRoute>,
+  operations: SpecOperation[],
+  matched: (req: Request) => string | undefined,
+): (req: Request) => string | undefined {
+  const ids = new Map(
+    operations.map((operation) => [`${operation.method.toUpperCase()} ${operation.path}`, operation.operationId]),
+  );
+  return (req) => {
+    const id = matched(req);
+    if (id !== undefined || !req.path.startsWith(basePath)) return id;
+    const route = routeOfPath(indexRoutes("en"), req.path.slice(basePath.length) || "/");
+    const method = req.method === "HEAD" ? "GET" : req.method;
+    return route ? ids.get(`${method} ${route.path}`) : undefined;
   };
 }

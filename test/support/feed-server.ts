@@ -18,6 +18,8 @@ export interface FeedServer {
   failures: Map<string, number>;
   /** Paths never answered. */
   hanging: Set<string>;
+  /** Paths answered with a head and the start of a feed, then nothing more. */
+  stalling: Set<string>;
   /** Whether answers carry validators (ETag, Last-Modified). */
   validators: boolean;
   requests: Array<{ path: string; headers: IncomingHttpHeaders; status: number }>;
@@ -30,6 +32,7 @@ export async function startFeedServer(): Promise<FeedServer> {
   const redirects = new Map<string, string>();
   const failures = new Map<string, number>();
   const hanging = new Set<string>();
+  const stalling = new Set<string>();
   const requests: FeedServer["requests"] = [];
   const state = { validators: true };
   const server: Server = createServer((req, res) => {
@@ -37,6 +40,13 @@ export async function startFeedServer(): Promise<FeedServer> {
     const answer = (status: number) => requests.push({ path, headers: req.headers, status });
     if (hanging.has(path)) {
       requests.push({ path, headers: req.headers, status: 0 });
+      return;
+    }
+    if (stalling.has(path)) {
+      // The head and the start of a feed, then nothing: the rest never comes.
+      answer(200);
+      res.writeHead(200, { "content-type": "text/calendar; charset=utf-8" });
+      res.write("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n");
       return;
     }
     const failure = failures.get(path);
@@ -84,6 +94,7 @@ export async function startFeedServer(): Promise<FeedServer> {
     redirects,
     failures,
     hanging,
+    stalling,
     get validators() {
       return state.validators;
     },

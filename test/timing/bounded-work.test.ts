@@ -94,6 +94,23 @@ describe("a recurrence rule that walks far", () => {
     },
   );
 
+  it("ends the thread that walked it: nothing is computed after the refusal", async () => {
+    const body = {
+      title: "Walks far, then stops",
+      start_date: "0001-01-01 10:00",
+      end_date: "0001-01-01 11:00",
+      recurrence: { rrule: "FREQ=DAILY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO;UNTIL=99991231T235959Z" },
+    };
+    const refused = await server.raw("POST", `${root}/events`, { body, headers: contributor });
+    expect(refused.status).toBe(400);
+    // The process's CPU time (every thread's) over a second of idleness: a walk left running would
+    // spend most of it.
+    const before = process.cpuUsage();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const spent = process.cpuUsage(before);
+    expect((spent.user + spent.system) / 1000).toBeLessThan(400);
+  });
+
   it("is refused on a PATCH of an existing series, which stays as it was", async () => {
     const created = await server.raw("POST", `${root}/events`, {
       body: {
