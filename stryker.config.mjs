@@ -6,12 +6,14 @@ import base from "./jest.config.js";
 /**
  * The tests of those modules, which call them in process and run in seconds: a mutant of a
  * module-level table (a role's capabilities, an allowed tag) is "static", and every test runs for
- * it. The HTTP suites cover the same code, but a minute per mutant is more than a habit can pay.
+ * it. The HTTP suites cover the same code, but a minute per mutant is more than a habit can pay:
+ * the guards only a request, a thread or a feed reaches have their own run
+ * (stryker.http.config.mjs, `npm run test:mutation:http`).
  */
 const PROTECTING_TESTS = ["test/protection/**/*.test.ts"];
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
-export default {
+export const PROTECTION = {
   testRunner: "jest",
   jest: {
     projectType: "custom",
@@ -32,6 +34,14 @@ export default {
     "src/sync/representation-cache.ts",
     "src/resources/events/rule-expansion.ts",
     "src/resources/webhooks/webhook-signature.ts",
+    // The shared doors (test/protection/request-doors.test.ts).
+    "src/http/cross-site-writes.ts",
+    "src/http/jsonp.ts",
+    "src/http/secret-parameters.ts",
+    "src/http/warm-up-marker.ts",
+    "src/http/wordpress-requests.ts",
+    "src/net/outbound-guard.ts",
+    "src/dates/recurrence-limits.ts",
   ],
   concurrency: 2,
   thresholds: { high: 95, low: 90, break: 90 },
@@ -42,3 +52,5 @@ export default {
   ignorePatterns: ["dist", "data", "reports", ".prof", "bench"],
   cleanTempDir: "always",
 };
+
+export default PROTECTION;

@@ -1092,7 +1092,7 @@ describe("WordPress core's request forms", () => {
     expectStatus(postedViaIndex, 201);
   });
 
-  it("answers OPTIONS with the methods the caller may use in Allow, and the route's description", async () => {
+  it("answers OPTIONS with the methods the caller may use in Allow, and the route's description; every answer carries Allow", async () => {
     const collection = await server.raw("OPTIONS", `${root}/events`);
     expectStatus(collection, 200);
     // As WordPress asks each method's permission check: an anonymous caller may only read (issue 45).
@@ -1108,6 +1108,14 @@ describe("WordPress core's request forms", () => {
     const webhooks = await server.raw("OPTIONS", `${root}/webhooks`, { headers: bearer("editor") });
     expect([webhooks.status, webhooks.headers.get("allow")]).toEqual([200, ""]);
     expect((await server.raw("OPTIONS", `${root}/nothing-here`)).status).toBe(404);
+    // Every answer on a route says the same, as WordPress's do: a read, an error, a write.
+    expect((await server.raw("GET", `${root}/events`)).headers.get("allow")).toBe("GET, HEAD");
+    expect((await server.raw("GET", `${root}/events/999999`, { headers: bearer("editor") })).headers.get("allow")).toBe(
+      "GET, HEAD, POST, PUT, PATCH, DELETE",
+    );
+    const written = await send("editor", "POST", "/events", { title: "Allowed", start_date: START, end_date: END });
+    expect(written.headers.get("allow")).toBe("GET, HEAD, POST");
+    expect((await server.raw("GET", `${root}/no-such-route`)).headers.get("allow")).toBeNull();
     // A browser's preflight is still the CORS answer.
     const preflight = await server.raw("OPTIONS", `${root}/events`, {
       headers: { Origin: "https://example.org", "Access-Control-Request-Method": "POST" },

@@ -23,6 +23,8 @@ interface Side {
   headers: Record<string, string>;
   ids: Map<string, number>;
   slugs: Map<string, string>;
+  /** The namespace as a route of the site (`?rest_route=` takes it). */
+  namespaceRoute: string;
 }
 
 const originalRoot = process.env.ORIGINAL_ROOT ?? "/tmp/orig-root";
@@ -34,6 +36,7 @@ const original: Side = {
   },
   ids: new Map(),
   slugs: new Map(),
+  namespaceRoute: "/tribe/events/v1",
 };
 const ours: Side = {
   name: "ours",
@@ -41,13 +44,28 @@ const ours: Side = {
   headers: { Authorization: `Bearer ${process.env.OURS_TOKEN ?? ""}` },
   ids: new Map(),
   slugs: new Map(),
+  namespaceRoute: "/calendar/events/v1",
 };
 
 interface Answer {
   status: number;
   body: Json;
-  /** The paging headers both send. */
-  totals: Json;
+  /** The headers both send that say something of the answer: its totals, its methods, its media type. */
+  headers: Json;
+}
+
+/** The headers compared, by name. */
+const COMPARED_HEADERS = ["X-TEC-Total", "X-TEC-TotalPages", "Allow"];
+
+/** A JSONP script's call (`/**\/cb({...})`), read as the callback and its JSON value. */
+function scriptCall(text: string): Json | undefined {
+  const call = /^\/\*\*\/([\w.]+)\(([\s\S]*)\)$/.exec(text);
+  if (!call) return undefined;
+  try {
+    return { callback: call[1], value: JSON.parse(call[2]) as Json };
+  } catch {
+    return undefined;
+  }
 }
 
 /** `{run}`, and `{event:jazz}` (the side's id of that item) or `{slug:event:jazz}` (its slug), in any text. */
@@ -71,9 +89,20 @@ function phpForm(value: Json, key = "", pairs: string[] = []): string[] {
   return pairs;
 }
 
-async function call(side: Side, method: string, path: string, body?: Json, form = false): Promise<Answer> {
+async function call(
+  side: Side,
+  method: string,
+  path: string,
+  body?: Json,
+  form = false,
+  site = false,
+): Promise<Answer> {
   const mapped = body === undefined ? undefined : mapIds(side, body);
-  const response = await fetch(`${side.base}${mapNames(side, path)}`, {
+  // A request to the site's root names the namespace's route itself (`{ns}/events`).
+  const address = site
+    ? `${new URL(side.base).origin}${mapNames(side, path).replace("{ns}", side.namespaceRoute)}`
+    : `${side.base}${mapNames(side, path)}`;
+  const response = await fetch(address, {
     method,
     headers: {
       ...side.headers,
@@ -84,14 +113,19 @@ async function call(side: Side, method: string, path: string, body?: Json, form 
     body: mapped === undefined ? undefined : form ? phpForm(mapped).join("&") : JSON.stringify(mapped),
   });
   const text = await response.text();
-  let parsed: Json = text;
+  let parsed: Json = scriptCall(text) ?? text;
   try {
     parsed = JSON.parse(text) as Json;
   } catch {
-    // Not JSON: compared as text.
+    // Not JSON: a script's call, or compared as text.
   }
-  const totals = ["X-TEC-Total", "X-TEC-TotalPages"].map((name) => response.headers.get(name));
-  return { status: response.status, body: parsed, totals };
+  const headers: Json = Object.fromEntries(
+    [
+      ...COMPARED_HEADERS.map((name): [string, string | null] => [name, response.headers.get(name)]),
+      ["Content-Type", response.headers.get("Content-Type")?.split(";")[0].toLowerCase() ?? null],
+    ].filter(([, value]) => value !== null),
+  );
+  return { status: response.status, body: parsed, headers };
 }
 
 /** `"{venue:hall}"` strings in a body become the side's id of that item; `{run}` and slugs in text are filled in. */
@@ -206,6 +240,10 @@ interface Case {
   body?: Json;
   /** Sent form-encoded, as PHP's wp_remote_post sends an array. */
   form?: boolean;
+  /** Sent to the site's root, not the namespace (`{ns}`: the namespace's route, `/tribe/events/v1`). */
+  site?: boolean;
+  /** Only the status and headers compared (the body is each side's own description of itself). */
+  headersOnly?: boolean;
 }
 
 const event = (title: string, offset: number, more: Record<string, Json> = {}): Json => ({
@@ -314,6 +352,20 @@ const CASES: Case[] = [
   { name: "categories by name", method: "GET", path: "/categories?orderby=name&order=desc&search={run}" },
   { name: "tags", method: "GET", path: "/tags?search={run}" },
   { name: "tags of an event", method: "GET", path: "/tags?event={event:jazz}" },
+  // WordPress's request forms and global parameters.
+  {
+    name: "an event through index.php?rest_route=",
+    method: "GET",
+    path: "/index.php?rest_route={ns}/events/{event:jazz}",
+    site: true,
+  },
+  { name: "events through ?rest_route=", method: "GET", path: "/?rest_route={ns}/events&search={run}", site: true },
+  { name: "an event as JSONP", method: "GET", path: "/events/{event:jazz}?_jsonp=show" },
+  { name: "an unknown event as JSONP", method: "GET", path: "/events/999999?_jsonp=show" },
+  { name: "a JSONP callback that is no name", method: "GET", path: "/events?_jsonp=alert(1)" },
+  { name: "events with _fields", method: "GET", path: "/events?_fields=id,title&search={run}" },
+  { name: "the methods of events", method: "OPTIONS", path: "/events", headersOnly: true },
+  { name: "the methods of an event", method: "OPTIONS", path: "/events/{event:jazz}", headersOnly: true },
   // Writes, in each form.
   {
     name: "an update",
@@ -523,16 +575,20 @@ async function main(): Promise<void> {
   let undocumented = 0;
   for (const testCase of CASES) {
     const [theirsRaw, mineRaw] = [
-      await call(original, testCase.method, testCase.path, testCase.body, testCase.form),
-      await call(ours, testCase.method, testCase.path, testCase.body, testCase.form),
+      await call(original, testCase.method, testCase.path, testCase.body, testCase.form, testCase.site),
+      await call(ours, testCase.method, testCase.path, testCase.body, testCase.form, testCase.site),
     ];
     const theirs = { ...theirsRaw, body: tiesOldestFirst(withoutOrigin(original, theirsRaw.body)) };
     const mine = { ...mineRaw, body: tiesOldestFirst(withoutOrigin(ours, mineRaw.body)) };
     const found: Difference[] =
       theirs.status === mine.status ? [] : [{ path: "(status)", original: theirs.status, ours: mine.status }];
-    // An error is compared by its code; a success by its fields, and a list's by its totals too.
+    // An error is compared by its code; a success by its fields (but where a case says its status
+    // and headers are what it is about) and its headers.
     if (theirs.status < 300 && mine.status < 300)
-      found.push(...differences(theirs.body, mine.body), ...differences(theirs.totals, mine.totals, "(totals)"));
+      found.push(
+        ...(testCase.headersOnly ? [] : differences(theirs.body, mine.body)),
+        ...differences(theirs.headers, mine.headers, "(headers)"),
+      );
     else if (theirs.status >= 300 && mine.status >= 300)
       found.push(
         ...differences(

@@ -16,7 +16,7 @@ const CALLBACK = /^[\w.]{1,200}$/;
 
 /** The `_jsonp` callback a request names, or undefined: the query string only, and not empty, as WordPress reads it. */
 function callbackOf(query: unknown): unknown {
-  const callback = (query as Record<string, unknown>)._jsonp;
+  const callback = (query as Record<string, unknown> | undefined)?._jsonp;
   return callback === "" ? undefined : callback;
 }
 

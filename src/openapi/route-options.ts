@@ -9,11 +9,25 @@ import type { SpecOperation } from "./spec";
 
 const METHOD_ORDER = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
 
+/** The methods of the route a request names that its caller may use (HEAD wherever GET is), in the usual order. */
+function methodsAllowed(
+  route: IndexRoute,
+  principal: Request["principal"],
+  security: Map<string, SpecOperation["security"]>,
+): string {
+  const methods = new Set(
+    route.methods.filter((method) => mayCall(principal ?? null, security.get(`${method} ${route.path}`))),
+  );
+  if (methods.has("GET")) methods.add("HEAD");
+  return METHOD_ORDER.filter((method) => methods.has(method)).join(", ");
+}
+
 /**
- * `OPTIONS` on a route of the namespace, as WordPress answers it: `200`, the methods of the route
- * the caller may use in `Allow` (HEAD wherever GET is; WordPress asks each method's permission
- * check), and the route's description as the namespace index gives it (methods, endpoints,
- * arguments). A browser's preflight is answered before this (http/cors.ts).
+ * Every answer on a route of the namespace says, in `Allow`, the methods of the route its caller
+ * may use, as WordPress's REST API says on each of its answers (it asks each method's permission
+ * check). `OPTIONS` on a route answers `200` with them and the route's description as the
+ * namespace index gives it (methods, endpoints, arguments). A browser's preflight is answered
+ * before this (http/cors.ts).
  */
 export function routeOptions(
   config: Config,
@@ -25,17 +39,14 @@ export function routeOptions(
     operations.map((operation) => [`${operation.method.toUpperCase()} ${operation.path}`, operation.security]),
   );
   return (req, res, next) => {
-    if (req.method !== "OPTIONS" || !req.path.startsWith(basePath)) return next();
+    if (!req.path.startsWith(basePath)) return next();
     const asked = (req.query as { i18n_language?: unknown }).i18n_language;
     const language = isLanguage(asked) ? asked : (req.prefixLanguage ?? config.defaultLanguage);
     const route = routeOfPath(indexRoutes(language), req.path.slice(basePath.length) || "/");
     if (!route) return next();
-    const methods = new Set(
-      route.methods.filter((method) => mayCall(req.principal ?? null, security.get(`${method} ${route.path}`))),
-    );
-    if (methods.has("GET")) methods.add("HEAD");
+    res.setHeader("Allow", methodsAllowed(route, req.principal, security));
+    if (req.method !== "OPTIONS") return next();
     const prefix = isLanguage(asked) || req.prefixLanguage !== undefined ? `/${language}` : "";
-    res.setHeader("Allow", METHOD_ORDER.filter((method) => methods.has(method)).join(", "));
     res.setHeader("Content-Language", language);
     res
       .status(200)
