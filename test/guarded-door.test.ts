@@ -54,6 +54,27 @@ function multipart(parts: Array<[string, string]>): string {
 }
 const MULTIPART = { "Content-Type": "multipart/form-data; boundary=zz" };
 
+/** The status of an administrator's multipart create sent chunked, with no length announced. */
+function chunkedMultipartStatus(body: string): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    const url = new URL(`${server.base}/events`);
+    const req = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: "POST",
+        headers: { ...MULTIPART, ...ADMIN_HEADERS, "Transfer-Encoding": "chunked" },
+      },
+      (res) => (res.resume(), resolve(res.statusCode ?? 0)),
+    );
+    req.on("error", (error: NodeJS.ErrnoException) =>
+      error.code === "ECONNRESET" || error.code === "EPIPE" ? undefined : reject(error),
+    );
+    req.end(body);
+  });
+}
+
 /**
  * Sends a request's head and the first `sentBytes` of a body it announces as `declaredBytes`
  * long, and no more: resolves with the status when the answer comes, and whether the connection
@@ -142,46 +163,15 @@ describe("bodies: read only once the caller may call the operation, under one li
     // No length announced: the bytes are counted as they come, files included.
     const file = "x".repeat(2_200_000);
     const body = multipart([['Content-Disposition: form-data; name="f"; filename="big.bin"', file]]);
-    const chunked = await new Promise<number>((resolve, reject) => {
-      const url = new URL(`${server.base}/events`);
-      const req = httpRequest(
-        {
-          host: url.hostname,
-          port: url.port,
-          path: url.pathname,
-          method: "POST",
-          headers: { ...MULTIPART, ...ADMIN_HEADERS, "Transfer-Encoding": "chunked" },
-        },
-        (res) => (res.resume(), resolve(res.statusCode ?? 0)),
-      );
-      req.on("error", (error: NodeJS.ErrnoException) =>
-        error.code === "ECONNRESET" || error.code === "EPIPE" ? undefined : reject(error),
-      );
-      req.end(body);
-    });
-    expect(chunked).toBe(413);
+    expect(await chunkedMultipartStatus(body)).toBe(413);
     // Many parts, each well under the limit, that pass it together: the running count, not a part's size.
     const parts = Array.from({ length: 12 }, (_, i): [string, string] => [
       `Content-Disposition: form-data; name="f${i}"; filename="part${i}.bin"`,
       "y".repeat(200_000),
     ]);
-    const many = await new Promise<number>((resolve, reject) => {
-      const url = new URL(`${server.base}/events`);
-      const req = httpRequest(
-        {
-          host: url.hostname,
-          port: url.port,
-          path: url.pathname,
-          method: "POST",
-          headers: { ...MULTIPART, ...ADMIN_HEADERS, "Transfer-Encoding": "chunked" },
-        },
-        (res) => (res.resume(), resolve(res.statusCode ?? 0)),
-      );
-      req.on("error", (error: NodeJS.ErrnoException) =>
-        error.code === "ECONNRESET" || error.code === "EPIPE" ? undefined : reject(error),
-      );
-      req.end(multipart([['Content-Disposition: form-data; name="title"', "Many parts"], ...parts]));
-    });
+    const many = await chunkedMultipartStatus(
+      multipart([['Content-Disposition: form-data; name="title"', "Many parts"], ...parts]),
+    );
     expect(many).toBe(413);
     for (const type of ["application/json", "application/x-www-form-urlencoded"]) {
       const large = await server.raw("POST", `${root}/events`, {
