@@ -40,17 +40,21 @@ export function routeOptions(
   );
   return (req, res, next) => {
     if (!req.path.startsWith(basePath)) return next();
-    const asked = (req.query as { i18n_language?: unknown }).i18n_language;
-    const language = isLanguage(asked) ? asked : (req.prefixLanguage ?? config.defaultLanguage);
-    const route = routeOfPath(indexRoutes(language), req.path.slice(basePath.length) || "/");
+    const path = req.path.slice(basePath.length) || "/";
+    // Routes and methods are the same in every language: one language's index finds them, and
+    // only an OPTIONS answer, which describes the route, needs the request's.
+    const route = routeOfPath(indexRoutes("en"), path);
     if (!route) return next();
     res.setHeader("Allow", methodsAllowed(route, req.principal, security));
     if (req.method !== "OPTIONS") return next();
+    const asked = (req.query as { i18n_language?: unknown }).i18n_language;
+    const language = isLanguage(asked) ? asked : (req.prefixLanguage ?? config.defaultLanguage);
+    const described = routeOfPath(indexRoutes(language), path) ?? route;
     const prefix = isLanguage(asked) || req.prefixLanguage !== undefined ? `/${language}` : "";
     res.setHeader("Content-Language", language);
     res
       .status(200)
-      .json(renderRoute(route, contextAt(config, requestOrigin(req, config), language, prefix, null).apiBase));
+      .json(renderRoute(described, contextAt(config, requestOrigin(req, config), language, prefix, null).apiBase));
   };
 }
 
