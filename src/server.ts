@@ -258,21 +258,25 @@ async function main(): Promise<void> {
         logger.info(`waiting for the database (${shownDatabaseUrl(config.databaseUrl)}): connecting, then migrating`),
       2000,
     );
-    if (config.migrateOnStart) {
-      const { applied } = await step(
-        () => migrate(config.databaseUrl),
-        (error) => databaseStartupMessage(error, config),
-      ).finally(() => clearTimeout(waiting));
-      if (applied.length > 0) logger.info({ applied }, "migrations applied");
-    } else {
-      const missing = await step(
-        () => missingMigrations(config.databaseUrl),
-        (error) => databaseStartupMessage(error, config),
-      ).finally(() => clearTimeout(waiting));
-      if (missing.length > 0)
-        throw new StartupFailure(
-          `MIGRATE_ON_START=false, and the database lacks ${missing.length} migration(s) of this version (${missing[0]}${missing.length > 1 ? ", …" : ""}): run "npm run migrate" first, or start with MIGRATE_ON_START=true`,
+    try {
+      if (config.migrateOnStart) {
+        const { applied } = await step(
+          () => migrate(config.databaseUrl),
+          (error) => databaseStartupMessage(error, config),
         );
+        if (applied.length > 0) logger.info({ applied }, "migrations applied");
+      } else {
+        const missing = await step(
+          () => missingMigrations(config.databaseUrl),
+          (error) => databaseStartupMessage(error, config),
+        );
+        if (missing.length > 0)
+          throw new StartupFailure(
+            `MIGRATE_ON_START=false, and the database lacks ${missing.length} migration(s) of this version (${missing[0]}${missing.length > 1 ? ", …" : ""}): run "npm run migrate" first, or start with MIGRATE_ON_START=true`,
+          );
+      }
+    } finally {
+      clearTimeout(waiting);
     }
     if (config.workers > 1) {
       // Workers connect as the service does (pool settings and all): a server that refuses that

@@ -142,17 +142,26 @@ export function renderIndex(routes: Map<string, IndexRoute>, apiBase: string, re
   return { namespace: NAMESPACE, routes: rendered, _links: { up: [{ href: restRootUrl }] } };
 }
 
-/** The route of the index a path of the namespace (`/events/12`) is, if any. */
-export function routeOfPath(routes: Map<string, IndexRoute>, path: string): IndexRoute | undefined {
-  for (const route of routes.values()) {
+/** Each route's pattern, made once: every answer on a route looks its route up (route-options.ts). */
+const ROUTE_PATTERNS = new WeakMap<IndexRoute, RegExp>();
+
+function patternOf(route: IndexRoute): RegExp {
+  let pattern = ROUTE_PATTERNS.get(route);
+  if (pattern === undefined) {
     // Ids are digits, as their routes take them; slugs anything but a slash.
-    const pattern = new RegExp(
+    pattern = new RegExp(
       `^${route.path
         .replace(/\./g, "\\.")
         .replace(/\{id\}/g, "\\d+")
         .replace(/\{[^}]+\}/g, "[^/]+")}/?$`,
     );
-    if (pattern.test(path)) return route;
+    ROUTE_PATTERNS.set(route, pattern);
   }
+  return pattern;
+}
+
+/** The route of the index a path of the namespace (`/events/12`) is, if any. */
+export function routeOfPath(routes: Map<string, IndexRoute>, path: string): IndexRoute | undefined {
+  for (const route of routes.values()) if (patternOf(route).test(path)) return route;
   return undefined;
 }

@@ -9,14 +9,37 @@ import type { SpecOperation } from "./spec";
 
 const METHOD_ORDER = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
 
+/** The operations by method and path template (`GET /events/{id}`), as the index's routes name them. */
+function operationsByRoute(operations: SpecOperation[]): Map<string, SpecOperation> {
+  return new Map(operations.map((operation) => [`${operation.method.toUpperCase()} ${operation.path}`, operation]));
+}
+
+/** A request's path within the namespace (null: outside it). */
+function namespacePath(req: Request, basePath: string): string | null {
+  return req.path.startsWith(basePath) ? req.path.slice(basePath.length) || "/" : null;
+}
+
+/**
+ * The route of the namespace a request's path names (null: none). Routes and methods are the same
+ * in every language: one language's index finds them.
+ */
+function routeOfRequest(
+  req: Request,
+  basePath: string,
+  indexRoutes: (language: Language) => Map<string, IndexRoute>,
+): IndexRoute | null {
+  const path = namespacePath(req, basePath);
+  return path === null ? null : (routeOfPath(indexRoutes("en"), path) ?? null);
+}
+
 /** The methods of the route a request names that its caller may use (HEAD wherever GET is), in the usual order. */
 function methodsAllowed(
   route: IndexRoute,
   principal: Request["principal"],
-  security: Map<string, SpecOperation["security"]>,
+  operations: Map<string, SpecOperation>,
 ): string {
   const methods = new Set(
-    route.methods.filter((method) => mayCall(principal ?? null, security.get(`${method} ${route.path}`))),
+    route.methods.filter((method) => mayCall(principal ?? null, operations.get(`${method} ${route.path}`)?.security)),
   );
   if (methods.has("GET")) methods.add("HEAD");
   return METHOD_ORDER.filter((method) => methods.has(method)).join(", ");
@@ -35,21 +58,16 @@ export function routeOptions(
   indexRoutes: (language: Language) => Map<string, IndexRoute>,
   operations: SpecOperation[],
 ): RequestHandler {
-  const security = new Map(
-    operations.map((operation) => [`${operation.method.toUpperCase()} ${operation.path}`, operation.security]),
-  );
+  const byRoute = operationsByRoute(operations);
   return (req, res, next) => {
-    if (!req.path.startsWith(basePath)) return next();
-    const path = req.path.slice(basePath.length) || "/";
-    // Routes and methods are the same in every language: one language's index finds them, and
-    // only an OPTIONS answer, which describes the route, needs the request's.
-    const route = routeOfPath(indexRoutes("en"), path);
+    const route = routeOfRequest(req, basePath, indexRoutes);
     if (!route) return next();
-    res.setHeader("Allow", methodsAllowed(route, req.principal, security));
+    res.setHeader("Allow", methodsAllowed(route, req.principal, byRoute));
     if (req.method !== "OPTIONS") return next();
+    // Only an OPTIONS answer, which describes the route, needs the request's language's index.
     const asked = (req.query as { i18n_language?: unknown }).i18n_language;
     const language = isLanguage(asked) ? asked : (req.prefixLanguage ?? config.defaultLanguage);
-    const described = routeOfPath(indexRoutes(language), path) ?? route;
+    const described = routeOfPath(indexRoutes(language), namespacePath(req, basePath)!) ?? route;
     const prefix = isLanguage(asked) || req.prefixLanguage !== undefined ? `/${language}` : "";
     res.setHeader("Content-Language", language);
     res
@@ -69,14 +87,12 @@ export function intendedOperation(
   operations: SpecOperation[],
   matched: (req: Request) => string | undefined,
 ): (req: Request) => string | undefined {
-  const ids = new Map(
-    operations.map((operation) => [`${operation.method.toUpperCase()} ${operation.path}`, operation.operationId]),
-  );
+  const byRoute = operationsByRoute(operations);
   return (req) => {
     const id = matched(req);
-    if (id !== undefined || !req.path.startsWith(basePath)) return id;
-    const route = routeOfPath(indexRoutes("en"), req.path.slice(basePath.length) || "/");
+    if (id !== undefined) return id;
+    const route = routeOfRequest(req, basePath, indexRoutes);
     const method = req.method === "HEAD" ? "GET" : req.method;
-    return route ? ids.get(`${method} ${route.path}`) : undefined;
+    return route ? byRoute.get(`${method} ${route.path}`)?.operationId : undefined;
   };
 }

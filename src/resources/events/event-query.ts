@@ -94,17 +94,12 @@ export async function eventFiltersOf(
   }
   if (query.geoloc) {
     // A point is both coordinates or neither (then: events at a venue that has coordinates).
-    const point = [query.geoloc_lat, query.geoloc_lng].filter((value) => value !== undefined).length;
-    if (point === 1 && query.geoloc_lat === undefined) problems.add("geoloc_lat", "rest_missing_callback_param");
-    if (point === 1 && query.geoloc_lng === undefined) problems.add("geoloc_lng", "rest_missing_callback_param");
-    if (point === 0) filters.atLocatedVenue = true;
-    if (query.geoloc_lat !== undefined && query.geoloc_lng !== undefined) {
-      filters.nearVenueIds = await venueIdsWithin(
-        db,
-        query.geoloc_lat,
-        query.geoloc_lng,
-        query.geoloc_radius ?? DEFAULT_GEOLOC_RADIUS_KM,
-      );
+    const { geoloc_lat: lat, geoloc_lng: lng } = query;
+    if (lat === undefined && lng === undefined) filters.atLocatedVenue = true;
+    else if (lat === undefined) problems.add("geoloc_lat", "rest_missing_callback_param");
+    else if (lng === undefined) problems.add("geoloc_lng", "rest_missing_callback_param");
+    else {
+      filters.nearVenueIds = await venueIdsWithin(db, lat, lng, query.geoloc_radius ?? DEFAULT_GEOLOC_RADIUS_KM);
     }
   }
   problems.throwIfAny();
