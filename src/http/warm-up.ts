@@ -11,8 +11,9 @@ import { mountedPath, type SpecOperation } from "../openapi/spec";
  * A process's first request of each operation compiles its validators and prepares its
  * statements: behind a proxy, a restarted instance that took traffic at once answered its first
  * requests a second late or more (docs/performance.md, start-up under load). So before it listens,
- * the service sends itself one GET of each read operation, on loopback, through the whole app:
- * every read is warm when the first client's arrives. Those requests carry a header with a secret
+ * the service sends itself one request of each operation, on loopback, through the whole app:
+ * every read, and every write's validation (a write goes no further, openapi/validation.ts), is
+ * warm when the first client's request arrives. Those requests carry a header with a secret
  * of this process, by which the request log, the metrics and tracing leave them out.
  */
 
@@ -21,27 +22,54 @@ export function isWarmUpRequest(req: Request): boolean {
   return isWarmUpMessage(req.headers);
 }
 
-const PATHS = new WeakMap<Express, string[]>();
+interface WarmUpRequest {
+  method: string;
+  path: string;
+}
 
-/** Remembers what warms `app`: a GET of each read operation, its path parameters given an impossible value. */
+const REQUESTS = new WeakMap<Express, WarmUpRequest[]>();
+
+/**
+ * Remembers what warms `app`: a request of each operation, its path parameters given an
+ * impossible value; a read asks for as little as it may: one item of a list, and of the feed (which
+ * has no page size) a day of 1970. What is warmed is the work every request does (validators,
+ * statements); the feed of a calendar's next thousand events took half the warm-up at 10,000 events.
+ */
 export function rememberWarmUp(app: Express, operations: SpecOperation[], basePath: string): void {
-  PATHS.set(
+  REQUESTS.set(
     app,
-    operations
-      .filter((operation) => operation.method === "get")
-      .map((operation) => mountedPath(basePath, operation.path, () => "0")),
+    operations.map((operation) => ({
+      method: operation.method.toUpperCase(),
+      path:
+        mountedPath(basePath, operation.path, () => "0") +
+        (operation.method === "get" ? smallestAnswer(operation) : ""),
+    })),
   );
 }
 
-function get(agent: Agent, port: number, path: string): Promise<void> {
+function smallestAnswer({ parameters }: SpecOperation): string {
+  const takes = (name: string) => parameters.some((parameter) => parameter.in === "query" && parameter.name === name);
+  if (takes("per_page")) return "?per_page=1";
+  if (takes("start_date") && takes("end_date")) return "?start_date=1970-01-01&end_date=1970-01-01";
+  return "";
+}
+
+/** Writes are sent with an empty JSON object: validation is as far as they go (openapi/validation.ts). */
+function send(agent: Agent, port: number, { method, path }: WarmUpRequest): Promise<void> {
+  const body = method === "GET" || method === "DELETE" ? null : "{}";
   return new Promise((resolve) => {
     const req = request(
       {
         host: "127.0.0.1",
         port,
+        method,
         path,
         agent,
-        headers: { [WARM_UP_HEADER]: WARM_UP_SECRET, "Accept-Encoding": "gzip" },
+        headers: {
+          [WARM_UP_HEADER]: WARM_UP_SECRET,
+          "Accept-Encoding": "gzip",
+          ...(body === null ? {} : { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) }),
+        },
       },
       (res) => {
         res.resume();
@@ -51,13 +79,13 @@ function get(agent: Agent, port: number, path: string): Promise<void> {
     );
     // A warm-up request that fails warms nothing, and stops nothing.
     req.on("error", () => resolve());
-    req.end();
+    req.end(body ?? undefined);
   });
 }
 
 /** Sends the warm-up requests through `app`, one after another, on a server of its own (`serve`) on a loopback port. */
 export async function warmUp(app: Express, serve: (app: Express) => Server): Promise<{ requests: number }> {
-  const paths = PATHS.get(app) ?? [];
+  const requests = REQUESTS.get(app) ?? [];
   // Exclusive: in a cluster, workers' listen(0) would otherwise share one port, and a worker would
   // warm (and count) another's requests.
   const server = serve(app).listen({ port: 0, host: "127.0.0.1", exclusive: true });
@@ -71,9 +99,9 @@ export async function warmUp(app: Express, serve: (app: Express) => Server): Pro
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   // Sent with tracing suppressed: they are no one's requests.
   await context.with(suppressTracing(context.active()), async () => {
-    for (const path of paths) await get(agent, port, path);
+    for (const warmUpRequest of requests) await send(agent, port, warmUpRequest);
   });
   agent.destroy();
   await new Promise((resolve) => server.close(resolve));
-  return { requests: paths.length };
+  return { requests: requests.length };
 }

@@ -99,14 +99,15 @@ export function runtimeSpec(documented: JsonObject, config: Config): JsonObject 
 export function operationsOf(spec: JsonObject): SpecOperation[] {
   const operations: SpecOperation[] = [];
   const globalSecurity = (spec.security as SpecOperation["security"] | undefined) ?? [];
-  for (const [path, rawItem] of Object.entries(spec.paths as JsonObject)) {
-    const item = dereference(spec, rawItem) as JsonObject;
-    const shared = (item.parameters as SpecParameter[] | undefined) ?? [];
+  // Only what an operation is described by here is dereferenced: its responses are most of the
+  // document (a third of the start-up's own work when they were copied too).
+  for (const [path, item] of Object.entries(spec.paths as Record<string, JsonObject>)) {
+    const shared = dereference(spec, (item.parameters as SpecParameter[] | undefined) ?? []);
     for (const method of HTTP_METHODS) {
       const operation = item[method] as JsonObject | undefined;
       if (!operation) continue;
-      const own = (operation.parameters as SpecParameter[] | undefined) ?? [];
-      const body = operation.requestBody as JsonObject | undefined;
+      const own = dereference(spec, (operation.parameters as SpecParameter[] | undefined) ?? []);
+      const body = dereference(spec, operation.requestBody as JsonObject | undefined);
       const content = body?.content as Record<string, { schema?: JsonObject }> | undefined;
       operations.push({
         operationId: operation.operationId as string,

@@ -1,0 +1,127 @@
+// Start-up without a tax (issue 46): the warm-up's writes stop at validation; the validators'
+// shared subtrees are walked once, and still when they name an identifier; `npm start` builds
+// only what changed.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, copyFileSync, existsSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import AjvDraft4 from "ajv-draft-04";
+import { WARM_UP_HEADER, WARM_UP_SECRET } from "../../src/http/warm-up-marker";
+import { walkSharedSubtreesOnce } from "../../src/openapi/shared-schema-refs";
+import { startTestServer, type TestServer } from "../support/test-server";
+
+describe("a warm-up write", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+  const warm = { [WARM_UP_HEADER]: WARM_UP_SECRET };
+  const when = { start_date: "2027-03-01 10:00:00", end_date: "2027-03-01 12:00:00" };
+
+  it("goes as far as validation and no further, whoever may call the operation", async () => {
+    const ns = "/calendar/events/v1";
+    const created = await server.raw("POST", `${ns}/events`, {
+      body: { title: "Never written", ...when },
+      headers: warm,
+    });
+    expect(created.status).toBe(204);
+    expect(created.text).toBe("");
+    // Validation answers as it does any caller's.
+    const invalid = await server.raw("POST", `${ns}/events`, {
+      body: { title: "Bad", ...when, featured: "maybe" },
+      headers: warm,
+    });
+    expect([invalid.status, invalid.body.code]).toEqual([400, "rest_invalid_param"]);
+    for (const [method, path, body] of [
+      ["POST", `${ns}/venues`, { venue: "Never a venue" }],
+      ["POST", `${ns}/tags`, { name: "Never a tag" }],
+      ["POST", `${ns}/webhooks`, { url: "https://hooks.example.org/x", event_types: ["tag.created"] }],
+    ] as const)
+      expect((await server.raw(method, path, { body, headers: warm })).status).toBe(204);
+    expect(
+      await Promise.all([
+        server.db.read.event.count(),
+        server.db.read.venue.count(),
+        server.db.read.term.count(),
+        server.db.read.webhookSubscription.count(),
+      ]),
+    ).toEqual([0, 0, 0, 0]);
+  });
+
+  it("stops at nothing without this process's secret: it is then anyone's write", async () => {
+    const ns = "/calendar/events/v1";
+    for (const value of ["1", "true", WARM_UP_SECRET.toUpperCase()]) {
+      const answer = await server.raw("POST", `${ns}/events`, {
+        body: { title: "Anonymous", ...when },
+        headers: { [WARM_UP_HEADER]: value },
+      });
+      expect([answer.status, answer.body.code]).toEqual([401, "rest_forbidden"]);
+    }
+    expect(await server.db.read.event.count()).toBe(0);
+  });
+});
+
+describe("the validators' shared subtrees", () => {
+  it("are walked for identifiers still when they name one", () => {
+    walkSharedSubtreesOnce();
+    const ajv = new AjvDraft4({ strict: false });
+    const validate = ajv.compile({
+      paths: {},
+      components: { schemas: { Named: { id: "https://schemas.example.test/named", type: "string" } } },
+      properties: { value: { $ref: "https://schemas.example.test/named" } },
+    });
+    expect([validate({ value: "text" }), validate({ value: 5 })]).toEqual([true, false]);
+  });
+});
+
+describe("npm start's build (scripts/build-if-changed.js)", () => {
+  const root = resolve(__dirname, "../..");
+  let project: string;
+  const built = () => join(project, "built-marker");
+  const run = () => {
+    rmSync(built(), { force: true });
+    const result = spawnSync(process.execPath, [join(project, "scripts/build-if-changed.js")], { cwd: root });
+    expect(result.status).toBe(0);
+    return existsSync(built());
+  };
+  const age = (path: string, secondsAgo: number) => {
+    const at = new Date(Date.now() - secondsAgo * 1000);
+    utimesSync(join(project, path), at, at);
+  };
+
+  beforeAll(() => {
+    project = mkdtempSync(join(tmpdir(), "calendar-build-"));
+    for (const folder of ["scripts", "src", "dist"]) mkdirSync(join(project, folder));
+    copyFileSync(join(root, "scripts/build-if-changed.js"), join(project, "scripts/build-if-changed.js"));
+    // A stand-in for the real build: it says it ran.
+    writeFileSync(
+      join(project, "scripts/build.ts"),
+      `require("node:fs").writeFileSync(${JSON.stringify(built())}, "");\n`,
+    );
+    writeFileSync(join(project, "src/server.ts"), "");
+    writeFileSync(join(project, "dist/server.js"), "");
+    writeFileSync(
+      join(project, "dist/build-inputs.json"),
+      JSON.stringify({ inputs: ["src/server.ts", "scripts/build.ts"], outputs: ["dist/server.js"] }),
+    );
+    age("src/server.ts", 60);
+    age("scripts/build.ts", 60);
+  });
+  afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+  it("builds nothing when no file the last build read changed, and builds when one did or an output is gone", () => {
+    expect(run()).toBe(false);
+    age("src/server.ts", -5);
+    expect(run()).toBe(true);
+    age("src/server.ts", 60);
+    expect(run()).toBe(false);
+    rmSync(join(project, "dist/server.js"));
+    expect(run()).toBe(true);
+    writeFileSync(join(project, "dist/server.js"), "");
+    rmSync(join(project, "dist/build-inputs.json"));
+    expect(run()).toBe(true);
+  });
+});
