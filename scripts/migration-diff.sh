@@ -10,9 +10,10 @@ cd "$(dirname "$0")/.."
 export CHECKPOINT_DISABLE=1
 provider=$1
 # The event search index (on SQLite an FTS5 table, its shadow tables, its view of terms and the
-# events whose document a trigger took out to be written again; on PostgreSQL a tsvector table),
+# events whose document a trigger took out to be written again; on PostgreSQL a tsvector table,
+# its words in date order and their parts),
 # and PostgreSQL's counts waiting for their transaction's commit (close_write_transaction).
-UNMANAGED='"(EventSearch(_[a-z]+|Moved|Vocab)?|PendingDayCount|PendingTermCount)"'
+UNMANAGED='"(EventSearch(Moved|Vocab|Word|WordPart)?(_[a-zA-Z]+)*|PendingDayCount|PendingTermCount)"'
 case $provider in
   sqlite) url="file::memory:" ;;
   postgresql) url="${MIGRATIONS_CHECK_PG_URL:-postgresql://postgres@127.0.0.1:5432/postgres}" ;;

@@ -44,8 +44,8 @@ function markOf(languages: number): string {
   return String.fromCharCode(0x66 + languages);
 }
 
-/** The marks of the sets of languages that include `language`. */
-function marksWith(language: Language): string[] {
+/** The marks of the sets of languages that include `language` (also those of PostgreSQL's search words: event-list-sql.ts). */
+export function marksWith(language: Language): string[] {
   const bit = LANGUAGE_BIT[language];
   return [1, 2, 3, 4, 5, 6, 7].filter((languages) => (languages & bit) !== 0).map(markOf);
 }

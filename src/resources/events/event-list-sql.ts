@@ -3,7 +3,7 @@ import { inList } from "../../db/row-writes";
 import { visibleSql } from "../post-kernel/visibility-sql";
 import type { Provider } from "../../db/database";
 import type { Language } from "../../i18n/languages";
-import { indexedWhole, searchPrefixes } from "../../text/search-tokens";
+import { indexedWhole, marksWith, searchPrefixes } from "../../text/search-tokens";
 import { KEY_ID_MASK, LAST_KEY_MINUTE, keyMinute, listedKey } from "./event-search-sql";
 import type { EditableCondition, StatusCondition } from "../../auth/post-permissions";
 import type { QueryOf } from "../../http/operation-types";
@@ -375,19 +375,41 @@ export function publicSearchSql(
 type PublicSearch = EventFilters & { window: { startsFrom: Date; endsUntil: Date } };
 
 /**
- * PostgreSQL: each document carries its event's start and end and whether everyone's lists show
- * it (kept by triggers, the event_search_by_start migration), so that the matches GIN finds are
- * filtered, counted and sorted in the index's table: the events of the page only are read. The
- * page counts them too: at 1,000,000 events GIN's part (115 ms for two words) outweighs the rest.
+ * PostgreSQL: the words of events' texts, each under the mark of the languages whose text holds
+ * it, with its events' start and end, in start order ("EventSearchWord", the event_search_words
+ * migration); and the pieces of every word ("EventSearchWordPart"), by which a search word
+ * becomes the words that contain it. A word's events in the window are read from its index entries
+ * alone, in date order, counted there: no event, and no document, is read but those of the page.
+ * Reading each match's GIN document row to learn its window took seconds at 1,000,000 events
+ * (issue 46). A word found in many events' texts costs what it finds: an index entry each.
  */
 function postgresPublicSearch(filters: PublicSearch, direction: "asc" | "desc"): PublicSearchSql {
   const { startsFrom: from, endsUntil: until } = filters.window;
-  const found = Prisma.sql`FROM "EventSearch" "s" WHERE "s"."tokens" @@ ${tsQuery(filters)}::tsquery AND "s"."listed"
-    AND "s"."startsAt" >= ${from} AND "s"."endsAt" <= ${until}`;
   const dir = Prisma.raw(direction === "asc" ? "ASC" : "DESC");
+  const listedInWindow = Prisma.sql`"listed" AND "startsAt" >= ${from} AND "endsAt" <= ${until}`;
+  const termsOf = (word: string) =>
+    Prisma.sql`ARRAY(SELECT "mark" || "p"."word" FROM "EventSearchWordPart" "p" CROSS JOIN unnest(${marksWith(filters.language)}::text[]) AS "mark"
+      WHERE "p"."part" >= ${word} AND "p"."part" < ${`${word}\u{10FFFF}`})`;
+  if (filters.searchWords.length === 1) {
+    // One word: a page is the first of each of its terms' events in order (an event of the page
+    // is among the first offset + limit of any term that finds it), counted apart.
+    const terms = termsOf(filters.searchWords[0]);
+    return {
+      page: (offset, limit) => Prisma.sql`SELECT DISTINCT "m"."eventId" AS "id", "m"."startsAt"
+        FROM unnest(${terms}) AS "t"("term") CROSS JOIN LATERAL (SELECT "eventId", "startsAt" FROM "EventSearchWord"
+          WHERE "term" = "t"."term" AND ${listedInWindow} ORDER BY "startsAt" ${dir}, "eventId" ${dir} LIMIT ${offset + limit}) "m"
+        ORDER BY "m"."startsAt" ${dir}, "m"."eventId" ${dir} LIMIT ${limit} OFFSET ${offset}`,
+      totalInPage: false,
+      count: Prisma.sql`SELECT COUNT(DISTINCT "eventId") AS "total" FROM "EventSearchWord" WHERE "term" = ANY(${terms}) AND ${listedInWindow}`,
+    };
+  }
+  const eventsWith = (word: string) =>
+    Prisma.sql`SELECT "eventId", "startsAt" FROM "EventSearchWord" WHERE "term" = ANY(${termsOf(word)}) AND ${listedInWindow}`;
+  // INTERSECT keeps each event once, whichever of a word's terms found it.
+  const found = Prisma.sql`FROM (${Prisma.join(filters.searchWords.map(eventsWith), " INTERSECT ")}) "m"`;
   return {
-    page: (offset, limit) => Prisma.sql`SELECT "s"."eventId" AS "id", COUNT(*) OVER () AS "total" ${found}
-      ORDER BY "s"."startsAt" ${dir}, "s"."eventId" ${dir} LIMIT ${limit} OFFSET ${offset}`,
+    page: (offset, limit) => Prisma.sql`SELECT "m"."eventId" AS "id", COUNT(*) OVER () AS "total" ${found}
+      ORDER BY "m"."startsAt" ${dir}, "m"."eventId" ${dir} LIMIT ${limit} OFFSET ${offset}`,
     totalInPage: true,
     count: Prisma.sql`SELECT COUNT(*) AS "total" ${found}`,
   };

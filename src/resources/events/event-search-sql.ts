@@ -109,7 +109,8 @@ const REBUILD_BATCH = 500;
 
 /**
  * Writes every event's search document again, from its texts, in batches of events: on SQLite in
- * the documents' key order, so that FTS5 appends them (see searchDocumentsSql), on PostgreSQL by id.
+ * the documents' key order, so that FTS5 appends them (see searchDocumentsSql), on PostgreSQL by
+ * id, with the events' words.
  */
 export async function rebuildEventSearch(sql: SqlRunner, progress: Progress = silent): Promise<number> {
   const [{ total }] = await sql.all(`SELECT COUNT(*) AS "total" FROM "Event"`, []);
@@ -125,6 +126,9 @@ export async function rebuildEventSearch(sql: SqlRunner, progress: Progress = si
     );
     const documents = searchDocumentsOf(ids, rows);
     await sql.run(searchDocumentsSql(sql.provider, documents.length), searchDocumentsParams(documents));
+    // PostgreSQL's words, which its texts' triggers keep (the event_search_words migration).
+    if (sql.provider === "postgresql")
+      await sql.all(`SELECT 1 FROM "event_search_words"(ARRAY[${ids.join(", ")}]::integer[])`, []);
     written += documents.length;
     progress("search documents", written, Math.max(written, Number(total)));
   }
