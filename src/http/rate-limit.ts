@@ -1,6 +1,7 @@
 import type { RequestHandler } from "express";
 import { clientOf } from "../auth/authenticate";
 import { ApiError } from "./errors";
+import { isWarmUpMessage } from "./warm-up-marker";
 
 /** Addresses tracked at most: past it the oldest go first, so a flood of addresses cannot exhaust memory. */
 const MAX_CLIENTS = 100_000;
@@ -35,6 +36,9 @@ export function rateLimit(perMinute: number, now: () => number = Date.now): Requ
   // The policy (draft-ietf-httpapi-ratelimit-headers): `perMinute` requests per 60-second window.
   const policy = `"per-address";q=${perMinute};w=60`;
   return (req, res, next) => {
+    // The process's own warm-up (warm-up.ts) is no client's: it spent the loopback's tokens, which
+    // a proxy on the same host without TRUST_PROXY shares with every visitor.
+    if (isWarmUpMessage(req.headers)) return next();
     const client = clientOf(req);
     const at = now();
     let bucket = buckets.get(client);

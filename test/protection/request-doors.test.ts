@@ -8,6 +8,7 @@ import { contentLineValueCount, MAX_EXDATES, MAX_RDATES, MAX_ZONE_DATES } from "
 import { refuseCrossSiteWrites } from "../../src/http/cross-site-writes";
 import { ApiError } from "../../src/http/errors";
 import { isJsonpRequest, jsonpCallbacks } from "../../src/http/jsonp";
+import { rateLimit } from "../../src/http/rate-limit";
 import { isSecretParameter, redactUrl } from "../../src/http/secret-parameters";
 import { isWarmUpMessage, WARM_UP_HEADER, WARM_UP_SECRET } from "../../src/http/warm-up-marker";
 import { methodOverride, queryFieldsOfWrites, restRouteParameter } from "../../src/http/wordpress-requests";
@@ -254,6 +255,18 @@ describe("the warm-up's mark", () => {
     expect(isWarmUpMessage({ "x-calendar-warm-up": WARM_UP_SECRET })).toBe(true);
     for (const value of ["", "1", "true", WARM_UP_SECRET.toUpperCase(), [WARM_UP_SECRET], undefined])
       expect(isWarmUpMessage({ [WARM_UP_HEADER]: value as string })).toBe(false);
+  });
+
+  it("spends none of the loopback's requests under the rate limit; a mark of another value does", () => {
+    const limit = rateLimit(2, () => 0);
+    const from = (headers: Record<string, string>) =>
+      ({ ...request("GET", headers), ip: "127.0.0.1" }) as Partial<Request>;
+    const headersSent = { setHeader: () => undefined } as unknown as Partial<Response>;
+    for (let i = 0; i < 5; i += 1)
+      expect(outcome(limit, from({ [WARM_UP_HEADER]: WARM_UP_SECRET }), headersSent)).toBeUndefined();
+    expect(outcome(limit, from({ [WARM_UP_HEADER]: "1" }), headersSent)).toBeUndefined();
+    expect(outcome(limit, from({}), headersSent)).toBeUndefined();
+    expect(outcome(limit, from({}), headersSent)).toBe("rest_too_many_requests");
   });
 });
 
