@@ -52,10 +52,10 @@ BEGIN
   FROM (
     SELECT DISTINCT substr("s"."term", 2) AS "word"
     FROM unnest(ids) AS "i"("id") JOIN "EventSearchWord" "s" ON "s"."eventId" = "i"."id"
-    -- A known word's parts are there (its first is looked for).
-    WHERE NOT EXISTS (SELECT 1 FROM "EventSearchWordPart" "k"
-      WHERE "k"."part" = substr("s"."term", 2, 16) AND "k"."word" = substr("s"."term", 2))
   ) "n" CROSS JOIN LATERAL generate_series(1, least(length("n"."word"), 1000)) AS "p"
+  -- A known word's parts are there: its first is looked up, word by word (as a subquery, not a
+  -- join, which the planner made a merge with every part there is: 40 ms for one event).
+  WHERE (SELECT 1 FROM "EventSearchWordPart" "k" WHERE "k"."part" = substr("n"."word", 1, 16) AND "k"."word" = "n"."word" LIMIT 1) IS NULL
   ON CONFLICT DO NOTHING;
 END $$;
 
