@@ -52,7 +52,7 @@ module.exports = tseslint.config(
     },
   },
   {
-    files: ["*.js"],
+    files: ["*.js", "scripts/*.js"],
     languageOptions: {
       sourceType: "commonjs",
       globals: { require: "readonly", module: "writable", __dirname: "readonly", process: "readonly" },
