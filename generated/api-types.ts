@@ -3871,8 +3871,8 @@ export interface components {
          *     to the default language where an event is not translated). Case and accents are ignored; every
          *     word must occur, as part of a word or whole (`fest` finds "Festival"); words are not reduced to
          *     their stems (`festivals` does not find "Festival"), since a search finds what the original's
-         *     does. Results keep the list's order (`orderby`, start date unless given): they are not ranked
-         *     by relevance, as the original's event archive does not rank them. Password-protected events are
+         *     does. Results keep the list's order (`orderby`, start date unless given), as the original's event
+         *     archive does; `orderby=relevance` ranks them by where the words are found. Password-protected events are
          *     found only by callers who may edit them or who give their `password` (as WordPress keeps
          *     protected posts out of visitors' searches). Search finds a word within the first 1,000
          *     characters of each word of the text, and within the first 150,000 characters of index a text
@@ -3971,9 +3971,13 @@ export interface components {
         /**
          * @description What to order by: `start_date` (default), `end_date`, `title` (in the request language,
          *     ignoring case and accents), `date` (post date), `modified` or `id`. Ties are broken by id.
+         *     `relevance` (with `search` only, as WordPress's own searches take it): first the events whose
+         *     title, in the request language, holds the whole search as written, then those whose title holds
+         *     every word, then those whose title holds one of them, then the rest; within each, by start date
+         *     (`order` gives its direction).
          * @example title
          */
-        EventOrderBy: "start_date" | "end_date" | "title" | "date" | "modified" | "id";
+        EventOrderBy: "start_date" | "end_date" | "title" | "date" | "modified" | "id" | "relevance";
         /**
          * @description Direction of the order (case-insensitive). Default `asc`.
          * @example desc
@@ -4538,8 +4542,8 @@ export interface operations {
                  *     to the default language where an event is not translated). Case and accents are ignored; every
                  *     word must occur, as part of a word or whole (`fest` finds "Festival"); words are not reduced to
                  *     their stems (`festivals` does not find "Festival"), since a search finds what the original's
-                 *     does. Results keep the list's order (`orderby`, start date unless given): they are not ranked
-                 *     by relevance, as the original's event archive does not rank them. Password-protected events are
+                 *     does. Results keep the list's order (`orderby`, start date unless given), as the original's event
+                 *     archive does; `orderby=relevance` ranks them by where the words are found. Password-protected events are
                  *     found only by callers who may edit them or who give their `password` (as WordPress keeps
                  *     protected posts out of visitors' searches). Search finds a word within the first 1,000
                  *     characters of each word of the text, and within the first 150,000 characters of index a text
@@ -4638,6 +4642,10 @@ export interface operations {
                 /**
                  * @description What to order by: `start_date` (default), `end_date`, `title` (in the request language,
                  *     ignoring case and accents), `date` (post date), `modified` or `id`. Ties are broken by id.
+                 *     `relevance` (with `search` only, as WordPress's own searches take it): first the events whose
+                 *     title, in the request language, holds the whole search as written, then those whose title holds
+                 *     every word, then those whose title holds one of them, then the rest; within each, by start date
+                 *     (`order` gives its direction).
                  * @example title
                  */
                 orderby?: components["parameters"]["EventOrderBy"];
@@ -4865,8 +4873,8 @@ export interface operations {
                  *     to the default language where an event is not translated). Case and accents are ignored; every
                  *     word must occur, as part of a word or whole (`fest` finds "Festival"); words are not reduced to
                  *     their stems (`festivals` does not find "Festival"), since a search finds what the original's
-                 *     does. Results keep the list's order (`orderby`, start date unless given): they are not ranked
-                 *     by relevance, as the original's event archive does not rank them. Password-protected events are
+                 *     does. Results keep the list's order (`orderby`, start date unless given), as the original's event
+                 *     archive does; `orderby=relevance` ranks them by where the words are found. Password-protected events are
                  *     found only by callers who may edit them or who give their `password` (as WordPress keeps
                  *     protected posts out of visitors' searches). Search finds a word within the first 1,000
                  *     characters of each word of the text, and within the first 150,000 characters of index a text

@@ -408,6 +408,36 @@ describe("the search index", () => {
       }
   });
 
+  it("ranks by relevance when asked: the whole search in the title, then every word, one word, the rest", async () => {
+    const at = (hours: number) => ({
+      start_date: wall(NOW.getTime() + hours * HOUR),
+      end_date: wall(NOW.getTime() + (hours + 1) * HOUR),
+    });
+    const phraseFirst = await event("Jazz night under the stars", at(60));
+    const phraseSecond = await event("Late JAZZ Night", at(70));
+    const everyWord = await event("Night of jazz", at(50));
+    const oneWord = await event("Jazz brunch", { ...at(40), description: "Until night falls" });
+    const text = await event("Sunday brunch", { ...at(30), description: "Jazz all night" });
+    await event("Jazz nightly", { ...at(20), status: "draft" });
+    const ranked = async (query: string) =>
+      ids((await list(`?search=${encodeURIComponent("jazz night")}&orderby=relevance${query}`)).events);
+    // Within a group, by start date, in the direction asked; the groups stay in their order.
+    expect(await ranked("")).toEqual([phraseFirst.id, phraseSecond.id, everyWord.id, oneWord.id, text.id]);
+    expect(await ranked("&order=desc")).toEqual([phraseSecond.id, phraseFirst.id, everyWord.id, oneWord.id, text.id]);
+    // The titles of the request language, the default language's where an event has none.
+    await server.raw("PATCH", `/es/calendar/events/v1/events/${text.id}`, {
+      body: { title: "Jazz night en domingo", description: "Jazz toda la noche" },
+      headers: ADMIN_HEADERS,
+    });
+    expect((await ranked("&i18n_language=es")).slice(0, 3)).toEqual([text.id, phraseFirst.id, phraseSecond.id]);
+    const unranked = await server.raw("GET", "/calendar/events/v1/events?orderby=relevance");
+    expect([unranked.status, unranked.body.code, Object.keys(unranked.body.data.params)]).toEqual([
+      400,
+      "rest_invalid_param",
+      ["search"],
+    ]);
+  });
+
   it("looks for every word in the asked language's text, the index answering alone", async () => {
     const harbour = await event("Harbour concert");
     await server.raw("PATCH", `/es/calendar/events/v1/events/${harbour.id}`, {
@@ -495,7 +525,7 @@ describe("the search index", () => {
     expect((await list("?search=qq&per_page=1&page=2")).total).toBe(2);
   });
 
-  it("keeps the list's order, not relevance", async () => {
+  it("keeps the list's order unless relevance is asked", async () => {
     const later = await event("Opera opera opera", {
       start_date: wall(NOW.getTime() + 96 * HOUR),
       end_date: wall(NOW.getTime() + 97 * HOUR),
@@ -503,6 +533,7 @@ describe("the search index", () => {
     const sooner = await event("Garden party", { description: "Arias from an opera" });
     expect(await search("opera")).toEqual([sooner.id, later.id]);
     expect(ids((await list("?search=opera&orderby=title&order=desc")).events)).toEqual([later.id, sooner.id]);
+    expect(ids((await list("?search=opera&orderby=relevance")).events)).toEqual([later.id, sooner.id]);
   });
 });
 

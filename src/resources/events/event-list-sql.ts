@@ -62,9 +62,10 @@ export type EventOrderBy = NonNullable<QueryOf<"listEvents">["orderby"]>;
 
 /** How a page is ordered: by `key` (an SQL expression), ties broken by id, in `direction`. */
 export interface EventOrderSql {
-  /** What `key` needs joined. */
+  /** What `keys` need joined. */
   join: Prisma.Sql;
-  key: string;
+  /** What to order by, each with its direction, before the id (in `direction`) breaks ties. */
+  keys: Prisma.Sql;
   direction: "ASC" | "DESC";
 }
 
@@ -166,7 +167,7 @@ export function eventListSql(filters: EventFilters, provider: Provider): { from:
   };
 }
 
-const ORDER_COLUMNS: Record<Exclude<EventOrderBy, "title">, string> = {
+const ORDER_COLUMNS: Record<Exclude<EventOrderBy, "title" | "relevance">, string> = {
   start_date: `"e"."startsAt"`,
   end_date: `"e"."endsAt"`,
   date: `"e"."postDate"`,
@@ -174,17 +175,37 @@ const ORDER_COLUMNS: Record<Exclude<EventOrderBy, "title">, string> = {
   id: `"e"."id"`,
 };
 
-/** How a list is ordered; titles in the request language. */
-export function eventOrderSql(orderBy: EventOrderBy, direction: "asc" | "desc", language: Language): EventOrderSql {
+/**
+ * How a list is ordered; titles in the request language (the default language's where an event
+ * has none). By relevance (a search's), as WordPress ranks its searches: first the events whose
+ * title holds the whole search as written, then every word of it, then one word, then the rest,
+ * each group in start order. Titles are compared as normalized (the sort key, as search texts are,
+ * so that a word is found in a title as the search finds it).
+ */
+export function eventOrderSql(
+  orderBy: EventOrderBy,
+  direction: "asc" | "desc",
+  shownIn: { language: Language; defaultLanguage: Language },
+  searchWords: string[] = [],
+): EventOrderSql {
   const dir = direction === "desc" ? "DESC" : "ASC";
-  if (orderBy === "title") {
+  const titles = Prisma.sql`LEFT JOIN "EventText" "o" ON "o"."eventId" = "e"."id" AND "o"."language" = ${shownIn.language}`;
+  if (orderBy === "title") return { join: titles, keys: Prisma.sql`"o"."sortKey" ${Prisma.raw(dir)}`, direction: dir };
+  if (orderBy === "relevance" && searchWords.length > 0) {
+    const title = Prisma.sql`COALESCE("o"."sortKey", "d"."sortKey", '')`;
+    const holds = (text: string) => Prisma.sql`${title} LIKE ${`%${text}%`}`;
+    const tier = Prisma.sql`CASE WHEN ${holds(searchWords.join(" "))} THEN 0
+      WHEN ${Prisma.join(searchWords.map(holds), " AND ")} THEN 1
+      WHEN ${Prisma.join(searchWords.map(holds), " OR ")} THEN 2 ELSE 3 END`;
     return {
-      join: Prisma.sql`LEFT JOIN "EventText" "o" ON "o"."eventId" = "e"."id" AND "o"."language" = ${language}`,
-      key: `"o"."sortKey"`,
+      join: Prisma.sql`${titles} LEFT JOIN "EventText" "d" ON "d"."eventId" = "e"."id" AND "d"."language" = ${shownIn.defaultLanguage}`,
+      keys: Prisma.sql`${tier} ASC, "e"."startsAt" ${Prisma.raw(dir)}`,
       direction: dir,
     };
   }
-  return { join: Prisma.empty, key: ORDER_COLUMNS[orderBy], direction: dir };
+  // Relevance without words cannot be asked (eventFiltersOf refuses it): the list order, then.
+  const column = orderBy === "relevance" ? ORDER_COLUMNS.start_date : ORDER_COLUMNS[orderBy];
+  return { join: Prisma.empty, keys: Prisma.sql`${Prisma.raw(column)} ${Prisma.raw(dir)}`, direction: dir };
 }
 
 const DAY_MS = 86_400_000;

@@ -102,6 +102,9 @@ export async function eventFiltersOf(
       filters.nearVenueIds = await venueIdsWithin(db, lat, lng, query.geoloc_radius ?? DEFAULT_GEOLOC_RADIUS_KM);
     }
   }
+  // As WordPress answers `orderby=relevance` without a search: there is nothing to rank by.
+  if (query.orderby === "relevance" && filters.searchWords.length === 0)
+    problems.add("search", "rest_missing_callback_param");
   problems.throwIfAny();
   return filters;
 }

@@ -209,13 +209,13 @@ export async function readEventPage(
   parts: EventPageSql,
   page: { limit: number; offset: number; countAll: boolean; needed?: (id: number) => boolean },
 ): Promise<{ ids: number[]; records: EventRecord[]; total: number | null }> {
-  const { key, direction, join } = parts.order;
+  const { keys, direction, join } = parts.order;
   const total = page.countAll ? Prisma.sql`, COUNT(*) OVER () AS "total"` : Prisma.empty;
   const rows = await db.direct.rows<{
     id: number | string;
     total?: number | bigint | string;
   }>(Prisma.sql`SELECT "e"."id" AS "id"${total} FROM ${parts.from} ${join} ${parts.where}
-    ORDER BY ${Prisma.raw(`${key} ${direction}, "e"."id" ${direction}`)} LIMIT ${page.limit} OFFSET ${page.offset}`);
+    ORDER BY ${keys}, "e"."id" ${Prisma.raw(direction)} LIMIT ${page.limit} OFFSET ${page.offset}`);
   const ids = rows.map((row) => Number(row.id));
   return {
     ids,
@@ -303,7 +303,8 @@ export async function listEvents(
   const publicSearch = publicSearchSql(db.provider, filters, page.orderBy, page.order);
   if (publicSearch) return listPublicSearch(db, page, publicSearch, needed);
   const list = eventListSql(filters, db.provider);
-  const parts = { ...list, shownIn: page.shownIn, order: eventOrderSql(page.orderBy, page.order, filters.language) };
+  const order = eventOrderSql(page.orderBy, page.order, page.shownIn, filters.searchWords);
+  const parts = { ...list, shownIn: page.shownIn, order };
   const fromDays = dayCountSql(db.provider, filters);
   const request = { limit: page.limit, offset: page.offset, needed };
   if (fromDays) {
@@ -377,7 +378,7 @@ export async function eventsAmong(
   const list = eventListSql({ ...(await withSearchTerms(db, filters)), onlyIds: ids }, db.provider);
   const { records } = await readEventPage(
     db,
-    { ...list, shownIn, order: eventOrderSql("id", "asc", filters.language) },
+    { ...list, shownIn, order: eventOrderSql("id", "asc", shownIn) },
     { limit: ids.length, offset: 0, countAll: false },
   );
   return records;
