@@ -73,8 +73,10 @@ describe("two instances on one database", () => {
     const db = await openDatabase({ databaseUrl: database.url, databasePoolSize: 1 });
     await writeEarlierSearchDocument(db, event.body.id, ["lantern", "parade"]);
     await db.close();
-    // Everyone's searches read the documents this version writes only.
-    expect((await get(a.base, "/events?search=lantern", {})).body.total).toBe(0);
+    // The searches that read the documents read those this version writes only: everyone's on
+    // SQLite; on PostgreSQL an editor's (everyone's read the events' words, which the database keeps).
+    const readsDocuments = testDatabaseProvider() === "postgresql" ? auth : {};
+    expect((await get(a.base, "/events?search=lantern", readsDocuments)).body.total).toBe(0);
 
     const c = await startServiceProcess({ DATABASE_URL: database.url, CALENDAR_ADMIN_TOKEN: TOKEN });
     try {
@@ -82,9 +84,9 @@ describe("two instances on one database", () => {
         (line) => line.msg === "search documents of an earlier version written again",
       );
       expect(written.events).toBe(1);
-      expect((await get(a.base, "/events?search=lantern", {})).body.events.map((e: { id: number }) => e.id)).toEqual([
-        event.body.id,
-      ]);
+      expect(
+        (await get(a.base, "/events?search=lantern", readsDocuments)).body.events.map((e: { id: number }) => e.id),
+      ).toEqual([event.body.id]);
     } finally {
       await c.stop();
     }

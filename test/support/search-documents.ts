@@ -2,7 +2,10 @@ import type { Database } from "../../src/db/database";
 import { KEY_ID_MASK, searchDocumentsSql } from "../../src/resources/events/event-search-sql";
 import { searchTokens } from "../../src/text/search-tokens";
 
-/** Takes an event's document out of the search index (on SQLite its rowid is its key, which holds the id). */
+/**
+ * Takes an event out of the search index: its document (on SQLite its rowid is its key, which
+ * holds the id), and on PostgreSQL its words too.
+ */
 export async function deleteSearchDocument(db: Database, eventId: number): Promise<void> {
   await db.write.$executeRawUnsafe(
     db.provider === "postgresql"
@@ -10,6 +13,8 @@ export async function deleteSearchDocument(db: Database, eventId: number): Promi
       : `DELETE FROM "EventSearch" WHERE ("rowid" & ${KEY_ID_MASK}) = ?`,
     eventId,
   );
+  if (db.provider === "postgresql")
+    await db.write.$executeRawUnsafe(`DELETE FROM "EventSearchWord" WHERE "eventId" = $1`, eventId);
 }
 
 /**
