@@ -18,10 +18,10 @@ export function walkSharedSubtreesOnce(): void {
     getSchemaRefs: GetSchemaRefs;
     sharedSubtreesSkipped?: true;
   };
+  if (ajvResolve.sharedSubtreesSkipped) return;
   const traverse = require(
     require.resolve("json-schema-traverse", { paths: [dirname(require.resolve("ajv", { paths: [validatorDir] }))] }),
   ) as Traverse;
-  if (ajvResolve.sharedSubtreesSkipped) return;
   const walk = ajvResolve.getSchemaRefs;
   const plain = new Map<string, WeakMap<object, boolean>>();
   /** Whether no node of `subtree` (as Ajv's walk visits them) names an identifier or an anchor. */

@@ -60,7 +60,7 @@ export interface EventFilters {
 
 export type EventOrderBy = NonNullable<QueryOf<"listEvents">["orderby"]>;
 
-/** How a page is ordered: by `key` (an SQL expression), ties broken by id, in `direction`. */
+/** How a page is ordered: by `keys` (SQL expressions with their directions), ties broken by id, in `direction`. */
 export interface EventOrderSql {
   /** What `keys` need joined. */
   join: Prisma.Sql;
@@ -188,24 +188,26 @@ export function eventOrderSql(
   shownIn: { language: Language; defaultLanguage: Language },
   searchWords: string[] = [],
 ): EventOrderSql {
-  const dir = direction === "desc" ? "DESC" : "ASC";
+  const keyword = direction === "desc" ? "DESC" : "ASC";
+  const dir = Prisma.raw(keyword);
   const titles = Prisma.sql`LEFT JOIN "EventText" "o" ON "o"."eventId" = "e"."id" AND "o"."language" = ${shownIn.language}`;
-  if (orderBy === "title") return { join: titles, keys: Prisma.sql`"o"."sortKey" ${Prisma.raw(dir)}`, direction: dir };
+  if (orderBy === "title") return { join: titles, keys: Prisma.sql`"o"."sortKey" ${dir}`, direction: keyword };
   if (orderBy === "relevance" && searchWords.length > 0) {
     const title = Prisma.sql`COALESCE("o"."sortKey", "d"."sortKey", '')`;
     const holds = (text: string) => Prisma.sql`${title} LIKE ${`%${text}%`}`;
+    const eachWord = searchWords.map(holds);
     const tier = Prisma.sql`CASE WHEN ${holds(searchWords.join(" "))} THEN 0
-      WHEN ${Prisma.join(searchWords.map(holds), " AND ")} THEN 1
-      WHEN ${Prisma.join(searchWords.map(holds), " OR ")} THEN 2 ELSE 3 END`;
+      WHEN ${Prisma.join(eachWord, " AND ")} THEN 1
+      WHEN ${Prisma.join(eachWord, " OR ")} THEN 2 ELSE 3 END`;
     return {
       join: Prisma.sql`${titles} LEFT JOIN "EventText" "d" ON "d"."eventId" = "e"."id" AND "d"."language" = ${shownIn.defaultLanguage}`,
-      keys: Prisma.sql`${tier} ASC, "e"."startsAt" ${Prisma.raw(dir)}`,
-      direction: dir,
+      keys: Prisma.sql`${tier} ASC, "e"."startsAt" ${dir}`,
+      direction: keyword,
     };
   }
   // Relevance without words cannot be asked (eventFiltersOf refuses it): the list order, then.
   const column = orderBy === "relevance" ? ORDER_COLUMNS.start_date : ORDER_COLUMNS[orderBy];
-  return { join: Prisma.empty, keys: Prisma.sql`${Prisma.raw(column)} ${Prisma.raw(dir)}`, direction: dir };
+  return { join: Prisma.empty, keys: Prisma.sql`${Prisma.raw(column)} ${dir}`, direction: keyword };
 }
 
 const DAY_MS = 86_400_000;
