@@ -9,14 +9,14 @@
 import BetterSqlite3 from "better-sqlite3";
 import { Pool } from "pg";
 import { providerOf, sqlitePath } from "../src/db/database";
-import { startAnchor } from "./anchor";
+import { startAnchor, type AnchorOptions } from "./anchor";
 
 const url = process.env.COMMIT_DATABASE_URL;
 if (!url) throw new Error("COMMIT_DATABASE_URL names the scratch database the anchor commits to");
 
 const ROW = { title: "Benchmark event", cost: "$10" };
 
-function sqliteCommitter(): () => Promise<void> {
+function sqliteCommitter(): AnchorOptions {
   const db = new BetterSqlite3(sqlitePath(url!));
   db.exec(
     `PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;
@@ -24,15 +24,15 @@ function sqliteCommitter(): () => Promise<void> {
   );
   const insert = db.prepare(`INSERT INTO "Commit" ("title", "cost", "at") VALUES (?, ?, ?)`);
   const commitOne = db.transaction(() => insert.run(ROW.title, ROW.cost, new Date().toISOString()));
-  return async () => void commitOne();
+  return { before: async () => void commitOne() };
 }
 
-function postgresCommitter(): () => Promise<void> {
+function postgresCommitter(): AnchorOptions {
   const pool = new Pool({ connectionString: url, max: 10 });
   const ready = pool.query(
     `CREATE TABLE IF NOT EXISTS "Commit" ("id" SERIAL PRIMARY KEY, "title" TEXT NOT NULL, "cost" TEXT, "at" TIMESTAMPTZ NOT NULL)`,
   );
-  return async () => {
+  const before = async () => {
     await ready;
     const client = await pool.connect();
     try {
@@ -43,6 +43,7 @@ function postgresCommitter(): () => Promise<void> {
       client.release();
     }
   };
+  return { before, ready: () => ready.then(() => undefined) };
 }
 
-startAnchor(providerOf(url) === "sqlite" ? sqliteCommitter() : postgresCommitter(), 8091);
+startAnchor({ ...(providerOf(url) === "sqlite" ? sqliteCommitter() : postgresCommitter()), defaultPort: 8091 });

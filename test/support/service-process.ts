@@ -45,10 +45,11 @@ function isFree(port: number): Promise<boolean> {
 
 export async function startServiceProcess(
   env: Record<string, string>,
-  options: { workers?: number } = {},
+  options: { workers?: number; nodeArgs?: string[] } = {},
 ): Promise<ServiceProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", resolve(__dirname, "../../src/server.ts")], {
+  const args = [...(options.nodeArgs ?? []), "--import", "tsx", resolve(__dirname, "../../src/server.ts")];
+  const child = spawn(process.execPath, args, {
     cwd: resolve(__dirname, "../.."),
     // Load tests send far more than a client would from one address: no rate limit unless asked.
     env: {
