@@ -4,8 +4,10 @@
 // events, its events spread around the seeding date, starts the service in production mode
 // (response validation off, logging at info), the raw baseline (bench/baseline-server.ts) on it
 // and the framework anchor (bench/framework-server.ts: Express answering the scenario's own
-// response, made before), drives each scenario with autocannon on 127.0.0.1, and reports req/s,
-// p50, p99, errors, RSS, the ratios to the baseline and to the framework measured in the same
+// response, made before), and for the writes the statement anchor (bench/statement-anchor-server.ts:
+// the statements the service ran for one such write, recorded in an instance of its own, run by the
+// bare driver) and the commit anchor, drives each scenario with autocannon on 127.0.0.1, and reports
+// req/s, p50, p99, errors, RSS, the ratios to the baseline and to the anchors measured in the same
 // run, and each performance target with its figure. Results: a table on stdout,
 // bench/results/latest.md and bench/results/latest.json.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
