@@ -11,9 +11,9 @@
 // Each run of the recording is made this request's own: in the values, the recorded request's
 // strings (its body's, and their slugs) and path numbers become this request's; ids the recorded
 // INSERT ... RETURNING gave become those this run's give; UUIDs become new ones; an advisory lock's
-// key becomes one of this request's (see replay). A recorded number
-// equal to the path's is taken for it: the benchmark patches ids above 1,000, which no flag, limit
-// or count of those statements equals.
+// key becomes one of this request's (see replay). A recorded number equal to the path's is taken
+// for it: the benchmark patches ids above 1,000, which no flag, limit or count of those statements
+// equals.
 //   node --import tsx bench/statement-anchor-server.ts   (STATEMENT_DATABASE_URL, PORT)
 //   PUT /__statements sets the recording: { path, body, statements }.
 import { createHash, randomUUID } from "node:crypto";
@@ -65,6 +65,9 @@ function substitutionsOf(recording: Recording, path: string, body: string) {
   return { strings, numbers };
 }
 
+/** A driver's integer (PostgreSQL gives BIGINT as text) or a recorded, tagged one, as a number. */
+const asNumber = (value: unknown) => Number(typeof value === "object" ? decodeValue(value) : value);
+
 /** Runs one recording for one request, through `run` (one statement, its rows). */
 async function replay(
   recording: Recording,
@@ -113,7 +116,6 @@ async function replay(
     statement.returned?.forEach((recordedRow, i) => {
       for (const [column, recorded] of Object.entries(recordedRow)) {
         const given = rows[i]?.[column];
-        const asNumber = (value: unknown) => (typeof value === "object" ? Number(decodeValue(value)) : Number(value));
         if (given !== undefined && Number.isInteger(asNumber(recorded)))
           numbers.set(asNumber(recorded), asNumber(given));
       }
