@@ -134,8 +134,8 @@ test("a write's statements, recorded in the service and run by the anchor for an
   expect(first?.slug).toBe("replayed-event-70");
   expect(second?.slug).toBe("replayed-event-71");
   expect(new Set([createdId, first!.eventId, second!.eventId]).size).toBe(3);
-  const replayedTerms = await db.read.eventText.count({ where: { eventId: second!.eventId } });
-  expect(replayedTerms).toBe(await db.read.eventText.count({ where: { eventId: createdId } }));
+  const replayedTexts = await db.read.eventText.count({ where: { eventId: second!.eventId } });
+  expect(replayedTexts).toBe(await db.read.eventText.count({ where: { eventId: createdId } }));
 
   // The patch recorded for one event, run for another, changes that one.
   await fetch(`${origin}/__statements`, {
