@@ -353,6 +353,16 @@ async function start(
   return { child, origin, startMs: Math.round(performance.now() - started) };
 }
 
+/** Ends the processes and waits until each has exited. */
+async function stop(...processes: Running[]): Promise<void> {
+  for (const { child } of processes) child.kill("SIGTERM");
+  await Promise.all(
+    processes.map(
+      ({ child }) => new Promise((exited) => (child.exitCode !== null ? exited(null) : child.once("exit", exited))),
+    ),
+  );
+}
+
 function rssMb(pid: number): number {
   try {
     const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
@@ -500,10 +510,7 @@ async function recordWrites(
       recorded.set(scenario.name, { sample, statements: lines.map((line) => JSON.parse(line) as RecordedStatement) });
     }
   } finally {
-    recorder.child.kill("SIGTERM");
-    await new Promise((exited) =>
-      recorder.child.exitCode !== null ? exited(null) : recorder.child.once("exit", exited),
-    );
+    await stop(recorder);
   }
   return recorded;
 }
@@ -645,13 +652,7 @@ async function main(): Promise<void> {
           );
         }
       } finally {
-        for (const { child } of [service, baseline, commitAnchor, statementAnchor]) child.kill("SIGTERM");
-        await Promise.all(
-          [service, baseline, commitAnchor, statementAnchor].map(
-            ({ child }) =>
-              new Promise((exited) => (child.exitCode !== null ? exited(null) : child.once("exit", exited))),
-          ),
-        );
+        await stop(service, baseline, commitAnchor, statementAnchor);
         await restoreSeed(url, data);
       }
     }

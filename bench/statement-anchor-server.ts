@@ -21,6 +21,7 @@ import BetterSqlite3 from "better-sqlite3";
 import express from "express";
 import { Pool, type PoolClient } from "pg";
 import { providerOf, sqlitePath } from "../src/db/database";
+import { preparedStatements, statementName } from "../src/db/direct-reads";
 import { slugify } from "../src/text/slug";
 import { startAnchor } from "./anchor";
 import { decodeValue, type RecordedStatement } from "./recording";
@@ -126,10 +127,9 @@ async function replay(
 function sqliteRunner(): (recording: Recording, path: string, body: string) => Promise<void> {
   const db = new BetterSqlite3(sqlitePath(url!));
   db.exec("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL;");
-  const statements = new Map<string, BetterSqlite3.Statement>();
+  const statementOf = preparedStatements(db);
   const run = async ({ sql }: RecordedStatement, values: unknown[]) => {
-    let statement = statements.get(sql);
-    if (!statement) statements.set(sql, (statement = db.prepare(sql)));
+    const statement = statementOf(sql);
     if (statement.reader) return statement.all(...values) as Array<Record<string, unknown>>;
     statement.run(...values);
     return [];
@@ -145,11 +145,6 @@ function sqliteRunner(): (recording: Recording, path: string, body: string) => P
 
 function postgresRunner(): (recording: Recording, path: string, body: string) => Promise<void> {
   const pool = new Pool({ connectionString: url, max: 10 });
-  const names = new Map<string, string>();
-  const nameOf = (sql: string) => {
-    if (!names.has(sql)) names.set(sql, `anchor_${names.size}`);
-    return names.get(sql)!;
-  };
   return async (recording, path, body) => {
     const client: PoolClient = await pool.connect();
     let broken: Error | undefined;
@@ -157,7 +152,7 @@ function postgresRunner(): (recording: Recording, path: string, body: string) =>
       // Sent as the service sent it: named (prepared once per connection), or as a simple query.
       await replay(recording, path, body, async ({ sql, named }, values) =>
         named
-          ? (await client.query({ name: nameOf(sql), text: sql, values })).rows
+          ? (await client.query({ name: statementName(sql), text: sql, values })).rows
           : (((await client.query(sql, values)) as unknown as { rows?: Array<Record<string, unknown>> }).rows ?? []),
       );
     } catch (error) {
