@@ -566,6 +566,8 @@ async function main(): Promise<void> {
       };
       const recordedWrites = await recordWrites(chosen, serviceEnv, data);
       const service = await start("dist/server.js", serviceEnv, `/calendar/events/v1/events/${data.eventIds[0]}`);
+      // Measured once warm, as a proxy that checks readiness first sends it traffic.
+      await waitUntilAnswering(service.origin, "/readyz", service.child);
       startups.push({
         db: provider,
         events,
@@ -708,7 +710,13 @@ function targetChecks(results: ScenarioResult[], startups: Startup[]): TargetChe
       );
     framework("event-by-id", 0.25);
     framework("event-by-slug", 0.25);
-    framework("event-by-id-cold", 0.2);
+    // A cold read is measured against the SQL it must run: what the service adds to it (issue 46).
+    check(
+      "event-by-id-cold ≥ 0.7 of the baseline",
+      "event-by-id-cold",
+      (r) => `${r.ratio_to_baseline}`,
+      (r) => (r.ratio_to_baseline ?? 0) >= 0.7,
+    );
     for (const name of ["list-10", "list-50"]) {
       framework(name, 0.3);
       check(

@@ -981,8 +981,9 @@ export interface paths {
         };
         /**
          * Check that the service can serve requests
-         * @description Readiness: the process answers and reaches its database. A load balancer should send traffic
-         *     only to instances that answer `200` here. Takes no parameters. Orchestrators and load
+         * @description Readiness: the process answers, has warmed up (built its validators, which it does once it
+         *     listens, answering requests meanwhile) and reaches its database. A load balancer should send
+         *     traffic only to instances that answer `200` here. Takes no parameters. Orchestrators and load
          *     balancers probe the same answer at the origin of the service, `/readyz`, outside the
          *     namespace: no language prefix, no rate limit (see "Health").
          */
@@ -9224,7 +9225,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The database is reachable. */
+            /** @description The process is warmed up and the database is reachable. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9241,7 +9242,10 @@ export interface operations {
                     "application/json": components["schemas"]["Readiness"];
                 };
             };
-            /** @description The database cannot be reached (`rest_not_ready`); the log says why. */
+            /**
+             * @description The process is still warming up, or the database cannot be reached (`rest_not_ready`); the
+             *     log says why when it is the database.
+             */
             503: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
@@ -9254,7 +9258,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "rest_not_ready",
-                     *       "message": "The service cannot reach its database.",
+                     *       "message": "The service is not ready: it is still starting, or it cannot reach its database.",
                      *       "data": {
                      *         "status": 503
                      *       }

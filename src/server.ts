@@ -87,9 +87,6 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
   const metrics = serviceMetrics(db);
   if (cluster.isWorker) joinClusterMetrics(metrics);
   const app = createApp({ config, db, logger, metrics });
-  const warming = performance.now();
-  const { requests } = await warmUp(app, (warmed) => createHttpServer(warmed, config));
-  logger.info({ requests, durationMs: Math.round(performance.now() - warming) }, "warmed up");
   const server: Server = createHttpServer(app, config);
   await step(
     () =>
@@ -100,6 +97,13 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
     (error) => portStartupMessage(error, config),
   );
   logger.info({ port: config.port, host: config.host, database: db.provider }, "listening");
+  // Requests are answered from here; /readyz answers 200 once the warm-up is done (http/warm-up.ts).
+  const warming = performance.now();
+  const warmedUp = warmUp(app, (warmed) => createHttpServer(warmed, config)).then(
+    ({ requests }) => logger.info({ requests, durationMs: Math.round(performance.now() - warming) }, "warmed up"),
+    // The process serves cold rather than not at all (and is ready: the warm-up is over).
+    (err: unknown) => logger.error({ err }, "warming up failed"),
+  );
   // A cluster's primary counts a worker as started from here (runPrimary).
   if (cluster.isWorker) process.send?.(WORKER_LISTENING);
 
@@ -165,6 +169,7 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
     clearInterval(pruner);
     void Promise.all([
       stopGracefully(server, config.shutdownGraceMs, config.requestTimeoutMs),
+      warmedUp,
       webhooks.stop(),
       imports.stop(),
     ]).then(async () => {

@@ -172,6 +172,10 @@ describe("an item created in another language than the default", () => {
       organizer: [{ organizer: "Coletivo" }],
       categories: [{ name: "Danza" }],
     });
+    // A single event, too, reads only the texts its linked items show; its own in every language.
+    const single = (await read("pt-br", `/events/${event.body.id}`)).body;
+    expect(single).toMatchObject({ venue: { venue: "Sala pequeña" }, organizer: [{ organizer: "Coletivo" }] });
+    expect(Object.keys(single.translations)).toEqual(["pt-br"]);
     expect((await read("es", `/events?${window}`)).body.events[0]).toMatchObject({
       title: "Noite de dança",
       organizer: [{ organizer: "Collective" }],

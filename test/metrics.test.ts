@@ -221,7 +221,7 @@ describe("GET /metrics with workers", () => {
         );
       }
       expect(counts).toEqual([requests, requests, requests, requests]);
-      // Each worker sent itself a request of every operation before it listened (src/http/warm-up.ts):
+      // Each worker sent itself a request of every operation once it listened (src/http/warm-up.ts):
       // neither the request log nor the metrics count them.
       const warmed = service.logs.filter((line) => line.msg === "warmed up");
       expect(warmed.map((line) => line.requests)).toEqual([OPERATIONS, OPERATIONS]);

@@ -200,7 +200,9 @@ export function createErrorHandler(config: Config, logger: Logger): ErrorRequest
     if (res.headersSent) return next(err);
     const language = requestLanguage(req, config);
     let result = toEnvelope(err, language, config);
-    if (result?.code === "rest_service_unavailable" || result?.code === "rest_not_ready") {
+    // A process still warming up answers /readyz so, without a cause (http/warm-up.ts): expected, not logged.
+    const warmingUp = result?.code === "rest_not_ready" && (err as { cause?: unknown }).cause === undefined;
+    if (result?.code === "rest_service_unavailable" || (result?.code === "rest_not_ready" && !warmingUp)) {
       // An outage is not a fault of the request: one line, without the stack of every request.
       const cause = (err as { cause?: unknown }).cause ?? err;
       logger.warn(
@@ -210,7 +212,7 @@ export function createErrorHandler(config: Config, logger: Logger): ErrorRequest
         },
         "database unavailable",
       );
-    } else if (result === null || result.status >= 500) {
+    } else if (result === null || (result.status >= 500 && !warmingUp)) {
       logger.error({ err, requestId: req.requestId }, "request failed");
       result ??= envelope("rest_internal_error", language);
     }

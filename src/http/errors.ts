@@ -123,9 +123,9 @@ export const ERRORS = {
   rest_not_ready: {
     status: 503,
     message: {
-      en: "The service cannot reach its database.",
-      "pt-br": "O serviço não consegue acessar seu banco de dados.",
-      es: "El servicio no puede acceder a su base de datos.",
+      en: "The service is not ready: it is still starting, or it cannot reach its database.",
+      "pt-br": "O serviço não está pronto: ainda está iniciando, ou não consegue acessar seu banco de dados.",
+      es: "El servicio no está listo: todavía está arrancando, o no puede acceder a su base de datos.",
     },
   },
   rest_service_unavailable: {

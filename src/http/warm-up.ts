@@ -10,11 +10,14 @@ import { mountedPath, type SpecOperation } from "../openapi/spec";
 /**
  * A process's first request of each operation compiles its validators and prepares its
  * statements: behind a proxy, a restarted instance that took traffic at once answered its first
- * requests a second late or more (docs/performance.md, start-up under load). So before it listens,
- * the service sends itself one request of each operation, on loopback, through the whole app:
- * every read, and every write's validation (a write goes no further, openapi/validation.ts), is
- * warm when the first client's request arrives. Those requests carry a header with a secret
- * of this process, by which the request log, the metrics and tracing leave them out.
+ * requests a second late or more (docs/performance.md, start-up under load). So as soon as it
+ * listens, the service sends itself one request of each operation, on loopback, through the whole
+ * app: every read, and every write's validation (a write goes no further, openapi/validation.ts).
+ * Until they are all answered, `/readyz` says the process is not ready, so that a proxy sends
+ * traffic to it only once it is warm; a client that reaches it meanwhile (a newcomer's first
+ * request after `npm start`) is answered at once, not after the warm-up. Those requests carry a
+ * header with a secret of this process, by which the request log, the metrics and tracing leave
+ * them out.
  */
 
 /** Whether the request is one of this process's own warm-up requests. */
@@ -83,8 +86,27 @@ function send(agent: Agent, port: number, { method, path }: WarmUpRequest): Prom
   });
 }
 
-/** Sends the warm-up requests through `app`, one after another, on a server of its own (`serve`) on a loopback port. */
+const WARMING_UP = new WeakSet<object>();
+
+/** Whether `app`'s warm-up is under way (see warmUp); a request's `req.app` says which app. */
+export function isWarmingUp(app: object): boolean {
+  return WARMING_UP.has(app);
+}
+
+/**
+ * Sends the warm-up requests through `app`, one after another, on a server of its own (`serve`) on
+ * a loopback port; `app` is warming up from the call until they are answered.
+ */
 export async function warmUp(app: Express, serve: (app: Express) => Server): Promise<{ requests: number }> {
+  WARMING_UP.add(app);
+  try {
+    return await sendWarmUpRequests(app, serve);
+  } finally {
+    WARMING_UP.delete(app);
+  }
+}
+
+async function sendWarmUpRequests(app: Express, serve: (app: Express) => Server): Promise<{ requests: number }> {
   const requests = REQUESTS.get(app) ?? [];
   // Exclusive: in a cluster, workers' listen(0) would otherwise share one port, and a worker would
   // warm (and count) another's requests.

@@ -53,6 +53,54 @@ export function walkSharedSubtreesOnce(): void {
   ajvResolve.sharedSubtreesSkipped = true;
 }
 
+/**
+ * Each operation's schemas are roots of their own, so Ajv compiled every `$ref` they reach (the
+ * event, the venue, the error shapes...) again for each operation: a third of the start-up's CPU,
+ * and each operation's first request paid for its own copy. A reference resolves to the same
+ * schema in every root that carries the same shared subtrees (the document's `paths` and
+ * `components` objects, compiled with the same options by the same Ajv instance): so what it
+ * resolves to, inlined schema or compiled function, is kept for that instance and those subtrees,
+ * and every later root reuses it. A reference resolved from a scope of its own (an `$id` below
+ * the root) goes the usual way. Patched on the module Ajv's `$ref` keyword calls through.
+ */
+export function compileSharedRefsOnce(): void {
+  const validatorDir = dirname(require.resolve("express-openapi-validator"));
+  const ajvCompile = require(require.resolve("ajv/dist/compile", { paths: [validatorDir] })) as {
+    resolveRef: ResolveRef;
+    sharedRefsCompiledOnce?: true;
+  };
+  if (ajvCompile.sharedRefsCompiledOnce) return;
+  const resolveRef = ajvCompile.resolveRef;
+  const resolved = new WeakMap<object, WeakMap<object, WeakMap<object, Map<string, unknown>>>>();
+  /** The references resolved by `ajv` in roots carrying these `paths` and `components`. */
+  const sharedBy = (ajv: object, paths: object, components: object): Map<string, unknown> => {
+    let byPaths = resolved.get(ajv);
+    if (!byPaths) resolved.set(ajv, (byPaths = new WeakMap()));
+    let byComponents = byPaths.get(paths);
+    if (!byComponents) byPaths.set(paths, (byComponents = new WeakMap()));
+    let refs = byComponents.get(components);
+    if (!refs) byComponents.set(components, (refs = new Map()));
+    return refs;
+  };
+  ajvCompile.resolveRef = function (root, baseId, ref) {
+    const { paths, components } = (root.schema ?? {}) as SchemaNode;
+    const shared =
+      baseId === root.baseId && ref.startsWith("#/") && isObject(paths) && isObject(components)
+        ? sharedBy(this, paths, components)
+        : null;
+    const known = shared?.get(ref);
+    if (known !== undefined) return known;
+    const found = resolveRef.call(this, root, baseId, ref);
+    if (found !== undefined) shared?.set(ref, found);
+    return found;
+  };
+  ajvCompile.sharedRefsCompiledOnce = true;
+}
+
+const isObject = (value: unknown): value is object => typeof value === "object" && value !== null;
+
+type ResolveRef = (this: object, root: { schema?: unknown; baseId: string }, baseId: string, ref: string) => unknown;
+
 /** What express-openapi-validator puts, the same objects, in every operation's schemas. */
 const SHARED_KEYS = ["paths", "components"];
 

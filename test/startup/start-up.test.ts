@@ -1,16 +1,23 @@
-// Start-up without a tax (issue 46): the warm-up's writes stop at validation; the validators'
-// shared subtrees are walked once, and still when they name an identifier; `npm start` builds
-// only what changed.
+// Start-up without a tax (issue 46): the warm-up's writes stop at validation; a process answers
+// during its warm-up and is ready after it; the validators' shared subtrees are walked once, and
+// still when they name an identifier; their shared references are compiled once, for the roots
+// that share them only; the document validation gets has no responses; `npm start` builds only
+// what changed.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, copyFileSync, existsSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import AjvDraft4 from "ajv-draft-04";
+import { createHttpServer } from "../../src/http/server-limits";
+import { warmUp } from "../../src/http/warm-up";
 import { WARM_UP_HEADER, WARM_UP_SECRET } from "../../src/http/warm-up-marker";
-import { walkSharedSubtreesOnce } from "../../src/openapi/shared-schema-refs";
+import Ajv2020 from "ajv/dist/2020";
+import { requestDocument } from "../../src/openapi/request-document";
+import { compileSharedRefsOnce, walkSharedSubtreesOnce } from "../../src/openapi/shared-schema-refs";
+import { loadBundledSpec, pointer } from "../../src/openapi/spec";
 import { startTestServer, type TestServer } from "../support/test-server";
 
-describe("a warm-up write", () => {
+describe("the warm-up", () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer();
@@ -62,6 +69,17 @@ describe("a warm-up write", () => {
     }
     expect(await server.db.read.event.count()).toBe(0);
   });
+
+  it("answers requests at once, and says it is not ready until its warm-up is done", async () => {
+    const warming = warmUp(server.app, (app) => createHttpServer(app, server.config));
+    const [ready, list] = await Promise.all([
+      server.raw("GET", "/readyz"),
+      server.raw("GET", "/calendar/events/v1/events"),
+    ]);
+    expect([ready.status, ready.body.code, list.status]).toEqual([503, "rest_not_ready", 200]);
+    expect((await warming).requests).toBeGreaterThan(70);
+    expect((await server.raw("GET", "/readyz")).status).toBe(200);
+  });
 });
 
 describe("the validators' shared subtrees", () => {
@@ -74,6 +92,57 @@ describe("the validators' shared subtrees", () => {
       properties: { value: { $ref: "https://schemas.example.test/named" } },
     });
     expect([validate({ value: "text" }), validate({ value: 5 })]).toEqual([true, false]);
+  });
+});
+
+describe("the validators' shared references", () => {
+  it("are compiled once for the roots that share the document's subtrees, and only for those", () => {
+    compileSharedRefsOnce();
+    const ajv = new Ajv2020({ strict: false });
+    const paths = {};
+    const components = {
+      schemas: {
+        Count: { type: "integer", minimum: 1 },
+        Pair: { type: "array", items: { $ref: "#/components/schemas/Count" } },
+      },
+    };
+    const root = (key: string, ofComponents: object) =>
+      ajv.compile({
+        $id: key,
+        paths,
+        components: ofComponents,
+        properties: { value: { $ref: "#/components/schemas/Pair" } },
+      });
+    const first = root("first", components);
+    const second = root("second", components);
+    expect([first({ value: [1, 2] }), first({ value: [0] }), second({ value: [3] }), second({ value: ["x"] })]).toEqual(
+      [true, false, true, false],
+    );
+    // The same names in other components are other schemas.
+    const other = root("other", { schemas: { Count: { type: "string" }, Pair: components.schemas.Pair } });
+    expect([other({ value: ["x"] }), other({ value: [1] })]).toEqual([true, false]);
+  });
+});
+
+describe("the document request validation is given", () => {
+  const document = requestDocument(loadBundledSpec()) as {
+    paths: Record<string, Record<string, { responses?: unknown }>>;
+    components: Record<string, Record<string, unknown>>;
+  };
+
+  it("has no responses, nor the components only they reach, and each of its references resolves", () => {
+    const operations = Object.values(document.paths).flatMap((item) => Object.values(item));
+    expect(operations.filter((operation) => operation.responses !== undefined)).toEqual([]);
+    expect([document.components.schemas.EventCollection, document.components.responses.EventNotFound]).toEqual([
+      undefined,
+      undefined,
+    ]);
+    expect(document.components.schemas.CreateEventRequest).toBeDefined();
+    expect(Object.keys(document.components.securitySchemes)).toEqual(["bearerAuth", "basicAuth"]);
+    const refs = JSON.stringify(document).match(/"\$ref":"[^"]+"/g) ?? [];
+    expect(refs.length).toBeGreaterThan(100);
+    for (const ref of new Set(refs.map((found) => found.slice(8, -1))))
+      expect([ref, pointer(document as never, ref) !== undefined]).toEqual([ref, true]);
   });
 });
 

@@ -95,9 +95,9 @@ export async function startServiceProcess(
     }
   };
   try {
-    // Each process warms its validators up before it listens (src/http/warm-up.ts): seconds each on a
-    // busy machine, for every worker at once.
-    await waitForLog((line) => line.msg === "listening", options.workers ?? 1, 60_000);
+    // Ready as an orchestrator sees it: each process warms its validators up once it listens
+    // (src/http/warm-up.ts), seconds each on a busy machine, for every worker at once.
+    await waitForLog((line) => line.msg === "warmed up", options.workers ?? 1, 60_000);
   } catch (error) {
     // A service that did not start in time is not left running (nor its workers) past the test.
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");

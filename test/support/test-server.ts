@@ -1,3 +1,4 @@
+import type { Express } from "express";
 import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import type { Server } from "node:http";
@@ -32,6 +33,8 @@ export interface RawRequest {
 }
 
 export interface TestServer {
+  /** The application the server serves, as the service's process builds it. */
+  app: Express;
   origin: string;
   /** `http://127.0.0.1:<port>/calendar/events/v1` */
   base: string;
@@ -110,6 +113,7 @@ export async function startTestServer(
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const root = `${origin}${config.restRoot}/calendar/events/v1`;
   return {
+    app,
     origin,
     base: root,
     config,

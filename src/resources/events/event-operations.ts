@@ -28,6 +28,7 @@ import {
   refText,
   sendWritten,
   type ItemForms,
+  withoutJsonLd,
 } from "../post-kernel/item-operations";
 import { eventFiltersOf } from "./event-query";
 import type { EventFilters, EventOrderBy } from "./event-list-sql";
@@ -49,7 +50,7 @@ import { postTombstoneRule } from "../../sync/sync-listing";
 /** A single GET shows the event with its schema.org data; writes answer without it. */
 const FORMS: ItemForms<EventRecord> = {
   read: (event, ctx) => serializeEvent(event, ctx, { jsonLd: true, translations: true }),
-  written: (event, ctx) => serializeEvent(event, ctx, { jsonLd: false, translations: true }),
+  written: withoutJsonLd,
 };
 
 /** The name calendar apps show for a feed. */
@@ -181,8 +182,12 @@ export function eventOperations(services: Services) {
     named?: { id: number } | null,
   ): Promise<EventRecord> => {
     const ref = itemRefOf(req);
+    // A single event shows its linked items in the request's language, and its own translations.
+    const only = { shownIn: ctx, linkedOnly: true };
     const event =
-      named !== undefined ? named && (await readCommittedEvent(db, named.id)) : await resolveEvent(db, ref, ctx);
+      named !== undefined
+        ? named && (await readCommittedEvent(db, named.id, only))
+        : await resolveEvent(db, ref, ctx, only);
     if (!event) throw new ApiError("rest-event-not-found", { ref: refText(ref) });
     if (event.status === "trash") throw new ApiError("event-no-longer-available");
     if (!canReadItem(ctx.principal, "events", event)) throw new ApiError("event-not-accessible");

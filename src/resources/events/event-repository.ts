@@ -67,13 +67,21 @@ const names = (select: object) => Object.keys(select);
 const recordSql = new Map<string, string>();
 
 /**
- * The JSON expression of the record of the event aliased "e". With `shownIn`, each text list holds
- * only the rows a representation in that language can show (its own, the default language's, the
- * item's source language's: localized-text.ts's fallback order); a list's items need no more, and
+ * Which text rows an event's record holds: every language's (`shownIn` absent), or only those a
+ * representation in that language can show (its own, the default language's, the item's source
+ * language's: localized-text.ts's fallback order), of the linked items alone (`linkedOnly`: a
+ * single event lists its own translations) or of the event too. A list's items need no more, and
  * the other languages' rows were most of what a page built, parsed and revived.
  */
-function eventRecordSql(provider: Provider, shownIn?: FallbackLanguages): string {
-  const cacheKey = shownIn ? `${provider}:${shownIn.language}:${shownIn.defaultLanguage}` : provider;
+export interface RecordTexts {
+  shownIn?: FallbackLanguages;
+  linkedOnly?: boolean;
+}
+
+/** The JSON expression of the record of the event aliased "e", with the text rows `only` says. */
+function eventRecordSql(provider: Provider, only: RecordTexts = {}): string {
+  const { shownIn, linkedOnly = false } = only;
+  const cacheKey = shownIn ? `${provider}:${shownIn.language}:${shownIn.defaultLanguage}:${linkedOnly}` : provider;
   let sql = recordSql.get(cacheKey);
   if (sql) return sql;
   const json = jsonSql(provider);
@@ -84,7 +92,7 @@ function eventRecordSql(provider: Provider, shownIn?: FallbackLanguages): string
   const texts = (table: string, key: string, alias: string, fields: string[]) =>
     json.array(
       json.object(columns("t", fields)),
-      `"${table}" "t" WHERE "t"."${key}" = "${alias}"."id"${shownIn ? ` AND ("t"."language" IN (${languages}) OR "t"."language" = "${alias}"."sourceLanguage")` : ""}`,
+      `"${table}" "t" WHERE "t"."${key}" = "${alias}"."id"${shownIn && !(linkedOnly && alias === "e") ? ` AND ("t"."language" IN (${languages}) OR "t"."language" = "${alias}"."sourceLanguage")` : ""}`,
       `"t"."language"`,
     );
   const linked = (
@@ -148,8 +156,8 @@ function reviveRecord(value: unknown): EventRecord {
   return revive<EventRecord>(value, RECORD_VALUE_TYPES);
 }
 
-function recordsSql(provider: Provider, rest: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`SELECT ${Prisma.raw(eventRecordSql(provider))} AS "record" FROM ${rest}`;
+function recordsSql(provider: Provider, rest: Prisma.Sql, only: RecordTexts = {}): Prisma.Sql {
+  return Prisma.sql`SELECT ${Prisma.raw(eventRecordSql(provider, only))} AS "record" FROM ${rest}`;
 }
 
 /** The records of the events that `rest` (FROM ... WHERE ..., the event aliased "e") selects, in a transaction. */
@@ -158,9 +166,9 @@ async function readRecords(client: Client, provider: Provider, rest: Prisma.Sql)
   return rows.map((row) => reviveRecord(row.record));
 }
 
-/** The same, outside a write: straight through the driver. */
-async function readCommittedRecords(db: Database, rest: Prisma.Sql): Promise<EventRecord[]> {
-  const rows = await db.direct.rows<{ record: unknown }>(recordsSql(db.provider, rest));
+/** The same, outside a write: straight through the driver; with the text rows `only` says. */
+async function readCommittedRecords(db: Database, rest: Prisma.Sql, only?: RecordTexts): Promise<EventRecord[]> {
+  const rows = await db.direct.rows<{ record: unknown }>(recordsSql(db.provider, rest, only));
   return rows.map((row) => reviveRecord(row.record));
 }
 
@@ -170,15 +178,15 @@ export async function readEvent(provider: Provider, client: Client, id: number):
   return record ?? null;
 }
 
-/** One event by id, as committed. */
-export async function readCommittedEvent(db: Database, id: number): Promise<EventRecord | null> {
-  const [record] = await readCommittedRecords(db, Prisma.sql`"Event" "e" WHERE "e"."id" = ${id}`);
+/** One event by id, as committed; with the text rows `only` says (all, unless told). */
+export async function readCommittedEvent(db: Database, id: number, only?: RecordTexts): Promise<EventRecord | null> {
+  const [record] = await readCommittedRecords(db, Prisma.sql`"Event" "e" WHERE "e"."id" = ${id}`, only);
   return record ?? null;
 }
 
 /** The event whose slug `named` (a statement selecting one "eventId") finds. */
-export async function readEventNamed(db: Database, named: Prisma.Sql): Promise<EventRecord | null> {
-  const [record] = await readCommittedRecords(db, Prisma.sql`"Event" "e" WHERE "e"."id" = (${named})`);
+export async function readEventNamed(db: Database, named: Prisma.Sql, only?: RecordTexts): Promise<EventRecord | null> {
+  const [record] = await readCommittedRecords(db, Prisma.sql`"Event" "e" WHERE "e"."id" = (${named})`, only);
   return record ?? null;
 }
 
@@ -232,7 +240,7 @@ async function readPageRecords(db: Database, shownIn: FallbackLanguages, needed:
   for (let first = 0; first < needed.length; first += RECORDS_PER_READ) {
     if (first > 0) await yieldToEventLoop();
     const read = await db.direct.rows<{ record: unknown }>(
-      Prisma.sql`SELECT ${Prisma.raw(eventRecordSql(db.provider, shownIn))} AS "record" FROM "Event" "e" WHERE "e"."id" IN (${idList(db.provider, needed.slice(first, first + RECORDS_PER_READ))})`,
+      Prisma.sql`SELECT ${Prisma.raw(eventRecordSql(db.provider, { shownIn }))} AS "record" FROM "Event" "e" WHERE "e"."id" IN (${idList(db.provider, needed.slice(first, first + RECORDS_PER_READ))})`,
     );
     for (const row of read) {
       const record = reviveRecord(row.record);
@@ -245,15 +253,17 @@ async function readPageRecords(db: Database, shownIn: FallbackLanguages, needed:
 /**
  * The event a request names: by id, or by slug (the one rule of slugs: the request language's,
  * then the default language's, then any). The only place an event is looked up by reference.
+ * With the text rows `only` says (all, unless told: a write changes the record it reads).
  */
 export async function resolveEvent(
   db: Database,
   ref: ItemRef,
   order: { language: Language; defaultLanguage: Language },
+  only?: RecordTexts,
 ): Promise<EventRecord | null> {
   if ("slug" in ref)
-    return readEventNamed(db, itemBySlugSql("EventText", ref.slug, order.language, order.defaultLanguage));
-  return isItemId(ref.id) ? readCommittedEvent(db, ref.id) : null;
+    return readEventNamed(db, itemBySlugSql("EventText", ref.slug, order.language, order.defaultLanguage), only);
+  return isItemId(ref.id) ? readCommittedEvent(db, ref.id, only) : null;
 }
 
 /**

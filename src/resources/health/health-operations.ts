@@ -1,4 +1,5 @@
 import { ApiError } from "../../http/errors";
+import { isWarmingUp } from "../../http/warm-up";
 import type { Operations } from "../../http/operation-types";
 import type { Services } from "../../services";
 import { pingDatabase } from "../../db/availability";
@@ -6,9 +7,9 @@ import { metricsText } from "../../metrics/cluster-metrics";
 
 /**
  * Probes for load balancers and orchestrators (mounted at the origin, before the language
- * prefixes and the rate limit): `/healthz`, the process answers; `/readyz`, it can also reach
- * its database, else 503 `rest_not_ready`, so that traffic goes to other instances meanwhile;
- * `/metrics`, what Prometheus scrapes.
+ * prefixes and the rate limit): `/healthz`, the process answers; `/readyz`, it is warmed up
+ * (http/warm-up.ts) and can reach its database, else 503 `rest_not_ready`, so that traffic goes
+ * to other instances meanwhile; `/metrics`, what Prometheus scrapes.
  */
 export function healthOperations({ db, metrics }: Services): Operations<"getHealth" | "getReadiness" | "getMetrics"> {
   return {
@@ -18,7 +19,9 @@ export function healthOperations({ db, metrics }: Services): Operations<"getHeal
       },
     },
     getReadiness: {
-      async run(_req, res) {
+      async run(req, res) {
+        // Not a fault: nothing is logged (see the error handler).
+        if (isWarmingUp(req.app)) throw new ApiError("rest_not_ready");
         try {
           await pingDatabase(db);
         } catch (err) {

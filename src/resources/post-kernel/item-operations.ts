@@ -75,10 +75,20 @@ export function destroysOf(req: Request): boolean {
   return (req.query as { force?: boolean }).force === true && can(req.principal!.role, "force_delete");
 }
 
-/** The two forms of an item: as a GET of it gives it, and as write responses give it. */
+/**
+ * The two forms of an item: as a GET of it gives it, and as write responses give it. The write form
+ * is made from the read form, so that a write's answer, which carries the read form's tag,
+ * serializes its item once.
+ */
 export interface ItemForms<R> {
-  read(record: R, ctx: RequestContext): unknown;
-  written(record: R, ctx: RequestContext): unknown;
+  read(record: R, ctx: RequestContext): object;
+  written(read: object): object;
+}
+
+/** A post's write form: its read form without the schema.org description only GETs carry. */
+export function withoutJsonLd(read: object): object {
+  const { json_ld: _jsonLd, ...written } = read as { json_ld?: unknown };
+  return written;
 }
 
 /** The tag of an item's representation as a GET of it by this request's caller would give it. */
@@ -98,9 +108,9 @@ export function sendWritten<R>(
   forms: ItemForms<R>,
   options: { status?: number; deleted?: boolean } = {},
 ): void {
-  const ctx = context(req);
-  sendRepresentation(res, forms.written(record, ctx), {
+  const read = forms.read(record, context(req));
+  sendRepresentation(res, forms.written(read), {
     status: options.status,
-    etag: options.deleted ? null : readTagOf(forms, ctx)(record),
+    etag: options.deleted ? null : entityTagOf(read),
   });
 }

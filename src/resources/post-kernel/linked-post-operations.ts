@@ -16,6 +16,7 @@ import {
   refText,
   sendWritten,
   type ItemForms,
+  withoutJsonLd,
 } from "./item-operations";
 import { linkedPostFiltersOf, linkedPostOrder, type LinkedPostListQuery } from "./linked-post-query";
 import { postTombstoneRule } from "../../sync/sync-listing";
@@ -35,7 +36,7 @@ export type LinkedPostSerializer<R> = (
   record: R,
   ctx: RequestContext,
   options: { jsonLd: boolean; translations?: boolean },
-) => unknown;
+) => object;
 
 /** How a resource reads its own operations' inputs, typed from the spec. */
 export interface LinkedPostInputs<I> {
@@ -63,7 +64,7 @@ export function linkedPostOperations<R extends LinkedPostRecord, I>(
   } as const satisfies Record<string, ErrorCode>;
   const forms: ItemForms<R> = {
     read: (record, ctx) => serialize(record, ctx, { jsonLd: true, translations: true }),
-    written: (record, ctx) => serialize(record, ctx, { jsonLd: false, translations: true }),
+    written: withoutJsonLd,
   };
   const rules = postTargetRules<R>(type, (ref, order) => store.resolve(db, ref, order), codes.notFound, services);
   const targetOf = (req: Request, rule: TargetRule<R>) => writeTargetOf(req, rule, readTagOf(forms, context(req)));

@@ -38,7 +38,7 @@ function termHandlers(config: TaxonomyConfig, services: Services): ItemOperation
   const { db } = services;
   const forms: ItemForms<TermRecord> = {
     read: (term, ctx: RequestContext) => serializeTerm(term, config, ctx, { translations: true }),
-    written: (term, ctx: RequestContext) => serializeTerm(term, config, ctx, { translations: true }),
+    written: (read) => read,
   };
   // Writes need only the caller's role (the spec's scopes): any such caller may write any term.
   const rule: TargetRule<TermRecord> = {
