@@ -71,6 +71,8 @@ export function compileSharedRefsOnce(): void {
   };
   if (ajvCompile.sharedRefsCompiledOnce) return;
   const resolveRef = ajvCompile.resolveRef;
+  if (typeof resolveRef !== "function")
+    throw new Error("Ajv's compile module no longer has resolveRef: see shared-schema-refs.ts");
   const resolved = new WeakMap<object, WeakMap<object, WeakMap<object, Map<string, unknown>>>>();
   /** The references resolved by `ajv` in roots carrying these `paths` and `components`. */
   const sharedBy = (ajv: object, paths: object, components: object): Map<string, unknown> => {

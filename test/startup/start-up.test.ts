@@ -98,7 +98,7 @@ describe("the validators' shared subtrees", () => {
 describe("the validators' shared references", () => {
   it("are compiled once for the roots that share the document's subtrees, and only for those", () => {
     compileSharedRefsOnce();
-    const ajv = new Ajv2020({ strict: false });
+    const ajv = new Ajv2020({ strict: false, code: { source: true } });
     const paths = {};
     const components = {
       schemas: {
@@ -118,11 +118,19 @@ describe("the validators' shared references", () => {
     expect([first({ value: [1, 2] }), first({ value: [0] }), second({ value: [3] }), second({ value: ["x"] })]).toEqual(
       [true, false, true, false],
     );
+    // Both roots call one compiled Pair (the functions a validator calls are in its source's scope).
+    const pairOf = (validate: typeof first) =>
+      [...((validate as unknown as CompiledSource).source.scopeValues.validate ?? [])].map((name) => name.value.ref);
+    expect(pairOf(first)).toHaveLength(1);
+    expect(pairOf(second)).toEqual(pairOf(first));
     // The same names in other components are other schemas.
     const other = root("other", { schemas: { Count: { type: "string" }, Pair: components.schemas.Pair } });
     expect([other({ value: ["x"] }), other({ value: [1] })]).toEqual([true, false]);
+    expect(pairOf(other)[0]).not.toBe(pairOf(first)[0]);
   });
 });
+
+type CompiledSource = { source: { scopeValues: { validate?: Iterable<{ value: { ref: unknown } }> } } };
 
 describe("the document request validation is given", () => {
   const document = requestDocument(loadBundledSpec()) as {
