@@ -17,7 +17,7 @@ import { refuseCrossSiteWrites } from "./http/cross-site-writes";
 import { jsonpCallbacks } from "./http/jsonp";
 import { responseShaping } from "./http/response-shaping";
 import { methodOverride, queryFieldsOfWrites, restRouteParameter } from "./http/wordpress-requests";
-import { LANGUAGES, type Language } from "./i18n/languages";
+import { perLanguage, type Language } from "./i18n/languages";
 import type { Logger } from "./logging/logger";
 import { rateLimit } from "./http/rate-limit";
 import { securityHeaders } from "./http/security-headers";
@@ -106,22 +106,19 @@ export function createApp({
 }: AppOptions): Express {
   // The routes run on the English document; each language's document (the same but for its
   // texts) is what /doc and the namespace index show in that language.
-  const documents = new Map(LANGUAGES.map((language) => [language, documentedSpec(loadBundledSpec(language), config)]));
-  const namespaces = new Map(LANGUAGES.map((language) => [language, runtimeSpec(documents.get(language)!, config)]));
-  const spec = namespaces.get("en")!;
-  const operations = operationsOf(documents.get("en")!);
+  // The other languages' documents are read when first asked for (/doc, the namespace index): a
+  // tenth of a start-up for the three.
+  const documentOf = perLanguage((language) => documentedSpec(loadBundledSpec(language), config));
+  const namespaceOf = perLanguage((language) => runtimeSpec(documentOf(language), config));
+  const spec = namespaceOf("en");
+  const operations = operationsOf(documentOf("en"));
   // The health probes answer in the namespace, where the document puts them, and at the origin,
   // where orchestrators probe (no language prefix, no rate limit).
   const probes = operations.filter((operation) => ORIGIN_PROBES.includes(operation.operationId));
-  const documentation = new Documentation(documents);
+  const documentation = new Documentation(documentOf);
   // Each language's namespace index is built when it is first asked for: building all three took
   // a tenth of every start-up.
-  const builtIndexes = new Map<Language, Map<string, IndexRoute>>();
-  const indexRoutes = (language: Language) => {
-    let routes = builtIndexes.get(language);
-    if (!routes) builtIndexes.set(language, (routes = buildIndexRoutes(operationsOf(namespaces.get(language)!))));
-    return routes;
-  };
+  const indexRoutes = perLanguage((language) => buildIndexRoutes(operationsOf(namespaceOf(language))));
   const representations = new RepresentationCache(db, config.representationCacheBytes, (hit) =>
     metrics.representationLookups.inc({ result: hit ? "hit" : "miss" }),
   );

@@ -474,6 +474,8 @@ describe("the search index", () => {
       const { id } = await event("Lantern walk", {
         start_date: wall(minute + second * 1000),
         end_date: wall(minute + HOUR),
+        // "lan" is then in two words of these events' texts.
+        ...(second === 10 ? { description: "Bring a blanket" } : {}),
       });
       made.push({ id, second });
     }
@@ -484,13 +486,19 @@ describe("the search index", () => {
       password: "glow",
     });
     const draft = await event("Lantern walk", { start_date: wall(minute + 5_000), status: "draft" });
-    for (const perPage of [1, 2, 4]) {
-      expect(await everything("?search=lantern", {}, perPage)).toEqual({ total: 6, listed: inOrder });
-      expect(await everything("?search=lantern&order=desc", {}, perPage)).toEqual({
-        total: 6,
-        listed: [...inOrder].reverse(),
-      });
-    }
+    // One search word, found in one word of the texts or in two; two search words, each found in
+    // one word; two, one of them found in two words.
+    for (const words of ["lantern", "lan", "lantern walk", "lan walk"])
+      for (const perPage of [1, 2, 4]) {
+        expect(await everything(`?search=${encodeURIComponent(words)}`, {}, perPage)).toEqual({
+          total: 6,
+          listed: inOrder,
+        });
+        expect(await everything(`?search=${encodeURIComponent(words)}&order=desc`, {}, perPage)).toEqual({
+          total: 6,
+          listed: [...inOrder].reverse(),
+        });
+      }
     const pastTheLast = await server.raw("GET", "/calendar/events/v1/events?search=lantern&per_page=4&page=3");
     expect([pastTheLast.status, (pastTheLast.body as { code: string }).code]).toEqual([
       404,

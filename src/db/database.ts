@@ -1,12 +1,11 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
-import { PrismaPg } from "@prisma/adapter-pg";
-import { Pool } from "pg";
 import { Prisma } from "../../generated/prisma/postgresql/client";
 import { keepNativeHandles } from "./native-handles";
 import { PrismaClient as SqliteClient } from "../../generated/prisma/sqlite/client";
 import { postgresDirectReads, sqliteDirectReads, type DirectReads } from "./direct-reads";
+import { pgAdapter, pgDriver } from "./pg-driver";
 import { postgresWriter, sqliteWriter, type DriverWriter, type Transact } from "./driver-transaction";
 import type { Provider } from "./provider";
 
@@ -303,7 +302,7 @@ async function openPostgres(
   };
   // With `role`, the role brings SESSION_SETTINGS (checked at start); a pooler would refuse them here.
   const atStartup = sessionSettings === "startup";
-  const pool = new Pool({
+  const pool = new (pgDriver().Pool)({
     connectionString: databaseUrl,
     max: poolSize,
     statement_timeout: atStartup ? statementTimeoutMs : undefined,
@@ -316,7 +315,7 @@ async function openPostgres(
   pool.on("error", () => undefined);
   // Made on first use, as on SQLite.
   let client: Db | undefined;
-  const prisma = () => (client ??= new PrismaClient({ adapter: new PrismaPg(pool) }) as Db);
+  const prisma = () => (client ??= new PrismaClient({ adapter: new (pgAdapter().PrismaPg)(pool) }) as Db);
   return {
     provider: "postgresql",
     get read() {

@@ -1,8 +1,9 @@
 import BetterSqlite3 from "better-sqlite3";
-import { types, type CustomTypesConfig, type Pool, type PoolClient } from "pg";
+import type { CustomTypesConfig, Pool, PoolClient } from "pg";
 import { Prisma } from "../../generated/prisma/sqlite/client";
 import type { Provider } from "./provider";
 import { postgresQuery, preparedStatements, sqliteValue } from "./direct-reads";
+import { pgDriver } from "./pg-driver";
 
 /**
  * The one door writes go through: a transaction of the driver itself (better-sqlite3, pg), its
@@ -190,7 +191,7 @@ const utcTimestamps: CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: "text" | "binary") =>
     oid === TIMESTAMP_OID
       ? (value: string) => new Date(`${value.replace(" ", "T")}Z`)
-      : types.getTypeParser(oid, format)) as CustomTypesConfig["getTypeParser"],
+      : pgDriver().types.getTypeParser(oid, format)) as CustomTypesConfig["getTypeParser"],
 };
 
 /**

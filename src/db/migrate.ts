@@ -2,10 +2,11 @@ import { createHash, randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
-import { Client } from "pg";
+import type { Client } from "pg";
 import { silent, type Progress } from "../logging/progress";
 import { DATA_MIGRATIONS, postgresRunner, sqliteRunner } from "./data-migrations";
 import { makeSqliteFolder, providerOf, sqlitePath, type Provider } from "./database";
+import { pgDriver } from "./pg-driver";
 import { projectPath } from "../project-root";
 
 /**
@@ -127,7 +128,7 @@ async function migrateSqlite(databaseUrl: string, progress: Progress): Promise<M
 export const CONNECT_TIMEOUT_MS = 10_000;
 
 function startupClient(databaseUrl: string): Client {
-  return new Client({ connectionString: databaseUrl, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  return new (pgDriver().Client)({ connectionString: databaseUrl, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
 }
 
 async function migratePostgres(databaseUrl: string, progress: Progress): Promise<MigrationResult> {

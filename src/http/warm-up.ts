@@ -1,10 +1,10 @@
 import { once } from "node:events";
 import { Agent, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { context } from "@opentelemetry/api";
-import { suppressTracing } from "@opentelemetry/core";
 import type { Express, Request } from "express";
 import { isWarmUpMessage, WARM_UP_HEADER, WARM_UP_SECRET } from "./warm-up-marker";
+import { untraced } from "../tracing/tracing";
+import { markupSanitizer } from "../text/kses";
 import { mountedPath, type SpecOperation } from "../openapi/spec";
 
 /**
@@ -100,7 +100,11 @@ export function isWarmingUp(app: object): boolean {
 export async function warmUp(app: Express, serve: (app: Express) => Server): Promise<{ requests: number }> {
   WARMING_UP.add(app);
   try {
-    return await sendWarmUpRequests(app, serve);
+    const sent = await sendWarmUpRequests(app, serve);
+    // Loaded when first needed, which the warm-up's writes (validated only) never reach. After
+    // the requests: the process takes its stop signals only once its start's synchronous steps are done.
+    markupSanitizer();
+    return sent;
   } finally {
     WARMING_UP.delete(app);
   }
@@ -120,7 +124,7 @@ async function sendWarmUpRequests(app: Express, serve: (app: Express) => Server)
   const { port } = server.address() as AddressInfo;
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   // Sent with tracing suppressed: they are no one's requests.
-  await context.with(suppressTracing(context.active()), async () => {
+  await untraced(async () => {
     for (const warmUpRequest of requests) await send(agent, port, warmUpRequest);
   });
   agent.destroy();

@@ -45,22 +45,14 @@ export class Documentation {
   private readonly html = new Map<Language, string | null>();
   private readonly prepared = new RecentValues<PreparedText>(PREPARED_PAGES);
 
-  constructor(private readonly documents: Map<Language, JsonObject>) {
-    for (const [language, document] of documents) {
-      this.json.set(language, JSON.stringify(withAddressPlaceholders(document)));
-    }
-  }
-
-  document(language: Language): JsonObject {
-    const document = this.documents.get(language);
-    if (!document) throw new Error(`no documentation for language ${language}`);
-    return document;
-  }
+  /** `documentOf` gives each language's document; each is asked for when first served. */
+  constructor(private readonly documentOf: (language: Language) => JsonObject) {}
 
   /** The document as JSON, with `servers[0].url` = `apiBase`. */
   jsonFor(language: Language, apiBase: string): PreparedText {
-    const json = this.json.get(language);
-    if (json === undefined) throw new Error(`no documentation for language ${language}`);
+    let json = this.json.get(language);
+    if (json === undefined)
+      this.json.set(language, (json = JSON.stringify(withAddressPlaceholders(this.documentOf(language)))));
     return this.prepared.valueOf(
       `json ${language} ${apiBase}`,
       () =>

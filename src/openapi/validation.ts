@@ -5,7 +5,7 @@ import { requireOperationScopes } from "../auth/authenticate";
 import { isWarmUpMessage } from "../http/warm-up-marker";
 import { RecentValues } from "../text/text-memo";
 import { formBodyReader } from "./form-body";
-import { requestDocument } from "./request-document";
+import { requestDocument, withBodyReferencesResolved } from "./request-document";
 import { guardInput } from "./input-guard";
 import { compileSharedRefsOnce, walkSharedSubtreesOnce } from "./shared-schema-refs";
 import { flagsAsBooleans, queryNormalizer, queryShapes } from "./query-normalizer";
@@ -86,7 +86,9 @@ export function specValidation(
   walkSharedSubtreesOnce();
   compileSharedRefsOnce();
   const middleware = OpenApiValidator.middleware({
-    apiSpec: (options.validateResponses ? structuredClone(spec) : requestDocument(spec)) as never,
+    apiSpec: withBodyReferencesResolved(
+      options.validateResponses ? structuredClone(spec) : requestDocument(spec),
+    ) as never,
     // The document is linted in CI (`npm run lint:spec`) and checked by the tests; checking it
     // again against the OpenAPI schema took a quarter of every start-up (0.45 s).
     validateApiSpec: false,

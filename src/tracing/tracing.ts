@@ -1,5 +1,3 @@
-import { context } from "@opentelemetry/api";
-import { getRPCMetadata, RPCType } from "@opentelemetry/core";
 import { isWarmUpMessage } from "../http/warm-up-marker";
 
 /**
@@ -41,8 +39,18 @@ export interface Tracing {
   stop(): Promise<void>;
 }
 
+/** Whether this process traces: the OpenTelemetry API is loaded only then (40–60 ms of a start-up). */
+let started = false;
+
+type OpenTelemetry = typeof import("@opentelemetry/api") & typeof import("@opentelemetry/core");
+const openTelemetry = (): OpenTelemetry => ({
+  ...(require("@opentelemetry/api") as typeof import("@opentelemetry/api")),
+  ...(require("@opentelemetry/core") as typeof import("@opentelemetry/core")),
+});
+
 export function startTracing(env: NodeJS.ProcessEnv = process.env): Tracing | null {
   if (!tracingWanted(env)) return null;
+  started = true;
   // Required here, not imported: a service without tracing loads none of it.
   const { NodeSDK } = require("@opentelemetry/sdk-node") as typeof import("@opentelemetry/sdk-node");
   const { HttpInstrumentation } =
@@ -77,9 +85,18 @@ export function startTracing(env: NodeJS.ProcessEnv = process.env): Tracing | nu
  * attribute. Without tracing, there is no such record, and nothing is done.
  */
 export function nameRequestSpan(route: string, operationId: string): void {
+  if (!started) return;
   // The HTTP instrumentation's record of the request under way: it names the span after `route`.
+  const { context, getRPCMetadata, RPCType } = openTelemetry();
   const metadata = getRPCMetadata(context.active());
   if (metadata?.type !== RPCType.HTTP) return;
   metadata.route = route;
   metadata.span.setAttribute("calendar.operation_id", operationId);
+}
+
+/** Runs `work` with tracing suppressed: requests it sends are no one's. */
+export function untraced<T>(work: () => Promise<T>): Promise<T> {
+  if (!started) return work();
+  const { context, suppressTracing } = openTelemetry();
+  return context.with(suppressTracing(context.active()), work);
 }

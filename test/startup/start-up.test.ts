@@ -4,7 +4,16 @@
 // that share them only; the document validation gets has no responses; `npm start` builds only
 // what changed.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, copyFileSync, existsSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  copyFileSync,
+  existsSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import AjvDraft4 from "ajv-draft-04";
@@ -12,9 +21,10 @@ import { createHttpServer } from "../../src/http/server-limits";
 import { warmUp } from "../../src/http/warm-up";
 import { WARM_UP_HEADER, WARM_UP_SECRET } from "../../src/http/warm-up-marker";
 import Ajv2020 from "ajv/dist/2020";
-import { requestDocument } from "../../src/openapi/request-document";
+import { requestDocument, withBodyReferencesResolved } from "../../src/openapi/request-document";
 import { compileSharedRefsOnce, walkSharedSubtreesOnce } from "../../src/openapi/shared-schema-refs";
 import { loadBundledSpec, pointer } from "../../src/openapi/spec";
+import { startServiceProcess } from "../support/service-process";
 import { startTestServer, type TestServer } from "../support/test-server";
 
 describe("the warm-up", () => {
@@ -151,6 +161,75 @@ describe("the document request validation is given", () => {
     expect(refs.length).toBeGreaterThan(100);
     for (const ref of new Set(refs.map((found) => found.slice(8, -1))))
       expect([ref, pointer(document as never, ref) !== undefined]).toEqual([ref, true]);
+  });
+});
+
+describe("the document the validator is given", () => {
+  it("has each operation's body, responses and their schemas in place of references to them, the components themselves", () => {
+    const spec = loadBundledSpec();
+    const document = withBodyReferencesResolved(structuredClone(spec)) as {
+      paths: Record<string, Record<string, { requestBody?: Body; responses?: Record<string, Body> }>>;
+    };
+    type Body = { $ref?: string; content?: Record<string, { schema?: { $ref?: string } }> };
+    const original = spec as typeof document;
+    let bodies = 0;
+    for (const [path, item] of Object.entries(document.paths))
+      for (const [method, operation] of Object.entries(item)) {
+        const before = original.paths[path][method];
+        const pairs: Array<[Body | undefined, Body | undefined]> = [
+          [operation.requestBody, before.requestBody],
+          ...Object.keys(operation.responses ?? {}).map(
+            (status) => [operation.responses![status], before.responses![status]] as [Body, Body],
+          ),
+        ];
+        for (const [body, was] of pairs) {
+          if (!body) continue;
+          expect([path, method, body.$ref]).toEqual([path, method, undefined]);
+          for (const media of Object.values(body.content ?? {})) expect(media.schema?.$ref).toBeUndefined();
+          if (was?.$ref) bodies += 1;
+        }
+        // What a reference pointed to is put there itself, not a copy of it.
+        const schemaRef = Object.values((before.requestBody?.$ref ? undefined : before.requestBody?.content) ?? {})[0]
+          ?.schema?.$ref;
+        if (schemaRef)
+          expect(Object.values(operation.requestBody!.content!)[0].schema).toBe(pointer(document as never, schemaRef));
+      }
+    // The document refers to shared bodies and responses: the check above saw some.
+    expect(bodies).toBeGreaterThan(10);
+  });
+});
+
+describe("what a start loads", () => {
+  it("on SQLite, no PostgreSQL driver and no tracing; the markup filter with the warm-up, not before", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "calendar-loaded-"));
+    const list = join(dir, "modules.json");
+    const recorder = join(dir, "record-modules.js");
+    writeFileSync(
+      recorder,
+      `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(list)}, JSON.stringify(Object.keys(require.cache))));\n`,
+    );
+    try {
+      const service = await startServiceProcess(
+        { DATABASE_URL: `file:${join(dir, "calendar.db")}` },
+        { nodeArgs: ["--require", recorder] },
+      );
+      const listening = service.logs.findIndex((line) => line.msg === "listening");
+      expect(listening).toBeGreaterThanOrEqual(0);
+      await service.stop();
+      const loaded = JSON.parse(readFileSync(list, "utf8")) as string[];
+      const has = (name: string) => loaded.some((path) => path.includes(`/node_modules/${name}/`));
+      expect({
+        express: has("express"),
+        sqlite: has("better-sqlite3"),
+        pg: has("pg"),
+        pgAdapter: has("@prisma/adapter-pg"),
+        // prom-client loads OpenTelemetry's API itself (for its exemplars): not looked for.
+        tracing: has("@opentelemetry/core") || has("@opentelemetry/sdk-node"),
+        markupFilter: has("sanitize-html"),
+      }).toEqual({ express: true, sqlite: true, pg: false, pgAdapter: false, tracing: false, markupFilter: true });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
