@@ -1,4 +1,4 @@
-import { HTTP_METHODS, pointer, type JsonObject } from "./spec";
+import { HTTP_METHODS, pointer, unescapeToken, type JsonObject } from "./spec";
 
 /**
  * The document as request validation needs it: without the operations' responses, and without
@@ -27,7 +27,7 @@ export function requestDocument(spec: JsonObject): JsonObject {
     const [, , kind, name] = ref.split("/");
     if (!ref.startsWith("#/components/") || reached.has(`${kind}/${name}`)) return;
     reached.add(`${kind}/${name}`);
-    visit(components[kind]?.[unescape(name)]);
+    visit(components[kind]?.[unescapeToken(name)]);
   };
   // Whatever else refers to a component (the paths, the notifications this service sends) keeps it.
   for (const [key, value] of Object.entries(document)) if (key !== "components") visit(value);
@@ -40,8 +40,7 @@ export function requestDocument(spec: JsonObject): JsonObject {
 
 type Components = Record<string, Record<string, unknown>>;
 
-/** A JSON pointer's reference token, and back (RFC 6901). */
-const unescape = (token: string) => token.replace(/~1/g, "/").replace(/~0/g, "~");
+/** A name as a JSON pointer's reference token (RFC 6901; unescapeToken goes back). */
 const escape = (name: string) => name.replace(/~/g, "~0").replace(/\//g, "~1");
 
 /**

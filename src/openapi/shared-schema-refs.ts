@@ -1,4 +1,4 @@
-import { dirname } from "node:path";
+import { validatorModule } from "./validator-modules";
 
 /**
  * express-openapi-validator compiles two JSON schemas for each operation (its parameters, its
@@ -13,15 +13,11 @@ import { dirname } from "node:path";
  * Patched on the module Ajv's core calls through, as validation.ts patches path-to-regexp.
  */
 export function walkSharedSubtreesOnce(): void {
-  const validatorDir = dirname(require.resolve("express-openapi-validator"));
-  const ajvResolve = require(require.resolve("ajv/dist/compile/resolve", { paths: [validatorDir] })) as {
-    getSchemaRefs: GetSchemaRefs;
-    sharedSubtreesSkipped?: true;
-  };
+  const ajvResolve = validatorModule<{ getSchemaRefs: GetSchemaRefs; sharedSubtreesSkipped?: true }>(
+    "ajv/dist/compile/resolve",
+  );
   if (ajvResolve.sharedSubtreesSkipped) return;
-  const traverse = require(
-    require.resolve("json-schema-traverse", { paths: [dirname(require.resolve("ajv", { paths: [validatorDir] }))] }),
-  ) as Traverse;
+  const traverse = validatorModule<Traverse>("json-schema-traverse", "ajv");
   const walk = ajvResolve.getSchemaRefs;
   const plain = new Map<string, WeakMap<object, boolean>>();
   /** Whether no node of `subtree` (as Ajv's walk visits them) names an identifier or an anchor. */
@@ -64,11 +60,7 @@ export function walkSharedSubtreesOnce(): void {
  * the root) goes the usual way. Patched on the module Ajv's `$ref` keyword calls through.
  */
 export function compileSharedRefsOnce(): void {
-  const validatorDir = dirname(require.resolve("express-openapi-validator"));
-  const ajvCompile = require(require.resolve("ajv/dist/compile", { paths: [validatorDir] })) as {
-    resolveRef: ResolveRef;
-    sharedRefsCompiledOnce?: true;
-  };
+  const ajvCompile = validatorModule<{ resolveRef: ResolveRef; sharedRefsCompiledOnce?: true }>("ajv/dist/compile");
   if (ajvCompile.sharedRefsCompiledOnce) return;
   const resolveRef = ajvCompile.resolveRef;
   if (typeof resolveRef !== "function")

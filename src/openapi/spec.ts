@@ -52,13 +52,16 @@ export function namespaceBasePath(config: Config): string {
   return `${config.restRoot}/${NAMESPACE}`;
 }
 
+/** A JSON pointer's reference token, unescaped (RFC 6901). */
+export const unescapeToken = (token: string): string => token.replace(/~1/g, "/").replace(/~0/g, "~");
+
 /** What a local `$ref` (`#/components/...`) points to. */
 export function pointer(document: JsonObject, ref: string): unknown {
   if (!ref.startsWith("#/")) throw new Error(`only local references are expected in the bundled spec, not ${ref}`);
   return ref
     .slice(2)
     .split("/")
-    .map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .map(unescapeToken)
     .reduce<unknown>((node, part) => (node as JsonObject)[part], document);
 }
 

@@ -1,4 +1,3 @@
-import { dirname, join } from "node:path";
 import type { RequestHandler } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
 import { requireOperationScopes } from "../auth/authenticate";
@@ -8,6 +7,7 @@ import { formBodyReader } from "./form-body";
 import { requestDocument, withBodyReferencesResolved } from "./request-document";
 import { guardInput } from "./input-guard";
 import { compileSharedRefsOnce, walkSharedSubtreesOnce } from "./shared-schema-refs";
+import { validatorModule } from "./validator-modules";
 import { flagsAsBooleans, queryNormalizer, queryShapes } from "./query-normalizer";
 import type { JsonObject, SpecOperation } from "./spec";
 
@@ -27,12 +27,10 @@ export interface ValidationOptions {
  * at each request; Express's router compiles its own routes once, when they are added.
  */
 function compilePathPatternsOnce(): void {
-  // The copy the validator requires, whichever that is.
-  const validatorDir = dirname(require.resolve("express-openapi-validator"));
-  const pathToRegexp = require(require.resolve("path-to-regexp", { paths: [validatorDir] })) as {
+  const pathToRegexp = validatorModule<{
     pathToRegexp: (path: string, options?: object) => unknown;
     compiledOnce?: true;
-  };
+  }>("path-to-regexp");
   if (pathToRegexp.compiledOnce) return;
   const compile = pathToRegexp.pathToRegexp;
   const compiled = new RecentValues<unknown>(2_000);
@@ -50,11 +48,10 @@ function compilePathPatternsOnce(): void {
  * the validator constructs it through.
  */
 function compileMetaSchemaWhenUsed(): void {
-  const validatorDir = dirname(require.resolve("express-openapi-validator"));
-  const metaSchema = require(join(validatorDir, "framework/openapi.schema.validator")) as {
+  const metaSchema = validatorModule<{
     OpenAPISchemaValidator: new (options: object) => { validate(document: unknown): unknown };
     compiledWhenUsed?: true;
-  };
+  }>("./framework/openapi.schema.validator");
   if (metaSchema.compiledWhenUsed) return;
   const Eager = metaSchema.OpenAPISchemaValidator;
   metaSchema.OpenAPISchemaValidator = class {
