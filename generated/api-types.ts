@@ -815,12 +815,15 @@ export interface paths {
          * @description Brings another calendar in: its iCalendar feed is fetched as `frequency` says (the first time
          *     within `IMPORT_POLL_MS` of its creation, unless it is `manual` or not `active`), and each of
          *     its VEVENTs becomes an event written as the caller (an event write's rules all apply): its
-         *     times in its own time zone (IANA, Windows names as Outlook writes them, the feed's VTIMEZONEs,
-         *     `X-WR-TIMEZONE` for UTC and floating times), all-day events (`DTEND` exclusive), series
-         *     (`RRULE`, `RDATE`, `EXDATE`) with their moved (`RECURRENCE-ID`) and cancelled occurrences,
-         *     `LOCATION` as a venue found or created by name (with `GEO`), `ORGANIZER` as an organizer found
-         *     by e-mail or created by name, `CATEGORIES` as categories found or created by name, `URL` as
-         *     the website, `DESCRIPTION` (or its HTML form, `X-ALT-DESC`) filtered as a contributor's markup.
+         *     times in its own time zone (IANA, Windows names as Outlook writes them, the feed's VTIMEZONEs
+         *     as the IANA zone with their offsets, `X-WR-TIMEZONE` for UTC and floating times), all-day
+         *     events (`DTEND` exclusive), series (`RRULE`, `RDATE`, `EXDATE`) with their moved
+         *     (`RECURRENCE-ID`) and cancelled occurrences (an edited first occurrence becomes an event of its
+         *     own, the series starting at its next one), `LOCATION` as a venue found or created by name (with
+         *     `GEO`; Apple's name-then-address lines as a venue with its address), `ORGANIZER` as an organizer
+         *     found by e-mail or created by name, `CATEGORIES` as categories found or created by name, `URL`
+         *     as the website, `DESCRIPTION` (HTML when it holds markup, as Google writes it; or its HTML form,
+         *     `X-ALT-DESC`) filtered as a contributor's markup.
          *     `STATUS:CANCELLED` makes an event a draft. Each run writes only what changed since the last:
          *     see `POST /imports/{id}/run`. Administrators only.
          */
@@ -2843,11 +2846,12 @@ export interface components {
         ImportUrl: string;
         /**
          * @description How often the feed is fetched: `manual` only when asked (`POST /imports/{id}/run`); else
-         *     every hour, day or week after the last run ended.
+         *     every 30 minutes, hour, day, week or 30 days (`monthly`) after the last run ended: Event
+         *     Aggregator's frequencies, by its names.
          * @example hourly
          * @enum {string}
          */
-        ImportFrequency: "manual" | "hourly" | "daily" | "weekly";
+        ImportFrequency: "manual" | "every30mins" | "hourly" | "daily" | "weekly" | "monthly";
         /**
          * @description The status of the events the source creates. An event the feed cancels (`STATUS:CANCELLED`) is
          *     a draft whatever this says.

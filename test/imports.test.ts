@@ -340,7 +340,7 @@ describe("a Google Calendar export, kept in step", () => {
   });
 
   it("updates what changed and trashes what left, and brings back what returns", async () => {
-    const original = feeds.feeds.get(path)!;
+    const original = String(feeds.feeds.get(path));
     const changed = original
       .replace("SUMMARY:Kept night (late show)", "SUMMARY:Kept night (later show)")
       .replace("DTSTART:20270301T180000Z", "DTSTART:20270301T190000Z")
@@ -366,7 +366,7 @@ describe("a Google Calendar export, kept in step", () => {
   });
 
   it("gives a moved occurrence back to its series when its override leaves the feed", async () => {
-    const original = feeds.feeds.get(path)!;
+    const original = String(feeds.feeds.get(path));
     const withoutOverride = original.replace(
       /BEGIN:VEVENT\r\nDTSTART;TZID=Europe\/Lisbon:20270126T203000[\s\S]*?END:VEVENT\r\n/,
       "",
@@ -395,7 +395,7 @@ describe("a Google Calendar export, kept in step", () => {
         featured: true,
       });
       // The feed changes the event: the feed's fields win, the others (featured) stay.
-      const original = feeds.feeds.get(path)!;
+      const original = String(feeds.feeds.get(path));
       feeds.feeds.set(path, original.replace("SUMMARY:Kept talk", "SUMMARY:Kept talk and fado"));
       expect(await runSource(source.id)).toMatchObject({ updated: 1 });
       expect((await ok(admin("GET", `/events/${talk.id}`))).body).toMatchObject({
@@ -447,7 +447,7 @@ describe("a Google Calendar export, kept in step", () => {
 
   it("keeps events that left the feed when the source says so", async () => {
     await ok(admin("PATCH", `/imports/${source.id}`, { on_removed: "keep" }));
-    const original = feeds.feeds.get(path)!;
+    const original = String(feeds.feeds.get(path));
     feeds.feeds.set(
       path,
       original.replace(/BEGIN:VEVENT\r\nDTSTART;TZID=Europe\/Lisbon:20270305T210000[\s\S]*?END:VEVENT\r\n/, ""),
@@ -601,9 +601,14 @@ describe("Outlook and Meetup exports", () => {
     expect(byTitle(events, "Open day")).toEqual([
       expect.objectContaining({ all_day: true, start_date: "2027-01-15 00:00:00", end_date: "2027-01-15 23:59:59" }),
     ]);
-    // 10:00 at +05:30 is 04:30 UTC, in the site's zone (the feed names no calendar zone).
+    // A zone of the feed's own, at +05:30 all year: the IANA zone that has been so longest (not Asia/Colombo, since 2006).
     expect(byTitle(events, "Visiting lecture")).toEqual([
-      expect.objectContaining({ start_date: "2027-01-20 04:30:00", end_date: "2027-01-20 06:00:00", timezone: "UTC" }),
+      expect.objectContaining({
+        start_date: "2027-01-20 10:00:00",
+        end_date: "2027-01-20 11:30:00",
+        timezone: "Asia/Kolkata",
+        utc_start_date: "2027-01-20 04:30:00",
+      }),
     ]);
     // The VEVENT that failed is tried again next time: the validators are not kept.
     await runSource(source.id);
@@ -897,6 +902,18 @@ describe("the schedule", () => {
     const shown = (await ok(admin("GET", `/imports/${source.id}`))).body;
     expect(Date.parse(shown.next_run_at) - Date.parse(body.runs[0].finished_at)).toBe(3_600_000);
     expect(await instances[0].runDue()).toBe(false);
+
+    // Event Aggregator's other frequencies: every 30 minutes, and monthly (30 days).
+    for (const [frequency, every] of [
+      ["every30mins", 1_800_000],
+      ["monthly", 30 * 86_400_000],
+    ] as const) {
+      const patched = (await ok(admin("PATCH", `/imports/${source.id}`, { frequency }))).body;
+      expect(patched.frequency).toBe(frequency);
+      const run = await runSource(source.id);
+      const next = (await ok(admin("GET", `/imports/${source.id}`))).body.next_run_at;
+      expect(Date.parse(next) - Date.parse(run.finished_at)).toBe(every);
+    }
   });
 });
 
@@ -939,5 +956,237 @@ describe("a round trip", () => {
     } finally {
       await second.close();
     }
+  });
+});
+
+// Issue 47: what Google, Outlook and Apple write that the first reading got wrong. Dated December 2026
+// (and the autumn before, for a DST change), out of the round trip's year, within the series' horizon.
+describe("iCalendar as Google, Outlook and Apple write it", () => {
+  const feedOf = (name: string, vevents: string[][], head: string[] = []) => {
+    const path = `/defects/${name}.ics`;
+    feeds.feeds.set(path, calendar(["BEGIN:VCALENDAR", "VERSION:2.0", ...head, ...vevents.flat(), "END:VCALENDAR"]));
+    return path;
+  };
+  const vevent = (lines: string[]) => ["BEGIN:VEVENT", "DTSTAMP:20261120T100000Z", ...lines, "END:VEVENT"];
+  const importOf = async (path: string) => {
+    const source = await createSource({ url: feeds.urlOf(path), frequency: "manual" });
+    return { source, run: await runSource(source.id) };
+  };
+  const seriesAndOccurrences = (events: Listed[], title: string) => {
+    const series = events.find((event) => event.title === title && event.post_parent === 0 && event.recurrence);
+    return {
+      series,
+      occurrences: events.filter((event) => series && event.post_parent === series.id).map((event) => event.start_date),
+    };
+  };
+
+  const WEEKLY_QUIZ = [
+    "UID:quiz@google.com",
+    "DTSTART;TZID=Europe/Lisbon:20261208T190000",
+    "DTEND;TZID=Europe/Lisbon:20261208T210000",
+    "RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=4",
+    "SUMMARY:Pub quiz",
+  ];
+
+  it("makes an edited first occurrence an event of its own, the series starting at its second, run after run", async () => {
+    const path = feedOf(
+      "first-edited",
+      [
+        vevent(WEEKLY_QUIZ),
+        vevent([
+          "UID:quiz@google.com",
+          "RECURRENCE-ID;TZID=Europe/Lisbon:20261208T190000",
+          "DTSTART;TZID=Europe/Lisbon:20261208T200000",
+          "DTEND;TZID=Europe/Lisbon:20261208T220000",
+          "SUMMARY:Pub quiz (opening night)",
+        ]),
+      ],
+      ["X-WR-TIMEZONE:Europe/Lisbon"],
+    );
+    const { source, run } = await importOf(path);
+    expect(run).toMatchObject({ status: "succeeded", failed: 0, errors: [], created: 2 });
+    let events = await allEvents();
+    expect(byTitle(events, "Pub quiz (opening night)")).toEqual([
+      expect.objectContaining({
+        start_date: "2026-12-08 20:00:00",
+        end_date: "2026-12-08 22:00:00",
+        post_parent: 0,
+        recurrence: null,
+        status: "publish",
+      }),
+    ]);
+    const { series, occurrences } = seriesAndOccurrences(events, "Pub quiz");
+    // COUNT=4 from the 8th: the 15th is the series' own date now, and three remain of four.
+    expect(series).toMatchObject({
+      start_date: "2026-12-15 19:00:00",
+      recurrence: { rrule: "FREQ=WEEKLY;COUNT=3;BYDAY=TU" },
+    });
+    expect(occurrences).toEqual(["2026-12-22 19:00:00", "2026-12-29 19:00:00"]);
+
+    // The next run finds nothing to do, and fails nothing.
+    feeds.validators = false;
+    try {
+      expect(await runSource(source.id)).toMatchObject({ failed: 0, created: 0, updated: 0, unchanged: 2 });
+
+      // The override gone: the series has its first occurrence back, and the event made of it is trashed.
+      feedOf("first-edited", [vevent(WEEKLY_QUIZ)], ["X-WR-TIMEZONE:Europe/Lisbon"]);
+      expect(await runSource(source.id)).toMatchObject({ failed: 0, updated: 1, removed: 1 });
+      events = await allEvents();
+      expect(byTitle(events, "Pub quiz (opening night)")).toEqual([expect.objectContaining({ status: "trash" })]);
+      const again = seriesAndOccurrences(events, "Pub quiz");
+      expect(again.series).toMatchObject({ start_date: "2026-12-08 19:00:00" });
+      expect(again.occurrences).toEqual(["2026-12-15 19:00:00", "2026-12-22 19:00:00", "2026-12-29 19:00:00"]);
+    } finally {
+      feeds.validators = true;
+    }
+  });
+
+  it("starts a series whose first occurrence is cancelled at its next one, and so on while that one is overridden", async () => {
+    const path = feedOf("first-cancelled", [
+      vevent([...WEEKLY_QUIZ.map((line) => line.replace("quiz@", "cancelled-quiz@").replace("Pub quiz", "Darts"))]),
+      vevent([
+        "UID:cancelled-quiz@google.com",
+        "RECURRENCE-ID;TZID=Europe/Lisbon:20261208T190000",
+        "DTSTART;TZID=Europe/Lisbon:20261208T190000",
+        "DTEND;TZID=Europe/Lisbon:20261208T210000",
+        "SUMMARY:Darts",
+        "STATUS:CANCELLED",
+      ]),
+      // The second, moved: the first of what is left.
+      vevent([
+        "UID:cancelled-quiz@google.com",
+        "RECURRENCE-ID;TZID=Europe/Lisbon:20261215T190000",
+        "DTSTART;TZID=Europe/Lisbon:20261216T190000",
+        "DTEND;TZID=Europe/Lisbon:20261216T210000",
+        "SUMMARY:Darts (on Wednesday)",
+      ]),
+    ]);
+    expect((await importOf(path)).run).toMatchObject({ failed: 0, created: 2 });
+    const events = await allEvents();
+    const { series, occurrences } = seriesAndOccurrences(events, "Darts");
+    expect(series).toMatchObject({
+      start_date: "2026-12-22 19:00:00",
+      recurrence: { rrule: "FREQ=WEEKLY;COUNT=2;BYDAY=TU" },
+    });
+    expect(occurrences).toEqual(["2026-12-29 19:00:00"]);
+    expect(byTitle(events, "Darts (on Wednesday)")).toEqual([
+      expect.objectContaining({ start_date: "2026-12-16 19:00:00", post_parent: 0, recurrence: null }),
+    ]);
+    expect(events.filter((event) => event.title.startsWith("Darts") && event.start_date < "2026-12-15")).toEqual([]);
+  });
+
+  it("keeps a series in a zone the feed defines under a localized name at its hour across a DST change", async () => {
+    // Outlook in German: the zone is named in the reader's language, and defined by the feed only.
+    const path = feedOf("outlook-localized", [
+      [
+        "BEGIN:VTIMEZONE",
+        "TZID:Mitteleuropäische Zeit",
+        "BEGIN:STANDARD",
+        "DTSTART:16010101T030000",
+        "TZOFFSETFROM:+0200",
+        "TZOFFSETTO:+0100",
+        "RRULE:FREQ=YEARLY;INTERVAL=1;BYDAY=-1SU;BYMONTH=10",
+        "END:STANDARD",
+        "BEGIN:DAYLIGHT",
+        "DTSTART:16010101T020000",
+        "TZOFFSETFROM:+0100",
+        "TZOFFSETTO:+0200",
+        "RRULE:FREQ=YEARLY;INTERVAL=1;BYDAY=-1SU;BYMONTH=3",
+        "END:DAYLIGHT",
+        "END:VTIMEZONE",
+      ],
+      vevent([
+        "UID:kolloquium@example.de",
+        "DTSTART;TZID=Mitteleuropäische Zeit:20261007T140000",
+        "DTEND;TZID=Mitteleuropäische Zeit:20261007T160000",
+        "RRULE:FREQ=MONTHLY;BYDAY=1WE;COUNT=3",
+        "SUMMARY:Kolloquium",
+      ]),
+    ]);
+    // The site's zone is UTC, and the feed names no calendar zone.
+    expect((await importOf(path)).run).toMatchObject({ failed: 0, created: 1 });
+    const events = await allEvents();
+    const { series, occurrences } = seriesAndOccurrences(events, "Kolloquium");
+    expect(series).toMatchObject({ timezone: "Europe/Berlin", start_date: "2026-10-07 14:00:00" });
+    // Summer time until 25 October: November's is still at 14:00 there, 13:00 UTC (October's 12:00).
+    expect(occurrences).toEqual(["2026-11-04 14:00:00", "2026-12-02 14:00:00"]);
+    const november = events.find((event) => event.post_parent === series!.id && event.start_date.startsWith("2026-11"));
+    expect(november!.utc_start_date).toBe("2026-11-04 13:00:00");
+    expect(series!.utc_start_date).toBe("2026-10-07 12:00:00");
+  });
+
+  it("reads X-ALT-DESC's escapes, Google's HTML in DESCRIPTION, and a line folded inside a character", async () => {
+    const lines = calendar([
+      "BEGIN:VCALENDAR",
+      "VERSION:2.0",
+      "X-WR-TIMEZONE:Europe/Lisbon",
+      ...vevent([
+        "UID:alt@outlook.example",
+        "DTSTART:20261210T180000Z",
+        "SUMMARY:Alt text",
+        "X-ALT-DESC;FMTTYPE=text/html:<p>One\\, two\\; three</p>\\n<p>Next</p>",
+      ]),
+      ...vevent([
+        "UID:html@google.com",
+        "DTSTART:20261211T180000Z",
+        "SUMMARY:Google markup",
+        'DESCRIPTION:<b>Bring</b> a friend<br><a href="https://example.org/tickets">Tickets</a>\\nSee you',
+      ]),
+      ...vevent(["UID:fold@google.com", "DTSTART:20261212T180000Z", "SUMMARY:Noite na Rua de São João da Praça"]),
+      "END:VCALENDAR",
+    ]);
+    // Folded at 75 octets, as RFC 5545 asks, here between the two octets of "ã".
+    const octets = Buffer.from(lines, "utf8");
+    const within = octets.indexOf(Buffer.from("ã", "utf8")) + 1;
+    feeds.feeds.set(
+      "/defects/escapes.ics",
+      Buffer.concat([octets.subarray(0, within), Buffer.from("\r\n "), octets.subarray(within)]),
+    );
+    expect((await importOf("/defects/escapes.ics")).run).toMatchObject({ failed: 0, created: 3 });
+    const events = await allEvents();
+    expect(byTitle(events, "Alt text")[0].description).toBe("<p>One, two; three</p>\n<p>Next</p>");
+    expect(byTitle(events, "Google markup")[0].description).toBe(
+      '<p><b>Bring</b> a friend<br /><a href="https://example.org/tickets">Tickets</a><br />See you</p>',
+    );
+    expect(byTitle(events, "Noite na Rua de São João da Praça")).toHaveLength(1);
+  });
+
+  it("makes Apple's LOCATION, a name and an address on lines of their own, a venue with its address", async () => {
+    const path = feedOf("apple", [
+      vevent([
+        "UID:apple-1@icloud.com",
+        "DTSTART;TZID=Europe/Lisbon:20261216T210000",
+        "DTEND;TZID=Europe/Lisbon:20261216T230000",
+        "SUMMARY:Concert at the Coliseu",
+        "LOCATION:Coliseu dos Recreios\\nRua das Portas de Santo Antão 96\\, 1150-268 Lisboa\\, Portugal",
+        'X-APPLE-STRUCTURED-LOCATION;VALUE=URI;X-ADDRESS="Rua das Portas de Santo Antão 96\\\\n1150-268 Lisboa\\\\nPortugal";X-APPLE-RADIUS=70;X-TITLE="Coliseu dos Recreios":geo:38.7157,-9.1413',
+      ]),
+      vevent([
+        "UID:apple-2@icloud.com",
+        "DTSTART;TZID=America/Los_Angeles:20261217T100000",
+        "DTEND;TZID=America/Los_Angeles:20261217T110000",
+        "SUMMARY:Campus visit",
+        "LOCATION:Apple Park\\n1 Apple Park Way\\nCupertino\\, CA 95014\\nUnited States",
+      ]),
+    ]);
+    expect((await importOf(path)).run).toMatchObject({ failed: 0, created: 2 });
+    const events = await allEvents();
+    expect(byTitle(events, "Concert at the Coliseu")[0].venue).toMatchObject({
+      venue: "Coliseu dos Recreios",
+      address: "Rua das Portas de Santo Antão 96",
+      zip: "1150-268",
+      city: "Lisboa",
+      country: "Portugal",
+      geo_lat: 38.7157,
+      geo_lng: -9.1413,
+    });
+    expect(byTitle(events, "Campus visit")[0].venue).toMatchObject({
+      venue: "Apple Park",
+      address: "1 Apple Park Way",
+      city: "Cupertino",
+      stateprovince: "CA",
+      zip: "95014",
+      country: "United States",
+    });
   });
 });

@@ -10,8 +10,8 @@ import { gzipSync } from "node:zlib";
  */
 export interface FeedServer {
   origin: string;
-  /** The feed served at a path (its text; an ETag made from it). */
-  feeds: Map<string, string>;
+  /** The feed served at a path (its text, as UTF-8, or its octets as they are; an ETag made from it). */
+  feeds: Map<string, string | Buffer>;
   /** Paths that answer a redirect to another path or URL. */
   redirects: Map<string, string>;
   /** Paths answered with this status and no feed. */
@@ -28,7 +28,7 @@ export interface FeedServer {
 }
 
 export async function startFeedServer(): Promise<FeedServer> {
-  const feeds = new Map<string, string>();
+  const feeds = new Map<string, string | Buffer>();
   const redirects = new Map<string, string>();
   const failures = new Map<string, number>();
   const hanging = new Set<string>();
@@ -78,7 +78,7 @@ export async function startFeedServer(): Promise<FeedServer> {
         return;
       }
     }
-    let body: Buffer = Buffer.from(feed, "utf8");
+    let body: Buffer = typeof feed === "string" ? Buffer.from(feed, "utf8") : feed;
     if (/\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""))) {
       body = gzipSync(body);
       headers["content-encoding"] = "gzip";

@@ -282,6 +282,29 @@ describe("the feed reader", () => {
     "components nested 50,000 deep": calendar(`${"BEGIN:VEVENT\r\n".repeat(50_000)}${"END:VEVENT\r\n".repeat(50_000)}`),
     "one line of 8 MB": calendar(`BEGIN:VEVENT\r\nUID:l\r\nDESCRIPTION:${"x".repeat(8_000_000)}\r\nEND:VEVENT`),
     "not a calendar": "<html>".repeat(100_000),
+    // Each set of rules is matched against every IANA zone (zone-matching.ts): a thousand of them.
+    "1,000 zones of rules of their own, an event in each": calendar(
+      ...Array.from({ length: 1_000 }, (_, i) =>
+        [
+          "BEGIN:VTIMEZONE",
+          `TZID:Made-up ${i}`,
+          "BEGIN:STANDARD",
+          "DTSTART:16010101T030000",
+          "TZOFFSETFROM:+0200",
+          "TZOFFSETTO:+0100",
+          `RRULE:FREQ=YEARLY;BYDAY=${1 + (i % 4)}${["SU", "MO", "TU", "WE", "TH", "FR", "SA"][i % 7]};BYMONTH=${1 + (i % 12)}`,
+          "END:STANDARD",
+          "BEGIN:DAYLIGHT",
+          "DTSTART:16010101T020000",
+          "TZOFFSETFROM:+0100",
+          "TZOFFSETTO:+0200",
+          `RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=${1 + (Math.floor(i / 12) % 12)}`,
+          "END:DAYLIGHT",
+          "END:VTIMEZONE",
+          `BEGIN:VEVENT\r\nUID:made-up-${i}\r\nDTSTART;TZID=Made-up ${i}:20270601T100000\r\nEND:VEVENT`,
+        ].join("\r\n"),
+      ),
+    ),
   };
 
   it.each(Object.keys(FEEDS))(

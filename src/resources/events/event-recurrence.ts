@@ -4,6 +4,7 @@ import type { ParamProblems } from "../../http/errors";
 import type { Schemas } from "../../http/operation-types";
 import { readRecurrence, type SeriesStart } from "./recurrence-forms";
 import { expandRule } from "./rule-expansion";
+import { floating, UNTIL, untilOf, wallOf } from "../../dates/floating";
 import { yieldToEventLoop } from "../../event-loop";
 
 /**
@@ -34,7 +35,6 @@ export const MAX_OCCURRENCES = 730;
 const FREQUENCIES = new Set(["DAILY", "WEEKLY", "MONTHLY", "YEARLY"]);
 const PARTS = new Set(["FREQ", "INTERVAL", "BYDAY", "BYMONTHDAY", "BYMONTH", "BYSETPOS", "WKST", "COUNT", "UNTIL"]);
 const WEEKDAY = /^([+-]?\d{1,2})?(MO|TU|WE|TH|FR|SA|SU)$/;
-const UNTIL = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})(Z)?)?$/;
 const WALL_CLOCK = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/;
 
 function integerIn(value: string, min: number, max: number): boolean {
@@ -188,32 +188,6 @@ export function withGivenStart(
 
 export function parseStoredRecurrence(stored: string | null): Recurrence | null {
   return stored === null ? null : (JSON.parse(stored) as Recurrence);
-}
-
-/** A wall clock as a Date whose UTC fields are the wall clock's ("floating", as rrule computes). */
-export function floating(wall: string): Date {
-  return new Date(`${wall.replace(" ", "T")}Z`);
-}
-
-/** The wall clock of a floating Date. */
-export function wallOf(date: Date): string {
-  return date.toISOString().slice(0, 19).replace("T", " ");
-}
-
-/**
- * UNTIL as a floating wall clock of `zone`: a UTC one (…Z, as RFC 5545 asks with a time zone) is
- * the wall clock it is there; one without a zone is that wall clock; a date alone, that whole day.
- */
-function untilOf(value: string, zone: string): Date {
-  const [, year, month, day, hour, minute, second, utc] = UNTIL.exec(value)!;
-  if (hour === undefined) return floating(`${year}-${month}-${day} 23:59:59`);
-  const wall = `${year}-${month}-${day} ${hour}:${minute}:${second}`;
-  if (!utc) return floating(wall);
-  return floating(
-    DateTime.fromISO(`${wall.replace(" ", "T")}Z`)
-      .setZone(zone)
-      .toFormat("yyyy-MM-dd HH:mm:ss"),
-  );
 }
 
 /** An occurrence the rule gives: when it starts and ends (wall clocks and instants), and its RECURRENCE-ID. */

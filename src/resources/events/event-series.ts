@@ -24,14 +24,13 @@ import {
   writeSearchDocuments,
 } from "./event-repository";
 import {
-  floating,
   occurrencesOf,
   parseStoredRecurrence,
-  wallOf,
   type Occurrence,
   type Recurrence,
   type SeriesTimes,
 } from "./event-recurrence";
+import { floating, wallOf } from "../../dates/floating";
 import { ExpansionTooCostly } from "./rule-expansion";
 import { yieldToEventLoop } from "../../event-loop";
 import { firstFreeSlugs } from "../../text/slug";

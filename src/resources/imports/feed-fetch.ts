@@ -57,6 +57,28 @@ function textDecoderOf(charset: string) {
   }
 }
 
+const LINE_FEED = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+
+/**
+ * The feed's content lines unfolded (a line break followed by a space or a tab taken out, RFC 5545
+ * §3.1) before its UTF-8 is decoded: a line is folded at 75 octets, which may fall inside a
+ * character (Google and Outlook fold so), and each half decoded alone would be U+FFFD.
+ */
+export function unfoldedOctets(octets: Buffer): Buffer {
+  const kept: Buffer[] = [];
+  let from = 0;
+  for (let at = octets.indexOf(LINE_FEED); at !== -1; at = octets.indexOf(LINE_FEED, at + 1)) {
+    const next = octets[at + 1];
+    if (next !== 0x20 && next !== 0x09) continue;
+    kept.push(octets.subarray(from, at > 0 && octets[at - 1] === CARRIAGE_RETURN ? at - 1 : at));
+    from = at + 2;
+  }
+  if (from === 0) return octets;
+  kept.push(octets.subarray(from));
+  return Buffer.concat(kept);
+}
+
 /** The answer's body as text, up to `maxBytes` once decompressed. */
 function readBody(answer: IncomingMessage, maxBytes: number): Promise<string> {
   const declared = Number(answer.headers["content-length"]);
@@ -87,7 +109,9 @@ function readBody(answer: IncomingMessage, maxBytes: number): Promise<string> {
     answer.on("error", (error) => reject(new FeedFetchError(`the feed could not be read: ${error.message}`)));
     body.on("end", () => {
       const charset = /charset="?([^";\s]+)/i.exec(String(answer.headers["content-type"] ?? ""))?.[1] ?? "utf-8";
-      resolve(textDecoderOf(charset).decode(Buffer.concat(chunks)));
+      const decoder = textDecoderOf(charset);
+      const octets = Buffer.concat(chunks);
+      resolve(decoder.decode(decoder.encoding === "utf-8" ? unfoldedOctets(octets) : octets));
     });
   });
 }

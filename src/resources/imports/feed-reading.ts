@@ -1,5 +1,6 @@
 import { BoundedWork, WorkFailed, WorkTooCostly, type WorkLimits } from "../../work/bounded-work";
-import { UnreadableFeed, type FeedReading, type FeedText } from "./ical-reader";
+import type { FeedReading, FeedText } from "./feed-event";
+import { UnreadableFeed } from "./ical-reader";
 
 /**
  * A feed is read in the work thread (src/work/bounded-work.ts), never on the event loop: its

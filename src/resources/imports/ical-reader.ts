@@ -2,57 +2,20 @@ import ICAL from "ical.js";
 import { DateTime, IANAZone } from "luxon";
 import { findIana } from "windows-iana";
 import { contentLineValueCount, MAX_EXDATES, MAX_RDATES, MAX_ZONE_DATES } from "../../dates/recurrence-limits";
+import type { FeedEvent, FeedProblem, FeedReading, FeedText } from "./feed-event";
+import { withFirstOccurrencesSplit } from "./first-occurrences";
+import { ZoneMatcher } from "./zone-matching";
 
 /**
  * Reading an iCalendar feed (RFC 5545) into the events it describes, with ical.js: each VEVENT's
  * times as wall clocks of an IANA zone, its rule and exceptions as our recurrence's canonical
  * form (`{rrule, rdate, exdate}`, wall clocks of the event's zone), its text as given. Zones: an
  * IANA name as such; a Windows name (as Outlook writes `TZID:W. Europe Standard Time`) as the
- * IANA zone CLDR maps it to; another name by the feed's VTIMEZONE of that name (its instants
- * then as wall clocks of the calendar's zone); UTC and floating times in the calendar's zone,
- * which is the feed's `X-WR-TIMEZONE`, or the site's.
+ * IANA zone CLDR maps it to; another name by the feed's VTIMEZONE of that name, as the IANA zone
+ * with its offsets (zone-matching.ts; with none, its instants as wall clocks of the calendar's
+ * zone); UTC and floating times in the calendar's zone, which is the feed's `X-WR-TIMEZONE`, or
+ * the site's. A series' overridden first occurrence leaves it (first-occurrences.ts).
  */
-
-/** One VEVENT as the calendar will hold it. */
-export interface FeedEvent {
-  uid: string;
-  /** Of an override of one occurrence (RECURRENCE-ID): that occurrence's start, a wall clock of the event's zone. */
-  recurrenceId: string | null;
-  timezone: string;
-  allDay: boolean;
-  /** `YYYY-MM-DD HH:MM:SS` of `timezone`; an all-day event's end is 23:59:59 of its last day (DTEND is exclusive). */
-  startLocal: string;
-  endLocal: string;
-  recurrence: { rrule: string; rdate: string[]; exdate: string[] } | null;
-  title: string | null;
-  /** DESCRIPTION as HTML (its lines as paragraphs and breaks), or X-ALT-DESC's HTML when the feed gives it. */
-  description: string | null;
-  url: string | null;
-  location: string | null;
-  geo: { lat: number; lng: number } | null;
-  organizer: { name: string | null; email: string | null } | null;
-  categories: string[];
-  cancelled: boolean;
-}
-
-/** Why a VEVENT was not read. */
-export interface FeedProblem {
-  uid: string | null;
-  recurrence_id: string | null;
-  message: string;
-}
-
-export interface FeedReading {
-  events: FeedEvent[];
-  problems: FeedProblem[];
-}
-
-/** What a feed's reading is given: its text, the site's zone, and the most VEVENTs it may hold (IMPORT_MAX_EVENTS). */
-export interface FeedText {
-  text: string;
-  siteZone: string;
-  maxEvents: number;
-}
 
 /** The feed is not iCalendar at all (no VCALENDAR could be read), or holds more VEVENTs than a run takes. */
 export class UnreadableFeed extends Error {
@@ -65,6 +28,8 @@ interface Zones {
   calendarZone: string;
   /** The feed's VTIMEZONEs by TZID, for names that are neither IANA nor Windows ones; a text: why one is not used. */
   defined: Map<string, ICAL.Timezone | string>;
+  /** The IANA zones of the VTIMEZONEs (zone-matching.ts). */
+  matcher: ZoneMatcher;
 }
 
 const zonesByName = new Map<string, string | null>();
@@ -115,6 +80,9 @@ function zonedWall(property: ICAL.Property, time: ICAL.Time, zones: Zones): { zo
   const defined = zones.defined.get(tzid);
   if (!defined) throw new Error(`unknown time zone "${tzid}" (neither IANA, Windows, nor a VTIMEZONE of the feed)`);
   if (typeof defined === "string") throw new Error(`the feed's VTIMEZONE "${tzid}" is not used: ${defined}`);
+  const matched = zones.matcher.zoneOf(defined, tzid, time.year);
+  if (matched !== null) return { zone: matched, wall: wallOfFields(time) };
+  // No IANA zone keeps its offsets: the instant, as a wall clock of the calendar's zone.
   const offsetSeconds = defined.utcOffset(time);
   const instant = DateTime.fromISO(`${wallOfFields(time).replace(" ", "T")}Z`).minus({ seconds: offsetSeconds });
   return { zone: zones.calendarZone, wall: instant.setZone(zones.calendarZone).toFormat(WALL) };
@@ -167,14 +135,34 @@ function stringOf(vevent: ICAL.Component, name: string): string | null {
   return text === "" ? null : text;
 }
 
+/**
+ * A TEXT value's escapes undone (RFC 5545 §3.3.11): ical.js undoes them for the properties it
+ * knows, and leaves an X- property's value (Outlook's X-ALT-DESC) as written.
+ */
+function unescapedText(value: string): string {
+  return value.replace(/\\([\\;,nN])/g, (_escape, character: string) =>
+    character === "n" || character === "N" ? "\n" : character,
+  );
+}
+
+/**
+ * Elements that say a DESCRIPTION is HTML, not text: Google Calendar writes its descriptions' markup
+ * as it is (`<b>`, `<br>`, `<a href>`, `<ul><li>`, and its `<html-blob>` wrapper), where RFC 5545
+ * has plain text. A text's "<3" or "a < b" is none of them.
+ */
+const HTML_ELEMENT =
+  /<\/?(?:a|b|i|u|s|em|strong|br|p|div|span|ul|ol|li|h[1-6]|blockquote|pre|code|html-blob)(?:\s[^<>]*)?\/?>/i;
+
 function descriptionOf(vevent: ICAL.Component): string | null {
   const alternative = vevent
     .getAllProperties("x-alt-desc")
     .find((property) => String(property.getParameter("fmttype") ?? "").toLowerCase() === "text/html");
-  const html = alternative ? String(alternative.getFirstValue() ?? "").trim() : "";
+  const html = alternative ? unescapedText(String(alternative.getFirstValue() ?? "")).trim() : "";
   if (html !== "") return html;
   const text = stringOf(vevent, "description");
-  return text === null ? null : textAsHtml(text);
+  if (text === null) return null;
+  // Its lines stay lines, as Google shows them.
+  return HTML_ELEMENT.test(text) ? text.replace(/\r?\n/g, "<br>") : textAsHtml(text);
 }
 
 function organizerOf(vevent: ICAL.Component): FeedEvent["organizer"] {
@@ -187,10 +175,15 @@ function organizerOf(vevent: ICAL.Component): FeedEvent["organizer"] {
   return name === null && email === null ? null : { name, email };
 }
 
+/** GEO, or the `geo:` URI of Apple's X-APPLE-STRUCTURED-LOCATION (`geo:38.7157,-9.1413`), which Apple writes instead. */
 function geoOf(vevent: ICAL.Component): FeedEvent["geo"] {
   const value = vevent.getFirstPropertyValue("geo") as unknown;
-  if (!Array.isArray(value) || value.length !== 2) return null;
-  const [lat, lng] = value.map(Number);
+  const apple = /^geo:([-+\d.]+),([-+\d.]+)/i.exec(
+    String(vevent.getFirstPropertyValue("x-apple-structured-location") ?? ""),
+  );
+  const pair = Array.isArray(value) && value.length === 2 ? value : apple ? [apple[1], apple[2]] : null;
+  if (pair === null) return null;
+  const [lat, lng] = pair.map(Number);
   return Number.isFinite(lat) && Number.isFinite(lng) && Math.abs(lat) <= 90 && Math.abs(lng) <= 180
     ? { lat, lng }
     : null;
@@ -409,7 +402,8 @@ export function readFeed({ text: source, siteZone, maxEvents }: FeedText): FeedR
     const tzid = component.getFirstPropertyValue("tzid");
     if (typeof tzid === "string") defined.set(tzid, unusableZoneReason(component) ?? new ICAL.Timezone(component));
   }
-  const zones: Zones = { calendarZone: calendarZoneOf(calendar, siteZone), defined };
+  const calendarZone = calendarZoneOf(calendar, siteZone);
+  const zones: Zones = { calendarZone, defined, matcher: new ZoneMatcher(calendarZone) };
   const events: FeedEvent[] = [];
   for (const vevent of detached("vevent")) {
     const uid = stringOf(vevent, "uid");
@@ -425,5 +419,5 @@ export function readFeed({ text: source, siteZone, maxEvents }: FeedText): FeedR
       problems.push({ uid, recurrence_id: recurrenceIdText, message: (error as Error).message });
     }
   }
-  return { events, problems };
+  return { events: withFirstOccurrencesSplit(events), problems };
 }

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import type { Schemas } from "../../http/operation-types";
 import { CONTRIBUTOR_MARKUP } from "../../text/kses";
-import type { FeedEvent } from "./ical-reader";
+import type { FeedEvent } from "./feed-event";
+import { venueOfLocation } from "./location-venue";
 
 /**
  * What a VEVENT asks of its event: an event write, in the form the API takes (so that an import
@@ -27,10 +28,9 @@ function titleOf(event: FeedEvent): string {
 }
 
 function venueOf(event: FeedEvent): Schemas["EventFields"]["venue"] {
-  if (event.location === null) return [];
-  const name = CONTRIBUTOR_MARKUP.title(event.location).trim();
-  if (name === "") return [];
-  return { venue: cut(name, 200), ...(event.geo ? { geo_lat: event.geo.lat, geo_lng: event.geo.lng } : {}) };
+  const named = event.location === null ? null : venueOfLocation(CONTRIBUTOR_MARKUP.title(event.location));
+  if (named === null) return [];
+  return { ...named, ...(event.geo ? { geo_lat: event.geo.lat, geo_lng: event.geo.lng } : {}) };
 }
 
 function organizerOf(event: FeedEvent): Schemas["EventFields"]["organizer"] {
@@ -44,12 +44,13 @@ function organizerOf(event: FeedEvent): Schemas["EventFields"]["organizer"] {
 /**
  * The write of a VEVENT's event, as the feed says it (its ORGANIZER as data: a run links the
  * organizer its e-mail address matches instead); an override's (of one occurrence) has no rule,
- * and keeps its series' status.
+ * and keeps its series' status; one of a series' first occurrence is an event of its own.
  */
 export function eventWriteOf(event: FeedEvent, defaults: SourceDefaults): Schemas["CreateEventRequest"] {
   const description = event.description === null ? "" : cut(CONTRIBUTOR_MARKUP.html(event.description), 65535);
   const website = event.url !== null && event.url.length <= 2000 && HTTP_URL.test(event.url) ? event.url : "";
   const names = event.categories.map((name) => cut(name, 200)).slice(0, 100 - defaults.categoryIds.length);
+  const ownEvent = event.recurrenceId === null || event.firstOfSeries === true;
   return {
     title: titleOf(event),
     description,
@@ -63,8 +64,8 @@ export function eventWriteOf(event: FeedEvent, defaults: SourceDefaults): Schema
     categories: [...defaults.categoryIds, ...names],
     tags: defaults.tagIds,
     // A cancelled event is not published (it stays, as a draft, should the feed bring it back).
-    ...(event.recurrenceId === null ? { status: event.cancelled ? "draft" : defaults.postStatus } : {}),
-    ...(event.recurrenceId === null ? { recurrence: event.recurrence } : {}),
+    ...(ownEvent ? { status: event.cancelled ? "draft" : defaults.postStatus } : {}),
+    ...(ownEvent ? { recurrence: event.firstOfSeries ? null : event.recurrence } : {}),
   };
 }
 

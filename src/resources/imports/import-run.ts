@@ -16,7 +16,8 @@ import { eventStatuses, occurrenceIdAt } from "../events/event-repository";
 import { organizerIdByEmail } from "../organizers/organizer-repository";
 import { existingTermIds } from "../terms/term-repository";
 import { fetchFeed, FeedFetchError } from "./feed-fetch";
-import { UnreadableFeed, type FeedEvent, type FeedProblem } from "./ical-reader";
+import type { FeedEvent, FeedProblem } from "./feed-event";
+import { UnreadableFeed } from "./ical-reader";
 import { readFeedBounded } from "./feed-reading";
 import { digestOf, eventWriteOf, type SourceDefaults } from "./import-mapping";
 import {
@@ -51,9 +52,11 @@ export const RUN_LEASE_MARGIN_MS = 15 * 60_000;
 
 const FREQUENCY_MS: Record<string, number | null> = {
   manual: null,
+  every30mins: 1_800_000,
   hourly: 3_600_000,
   daily: 86_400_000,
   weekly: 7 * 86_400_000,
+  monthly: 30 * 86_400_000,
 };
 /** The wait after a first failure; it doubles with each failure in a row, up to the source's frequency. */
 const FIRST_BACKOFF_MS = 5 * 60_000;
@@ -274,6 +277,11 @@ async function keepInStep(
     await yieldToEventLoop();
   }
   for (const event of overrides.values()) {
+    // An override of a series' first occurrence is an event of its own (first-occurrences.ts).
+    if (event.firstOfSeries) {
+      await writeVevent(step, event, null);
+      continue;
+    }
     const master = masters.get(keyOf(event.uid, null));
     const seriesId = master ? step.previous.get(keyOf(event.uid, null))?.eventId : null;
     // A series trashed here: its occurrences are left alone too.
@@ -387,7 +395,7 @@ async function writeVevent(
     }
     if (series === null) {
       const id = await events.create(db, step.ctx, write, horizon, record);
-      step.previous.set(keyOf(event.uid, null), { uid: event.uid, recurrenceId, eventId: id, digest });
+      step.previous.set(keyOf(event.uid, event.recurrenceId), { uid: event.uid, recurrenceId, eventId: id, digest });
       tally.created += 1;
       return;
     }
@@ -422,8 +430,18 @@ async function removeVevent(step: Step, row: ImportedRow, masters: Map<string, F
       await writeImportRows(db, forget);
       return;
     }
-    if (row.recurrenceId === "") {
-      if (source.onRemoved !== "trash") {
+    const master = masters.get(keyOf(row.uid, null));
+    // The first occurrence made an event of its own (first-occurrences.ts), now the series' again or cancelled.
+    const ownFirst = master !== undefined && row.recurrenceId !== "" && row.recurrenceId <= master.startLocal;
+    // Trashed here already: left so; deleted here: forgotten.
+    const status = step.statuses.get(row.eventId);
+    if (ownFirst && status === "trash") return;
+    if (ownFirst && status === undefined) {
+      await writeImportRows(db, forget);
+      return;
+    }
+    if (row.recurrenceId === "" || ownFirst) {
+      if (source.onRemoved !== "trash" && !ownFirst) {
         await writeImportRows(db, (tx) => saveImportedRow(tx, source.id, { ...row, digest: REMOVED }));
         return;
       }
@@ -433,7 +451,6 @@ async function removeVevent(step: Step, row: ImportedRow, masters: Map<string, F
       tally.removed += 1;
       return;
     }
-    const master = masters.get(keyOf(row.uid, null));
     if (!master) {
       await writeImportRows(db, forget);
       return;

@@ -1,0 +1,44 @@
+/** What reading an iCalendar feed gives (ical-reader.ts), and what it is given. */
+
+/** One VEVENT as the calendar will hold it. */
+export interface FeedEvent {
+  uid: string;
+  /** Of an override of one occurrence (RECURRENCE-ID): that occurrence's start, a wall clock of the event's zone. */
+  recurrenceId: string | null;
+  timezone: string;
+  allDay: boolean;
+  /** `YYYY-MM-DD HH:MM:SS` of `timezone`; an all-day event's end is 23:59:59 of its last day (DTEND is exclusive). */
+  startLocal: string;
+  endLocal: string;
+  recurrence: { rrule: string; rdate: string[]; exdate: string[] } | null;
+  /** An override of its series' first occurrence, made an event of its own: the series starts after it (first-occurrences.ts). */
+  firstOfSeries?: true;
+  title: string | null;
+  /** DESCRIPTION as HTML (its lines as paragraphs and breaks), or X-ALT-DESC's HTML when the feed gives it. */
+  description: string | null;
+  url: string | null;
+  location: string | null;
+  geo: { lat: number; lng: number } | null;
+  organizer: { name: string | null; email: string | null } | null;
+  categories: string[];
+  cancelled: boolean;
+}
+
+/** Why a VEVENT was not read. */
+export interface FeedProblem {
+  uid: string | null;
+  recurrence_id: string | null;
+  message: string;
+}
+
+export interface FeedReading {
+  events: FeedEvent[];
+  problems: FeedProblem[];
+}
+
+/** What a feed's reading is given: its text, the site's zone, and the most VEVENTs it may hold (IMPORT_MAX_EVENTS). */
+export interface FeedText {
+  text: string;
+  siteZone: string;
+  maxEvents: number;
+}

@@ -1,0 +1,67 @@
+/**
+ * A venue from an iCalendar LOCATION, which is free text. Apple Calendar writes a place as its name,
+ * a line break, and its address (`Coliseu dos Recreios\nRua das Portas de Santo Antão 96, 1150-268
+ * Lisboa, Portugal`, the address itself sometimes on several lines): the name is the first line and
+ * the address is read into its fields. A LOCATION on one line stays the venue's name, as written.
+ */
+
+export interface LocationVenue {
+  venue: string;
+  address?: string;
+  city?: string;
+  stateprovince?: string;
+  zip?: string;
+  country?: string;
+}
+
+/** A postal code before or after a place: `1150-268`, `10115`, `SW1A 1AA`, `95014-1234`. */
+const POSTAL_CODE = String.raw`(?:\d{4,5}(?:-\d{3,4})?|[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2})`;
+/** `CA 95014`: a state's code, then the code. */
+const STATE_AND_CODE = new RegExp(String.raw`^([A-Z]{2})\s+(${POSTAL_CODE})$`);
+/** `1150-268 Lisboa`, `10115 Berlin`. */
+const CODE_THEN_PLACE = new RegExp(String.raw`^(${POSTAL_CODE})\s+(\D.*)$`);
+/** `London SW1A 1AA`, `Cupertino 95014`. */
+const PLACE_THEN_CODE = new RegExp(String.raw`^(\D.*?)\s+(${POSTAL_CODE})$`);
+const FIELD_LENGTH = 200;
+
+const cut = (text: string) => (text.length > FIELD_LENGTH ? text.slice(0, FIELD_LENGTH) : text);
+
+/** The address's fields: its street first, its country last when it has three parts or more. */
+function addressFields(address: string): Omit<LocationVenue, "venue"> {
+  const parts = address
+    .split(",")
+    .map((part) => part.trim())
+    .filter((part) => part !== "");
+  if (parts.length === 0) return {};
+  const fields: Omit<LocationVenue, "venue"> = { address: parts[0] };
+  const rest = parts.slice(1);
+  if (rest.length >= 2) fields.country = rest.pop();
+  for (const part of rest) {
+    const stateAndCode = STATE_AND_CODE.exec(part);
+    const codeThenPlace = CODE_THEN_PLACE.exec(part);
+    const placeThenCode = PLACE_THEN_CODE.exec(part);
+    if (stateAndCode) {
+      fields.stateprovince ??= stateAndCode[1];
+      fields.zip ??= stateAndCode[2];
+    } else if (codeThenPlace) {
+      fields.zip ??= codeThenPlace[1];
+      fields.city ??= codeThenPlace[2];
+    } else if (placeThenCode) {
+      fields.city ??= placeThenCode[1];
+      fields.zip ??= placeThenCode[2];
+    } else if (fields.city === undefined) fields.city = part;
+    else fields.stateprovince ??= part;
+  }
+  return Object.fromEntries(Object.entries(fields).map(([name, value]) => [name, cut(value)]));
+}
+
+/** The venue a LOCATION names, its name cut to what a venue's name may be; null for a blank one. */
+export function venueOfLocation(location: string): LocationVenue | null {
+  const lines = location
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== "");
+  if (lines.length === 0) return null;
+  const venue = cut(lines[0]);
+  return lines.length === 1 ? { venue } : { venue, ...addressFields(lines.slice(1).join(", ")) };
+}
