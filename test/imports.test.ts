@@ -459,15 +459,8 @@ describe("a Google Calendar export, kept in step", () => {
   });
 });
 
-/** An Outlook (Exchange) published calendar: Windows zone names, a zone of its own, a monthly series, an all-day event. */
-const OUTLOOK_FEED = calendar([
-  "BEGIN:VCALENDAR",
-  "METHOD:PUBLISH",
-  "PRODID:Microsoft Exchange Server 2010",
-  "VERSION:2.0",
-  "X-WR-CALNAME:University events",
-  "BEGIN:VTIMEZONE",
-  "TZID:W. Europe Standard Time",
+/** Central European time as Outlook writes it: today's rules, from 1601. */
+const CENTRAL_EUROPE_OBSERVANCES = [
   "BEGIN:STANDARD",
   "DTSTART:16010101T030000",
   "TZOFFSETFROM:+0200",
@@ -480,6 +473,18 @@ const OUTLOOK_FEED = calendar([
   "TZOFFSETTO:+0200",
   "RRULE:FREQ=YEARLY;INTERVAL=1;BYDAY=-1SU;BYMONTH=3",
   "END:DAYLIGHT",
+];
+
+/** An Outlook (Exchange) published calendar: Windows zone names, a zone of its own, a monthly series, an all-day event. */
+const OUTLOOK_FEED = calendar([
+  "BEGIN:VCALENDAR",
+  "METHOD:PUBLISH",
+  "PRODID:Microsoft Exchange Server 2010",
+  "VERSION:2.0",
+  "X-WR-CALNAME:University events",
+  "BEGIN:VTIMEZONE",
+  "TZID:W. Europe Standard Time",
+  ...CENTRAL_EUROPE_OBSERVANCES,
   "END:VTIMEZONE",
   "BEGIN:VTIMEZONE",
   "TZID:Customized Time Zone",
@@ -1078,23 +1083,7 @@ describe("iCalendar as Google, Outlook and Apple write it", () => {
   it("keeps a series in a zone the feed defines under a localized name at its hour across a DST change", async () => {
     // Outlook in German: the zone is named in the reader's language, and defined by the feed only.
     const path = feedOf("outlook-localized", [
-      [
-        "BEGIN:VTIMEZONE",
-        "TZID:Mitteleuropäische Zeit",
-        "BEGIN:STANDARD",
-        "DTSTART:16010101T030000",
-        "TZOFFSETFROM:+0200",
-        "TZOFFSETTO:+0100",
-        "RRULE:FREQ=YEARLY;INTERVAL=1;BYDAY=-1SU;BYMONTH=10",
-        "END:STANDARD",
-        "BEGIN:DAYLIGHT",
-        "DTSTART:16010101T020000",
-        "TZOFFSETFROM:+0100",
-        "TZOFFSETTO:+0200",
-        "RRULE:FREQ=YEARLY;INTERVAL=1;BYDAY=-1SU;BYMONTH=3",
-        "END:DAYLIGHT",
-        "END:VTIMEZONE",
-      ],
+      ["BEGIN:VTIMEZONE", "TZID:Mitteleuropäische Zeit", ...CENTRAL_EUROPE_OBSERVANCES, "END:VTIMEZONE"],
       vevent([
         "UID:kolloquium@example.de",
         "DTSTART;TZID=Mitteleuropäische Zeit:20261007T140000",
@@ -1161,17 +1150,10 @@ describe("iCalendar as Google, Outlook and Apple write it", () => {
         "LOCATION:Coliseu dos Recreios\\nRua das Portas de Santo Antão 96\\, 1150-268 Lisboa\\, Portugal",
         'X-APPLE-STRUCTURED-LOCATION;VALUE=URI;X-ADDRESS="Rua das Portas de Santo Antão 96\\\\n1150-268 Lisboa\\\\nPortugal";X-APPLE-RADIUS=70;X-TITLE="Coliseu dos Recreios":geo:38.7157,-9.1413',
       ]),
-      vevent([
-        "UID:apple-2@icloud.com",
-        "DTSTART;TZID=America/Los_Angeles:20261217T100000",
-        "DTEND;TZID=America/Los_Angeles:20261217T110000",
-        "SUMMARY:Campus visit",
-        "LOCATION:Apple Park\\n1 Apple Park Way\\nCupertino\\, CA 95014\\nUnited States",
-      ]),
     ]);
-    expect((await importOf(path)).run).toMatchObject({ failed: 0, created: 2 });
-    const events = await allEvents();
-    expect(byTitle(events, "Concert at the Coliseu")[0].venue).toMatchObject({
+    expect((await importOf(path)).run).toMatchObject({ failed: 0, created: 1 });
+    // The address's other forms: location-venue.test.ts.
+    expect(byTitle(await allEvents(), "Concert at the Coliseu")[0].venue).toMatchObject({
       venue: "Coliseu dos Recreios",
       address: "Rua das Portas de Santo Antão 96",
       zip: "1150-268",
@@ -1179,14 +1161,6 @@ describe("iCalendar as Google, Outlook and Apple write it", () => {
       country: "Portugal",
       geo_lat: 38.7157,
       geo_lng: -9.1413,
-    });
-    expect(byTitle(events, "Campus visit")[0].venue).toMatchObject({
-      venue: "Apple Park",
-      address: "1 Apple Park Way",
-      city: "Cupertino",
-      stateprovince: "CA",
-      zip: "95014",
-      country: "United States",
     });
   });
 });

@@ -16,13 +16,7 @@ import { WINDOWS_TO_IANA_MAP } from "windows-iana";
  */
 
 /** The changes of offset ical.js expands a VTIMEZONE into: UTC fields, and the offsets before and after (seconds). */
-interface ZoneChange {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
+interface ZoneChange extends Pick<ICAL.Time, "year" | "month" | "day" | "hour" | "minute" | "second"> {
   utcOffset: number;
   prevUtcOffset: number;
 }
