@@ -822,7 +822,7 @@ export interface paths {
          *     own, the series starting at its next one), `LOCATION` as a venue found or created by name (with
          *     `GEO`; Apple's name-then-address lines as a venue with its address), `ORGANIZER` as an organizer
          *     found by e-mail or created by name, `CATEGORIES` as categories found or created by name, `URL`
-         *     as the website, `DESCRIPTION` (HTML when it holds markup, as Google writes it; or its HTML form,
+         *     as the website, `IMAGE` or an image's `ATTACH` as the image, `DESCRIPTION` (HTML when it holds markup, as Google writes it; or its HTML form,
          *     `X-ALT-DESC`) filtered as a contributor's markup.
          *     `STATUS:CANCELLED` makes an event a draft. Each run writes only what changed since the last:
          *     see `POST /imports/{id}/run`. Administrators only.

@@ -15,6 +15,7 @@ const event = (fields: Partial<FeedEvent>): FeedEvent => ({
   title: "Series",
   description: null,
   url: null,
+  image: null,
   location: null,
   geo: null,
   organizer: null,

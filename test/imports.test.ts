@@ -165,6 +165,7 @@ interface Listed {
   detached: boolean;
   recurrence: { rrule: string; rdate: string[]; exdate: string[] } | null;
   venue: { id: number; venue: string; geo_lat?: number; geo_lng?: number } | [];
+  image: { url: string } | false;
   organizer: Array<{ id: number; organizer: string; email: string }>;
   categories: Array<{ id: number; name: string }>;
   tags: Array<{ id: number; name: string }>;
@@ -926,6 +927,12 @@ describe("a round trip", () => {
   it("gives a second calendar the same events, series and exceptions as our own feed", async () => {
     const second = await startTestServer(IMPORT_ENV);
     try {
+      // An image, which the feed carries as an ATTACH.
+      const { body: listedBefore } = await ok(
+        server.raw("GET", `${root}/events?start_date=2027-01-01&end_date=2027-12-31&per_page=100`),
+      );
+      const pictured = (listedBefore.events as Listed[]).find((event) => event.post_parent === 0)!;
+      await ok(admin("PATCH", `/events/${pictured.id}`, { image: "https://images.example.org/round-trip.jpg" }));
       const feedUrl = `${server.base}/events.ics?start_date=2027-01-01&end_date=2027-12-31&per_page=100`;
       const created = await second.raw("POST", `${root}/imports`, {
         headers: ADMIN_HEADERS,
@@ -948,6 +955,7 @@ describe("a round trip", () => {
             detached: event.detached,
             rule: event.recurrence && { rrule: event.recurrence.rrule, exdate: event.recurrence.exdate },
             venue: Array.isArray(event.venue) ? null : event.venue.venue,
+            image: event.image ? event.image.url : null,
           }))
           .sort((a, b) => (a.start + a.title).localeCompare(b.start + b.title));
       };
@@ -957,6 +965,7 @@ describe("a round trip", () => {
           .events as Listed[];
       const ours = shape(await listed(server));
       expect(ours.length).toBeGreaterThanOrEqual(5);
+      expect(ours.some((event) => event.image !== null)).toBe(true);
       expect(shape(await listed(second))).toEqual(ours);
     } finally {
       await second.close();
@@ -1140,7 +1149,7 @@ describe("iCalendar as Google, Outlook and Apple write it", () => {
     expect(byTitle(events, "Noite na Rua de São João da Praça")).toHaveLength(1);
   });
 
-  it("makes Apple's LOCATION, a name and an address on lines of their own, a venue with its address", async () => {
+  it("makes Apple's LOCATION, a name and an address on lines of their own, a venue with its address, and an image the event's", async () => {
     const path = feedOf("apple", [
       vevent([
         "UID:apple-1@icloud.com",
@@ -1149,11 +1158,32 @@ describe("iCalendar as Google, Outlook and Apple write it", () => {
         "SUMMARY:Concert at the Coliseu",
         "LOCATION:Coliseu dos Recreios\\nRua das Portas de Santo Antão 96\\, 1150-268 Lisboa\\, Portugal",
         'X-APPLE-STRUCTURED-LOCATION;VALUE=URI;X-ADDRESS="Rua das Portas de Santo Antão 96\\\\n1150-268 Lisboa\\\\nPortugal";X-APPLE-RADIUS=70;X-TITLE="Coliseu dos Recreios":geo:38.7157,-9.1413',
+        "ATTACH;FMTTYPE=application/pdf:https://example.org/programme.pdf",
+        "ATTACH;FMTTYPE=image/jpeg:https://images.example.org/coliseu.jpg",
+      ]),
+      vevent([
+        "UID:badge@example.org",
+        "DTSTART;TZID=Europe/Lisbon:20261218T210000",
+        "SUMMARY:With a badge",
+        "IMAGE;VALUE=URI;DISPLAY=BADGE;FMTTYPE=image/png:https://images.example.org/badge.png",
+      ]),
+      vevent([
+        "UID:inline@example.org",
+        "DTSTART;TZID=Europe/Lisbon:20261219T210000",
+        "SUMMARY:With an inline picture",
+        "ATTACH;FMTTYPE=image/png;ENCODING=BASE64;VALUE=BINARY:iVBORw0KGgo=",
       ]),
     ]);
-    expect((await importOf(path)).run).toMatchObject({ failed: 0, created: 1 });
+    expect((await importOf(path)).run).toMatchObject({ failed: 0, created: 3 });
+    const events = await allEvents();
+    // The image: an ATTACH that is one (not the PDF), RFC 7986's IMAGE; an inline one is not taken.
+    expect(byTitle(events, "Concert at the Coliseu")[0].image).toMatchObject({
+      url: "https://images.example.org/coliseu.jpg",
+    });
+    expect(byTitle(events, "With a badge")[0].image).toMatchObject({ url: "https://images.example.org/badge.png" });
+    expect(byTitle(events, "With an inline picture")[0].image).toBe(false);
     // The address's other forms: location-venue.test.ts.
-    expect(byTitle(await allEvents(), "Concert at the Coliseu")[0].venue).toMatchObject({
+    expect(byTitle(events, "Concert at the Coliseu")[0].venue).toMatchObject({
       venue: "Coliseu dos Recreios",
       address: "Rua das Portas de Santo Antão 96",
       zip: "1150-268",

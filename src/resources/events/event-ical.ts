@@ -22,7 +22,8 @@ import { yieldToEventLoop } from "../../event-loop";
  * - DTSTART/DTEND in the event's own zone (TZID), or as DATE values for all-day events (DTEND the
  *   day after the last, as RFC 5545 counts it); an end in the hour a DST change repeats, in UTC;
  * - SUMMARY, DESCRIPTION (plain text, its paragraphs, line breaks and list items on lines of their
- *   own) and X-ALT-DESC (the HTML, for apps that show it), URL (the permalink), LOCATION and GEO from the venue,
+ *   own) and X-ALT-DESC (the HTML, for apps that show it), URL (the permalink), ATTACH (the
+ *   image, with its FMTTYPE), LOCATION and GEO from the venue,
  *   ORGANIZER from the first organizer that has an e-mail address, CATEGORIES from categories
  *   and tags;
  * - an event trashed inside the feed's window: STATUS:CANCELLED, so subscribed apps drop it;
@@ -191,6 +192,7 @@ function eventData(event: FeedEvent, json: Schemas["Event"], ctx: RequestContext
     summary: json.title ? plainText(json.title) : "",
     ...(description ? { description: /<[a-z]/i.test(html) ? { plain: description, html } : description } : {}),
     url: json.url,
+    ...(json.image ? { attachments: [json.image.url] } : {}),
     ...locationOf(event.cancelled ? undefined : venue),
     // ORGANIZER is a calendar address: an organizer without an e-mail address has none to give.
     ...(organizer?.email && !event.cancelled
@@ -201,6 +203,25 @@ function eventData(event: FeedEvent, json: Schemas["Event"], ctx: RequestContext
     // Days have no zone in iCalendar; the event's, for calendars (ours among them) that keep one.
     ...(record.allDay ? { x: [{ key: ALL_DAY_ZONE, value: record.timezone }] } : {}),
   };
+}
+
+const IMAGE_TYPES: Record<string, string> = {
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  png: "image/png",
+  gif: "image/gif",
+  webp: "image/webp",
+  avif: "image/avif",
+};
+
+/**
+ * The event's image as an ATTACH with its FMTTYPE (`ATTACH;FMTTYPE=image/jpeg:…`), as calendars
+ * that show an event's image read it (and this service's imports): ical-generator writes ATTACH
+ * with no parameter. Before folding, on the VEVENT's one ATTACH line.
+ */
+function imageTyped(vevent: string, json: Schemas["Event"]): string {
+  const type = json.image ? IMAGE_TYPES[json.image.extension] : undefined;
+  return type === undefined ? vevent : vevent.replace(/^ATTACH:/m, `ATTACH;FMTTYPE=${type}:`);
 }
 
 /**
@@ -270,9 +291,10 @@ export async function eventCalendar(
     let vevent = shared ? sources.kept!.get(key) : undefined;
     if (vevent === undefined) {
       if (++made % EVENTS_PER_SLICE === 0) await yieldToEventLoop();
+      const json = sources.present(event.record);
       vevent = endAsInstant(
         startAsGiven(
-          foldLines(calendar.createEvent(eventData(event, sources.present(event.record), ctx)).toString()) + "\r\n",
+          foldLines(imageTyped(calendar.createEvent(eventData(event, json, ctx)).toString(), json)) + "\r\n",
           event.record,
         ),
         event.record,

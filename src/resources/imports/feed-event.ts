@@ -17,6 +17,8 @@ export interface FeedEvent {
   /** DESCRIPTION as HTML (its lines as paragraphs and breaks), or X-ALT-DESC's HTML when the feed gives it. */
   description: string | null;
   url: string | null;
+  /** The event's image: RFC 7986's IMAGE, or an ATTACH that is an image (by its FMTTYPE, or its URL's extension). */
+  image: string | null;
   location: string | null;
   geo: { lat: number; lng: number } | null;
   organizer: { name: string | null; email: string | null } | null;

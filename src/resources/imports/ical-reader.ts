@@ -175,6 +175,41 @@ function organizerOf(vevent: ICAL.Component): FeedEvent["organizer"] {
   return name === null && email === null ? null : { name, email };
 }
 
+const IMAGE_PATH = /\.(?:jpe?g|png|gif|webp|avif)$/i;
+
+/**
+ * The event's image: an http(s) URL given by RFC 7986's IMAGE (`IMAGE;VALUE=URI;DISPLAY=BADGE:…`),
+ * or by an ATTACH whose FMTTYPE is an image's (`ATTACH;FMTTYPE=image/jpeg:…`, as Apple, Mobilizon
+ * and this service's feeds write it) or whose URL's path ends as an image's. Inline (BINARY) ones
+ * are not taken.
+ */
+function imageOf(vevent: ICAL.Component): string | null {
+  const uri = (property: ICAL.Property) => {
+    const value = String(property.getFirstValue() ?? "").trim();
+    return String(property.getParameter("value") ?? "").toUpperCase() !== "BINARY" && /^https?:\/\//i.test(value)
+      ? value
+      : null;
+  };
+  const isImage = (property: ICAL.Property, value: string) => {
+    const type = String(property.getParameter("fmttype") ?? "").toLowerCase();
+    if (type !== "") return type.startsWith("image/");
+    try {
+      return IMAGE_PATH.test(new URL(value).pathname);
+    } catch {
+      return false;
+    }
+  };
+  for (const property of vevent.getAllProperties("image")) {
+    const value = uri(property);
+    if (value !== null) return value;
+  }
+  for (const property of vevent.getAllProperties("attach")) {
+    const value = uri(property);
+    if (value !== null && isImage(property, value)) return value;
+  }
+  return null;
+}
+
 /** GEO, or the `geo:` URI of Apple's X-APPLE-STRUCTURED-LOCATION (`geo:38.7157,-9.1413`), which Apple writes instead. */
 function geoOf(vevent: ICAL.Component): FeedEvent["geo"] {
   const value = vevent.getFirstPropertyValue("geo") as unknown;
@@ -257,6 +292,7 @@ function readEvent(vevent: ICAL.Component, uid: string, zones: Zones): FeedEvent
     title: stringOf(vevent, "summary"),
     description: descriptionOf(vevent),
     url: stringOf(vevent, "url"),
+    image: imageOf(vevent),
     location: stringOf(vevent, "location"),
     geo: geoOf(vevent),
     organizer: organizerOf(vevent),

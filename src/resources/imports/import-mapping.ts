@@ -49,8 +49,12 @@ function organizerOf(event: FeedEvent): Schemas["EventFields"]["organizer"] {
 export function eventWriteOf(event: FeedEvent, defaults: SourceDefaults): Schemas["CreateEventRequest"] {
   const description = event.description === null ? "" : cut(CONTRIBUTOR_MARKUP.html(event.description), 65535);
   const website = event.url !== null && event.url.length <= 2000 && HTTP_URL.test(event.url) ? event.url : "";
-  const names = event.categories.map((name) => cut(name, 200)).slice(0, 100 - defaults.categoryIds.length);
   const ownEvent = event.recurrenceId === null || event.firstOfSeries === true;
+  const given = event.image !== null && event.image.length <= 2000 && HTTP_URL.test(event.image) ? event.image : null;
+  // An event's image set here stays when the feed gives none; an override is its occurrence whole
+  // (RFC 5545), and has none then, whatever its series has.
+  const image = given !== null ? { image: given } : ownEvent ? {} : { image: "" };
+  const names = event.categories.map((name) => cut(name, 200)).slice(0, 100 - defaults.categoryIds.length);
   return {
     title: titleOf(event),
     description,
@@ -59,6 +63,7 @@ export function eventWriteOf(event: FeedEvent, defaults: SourceDefaults): Schema
     timezone: event.timezone,
     all_day: event.allDay,
     website,
+    ...image,
     venue: venueOf(event),
     organizer: organizerOf(event),
     categories: [...defaults.categoryIds, ...names],

@@ -457,6 +457,8 @@ async function removeVevent(step: Step, row: ImportedRow, masters: Map<string, F
     }
     const occurrence = { ...master, recurrenceId: row.recurrenceId, recurrence: null };
     const feedWrite = eventWriteOf({ ...occurrence, ...occurrenceTimes(master, row.recurrenceId) }, step.defaults);
+    // Given back, it has its series' image, the feed's or one set here.
+    if (master.image === null) delete feedWrite.image;
     const write = await withMatchedOrganizer(db, master, feedWrite);
     const written = await events.update(db, step.ctx, row.eventId, write, config.recurrenceHorizonDays, forget);
     if (!written) await writeImportRows(db, forget);
