@@ -2873,6 +2873,25 @@ export interface components {
          * @enum {string}
          */
         ImportOnRemoved: "trash" | "keep";
+        /**
+         * @description Which of the feed's events each run takes, as Event Aggregator's import limit: `{"days": N}`
+         *     those that are not over and start within the next N days, `{"events": N}` the next N of them
+         *     (by start; a series is one event, with its occurrences), `null` every event the feed gives.
+         *     A series is over after its UNTIL and its last extra date (RDATE); one with COUNT or no end is
+         *     never over. Events outside the window are neither written nor counted, and those an earlier
+         *     run imported stay as they are (they did not leave the feed). A change of window makes the next
+         *     run read the feed in full.
+         * @example {
+         *       "days": 90
+         *     }
+         */
+        ImportWindow: {
+            /** @example 90 */
+            days: number;
+        } | {
+            /** @example 50 */
+            events: number;
+        } | null;
         /** @description One run of a source, and what it did to each VEVENT of the feed. */
         ImportRunSummary: {
             /**
@@ -2971,6 +2990,7 @@ export interface components {
             tags: components["schemas"]["ImportTermIds"];
             language: components["schemas"]["Language"];
             on_removed: components["schemas"]["ImportOnRemoved"];
+            window: components["schemas"]["ImportWindow"];
             /**
              * @description `false`: paused; it runs only when asked.
              * @example true
@@ -3042,6 +3062,8 @@ export interface components {
             language?: components["schemas"]["Language"];
             /** @description What becomes of an event that leaves the feed; `trash` when not given. */
             on_removed?: components["schemas"]["ImportOnRemoved"];
+            /** @description Which of the feed's events are taken; `null` (all) when not given. */
+            window?: components["schemas"]["ImportWindow"];
             /**
              * @description `false` makes the source paused from the start: it runs only when asked.
              * @example true
@@ -3067,6 +3089,7 @@ export interface components {
             tags?: components["schemas"]["ImportTermIds"];
             language?: components["schemas"]["Language"];
             on_removed?: components["schemas"]["ImportOnRemoved"];
+            window?: components["schemas"]["ImportWindow"];
             /** @example true */
             active?: boolean;
         };

@@ -1194,3 +1194,77 @@ describe("iCalendar as Google, Outlook and Apple write it", () => {
     });
   });
 });
+
+describe("a source's window", () => {
+  /** A UTC time `days` from now, as iCalendar writes it. */
+  const utc = (days: number) =>
+    new Date(Date.now() + days * 86_400_000)
+      .toISOString()
+      .replace(/[-:]/g, "")
+      .replace(/\.\d{3}/, "");
+  const single = (uid: string, title: string, days: number) => [
+    "BEGIN:VEVENT",
+    `UID:${uid}`,
+    `DTSTART:${utc(days)}`,
+    `DTEND:${utc(days + 0.1)}`,
+    `SUMMARY:${title}`,
+    "END:VEVENT",
+  ];
+  const series = (uid: string, title: string, days: number, rule: string) => [
+    "BEGIN:VEVENT",
+    `UID:${uid}`,
+    `DTSTART:${utc(days)}`,
+    `DTEND:${utc(days + 0.1)}`,
+    `RRULE:${rule}`,
+    `SUMMARY:${title}`,
+    "END:VEVENT",
+  ];
+  const titles = async () => {
+    const { body } = await ok(
+      admin("GET", "/events?search=Window&start_date=2020-01-01&end_date=2030-12-31&per_page=100"),
+    );
+    return (body.events as Listed[])
+      .filter((event) => event.post_parent === 0)
+      .map((event) => event.title)
+      .sort();
+  };
+
+  it("takes the events of the next days, or the next events, leaving the others as they are", async () => {
+    feeds.feeds.set(
+      "/window.ics",
+      calendar([
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        ...single("w-past@example.org", "Window past", -3),
+        ...single("w-soon@example.org", "Window soon", 10),
+        ...single("w-later@example.org", "Window later", 60),
+        ...series("w-ended@example.org", "Window ended series", -40, `FREQ=WEEKLY;UNTIL=${utc(-5)}`),
+        ...series("w-endless@example.org", "Window endless series", -20, "FREQ=MONTHLY"),
+        "END:VCALENDAR",
+      ]),
+    );
+    const source = await createSource({ url: feeds.urlOf("/window.ics"), frequency: "manual", window: { days: 30 } });
+    expect(source.window).toEqual({ days: 30 });
+    expect(await runSource(source.id)).toMatchObject({ failed: 0, created: 2, unchanged: 0 });
+    expect(await titles()).toEqual(["Window endless series", "Window soon"]);
+
+    // The next event of those not over, by start: the endless series, imported already.
+    const counted = (await ok(admin("PATCH", `/imports/${source.id}`, { window: { events: 1 } }))).body;
+    expect(counted.window).toEqual({ events: 1 });
+    expect(await runSource(source.id)).toMatchObject({ fetch: "fetched", created: 0, unchanged: 1, removed: 0 });
+    expect(await titles()).toEqual(["Window endless series", "Window soon"]);
+
+    // No window: every event, the past ones too.
+    expect((await ok(admin("PATCH", `/imports/${source.id}`, { window: null }))).body.window).toBeNull();
+    expect(await runSource(source.id)).toMatchObject({ created: 3, unchanged: 2 });
+    expect(await titles()).toEqual([
+      "Window ended series",
+      "Window endless series",
+      "Window later",
+      "Window past",
+      "Window soon",
+    ]);
+    expect((await admin("PATCH", `/imports/${source.id}`, { window: { days: 0 } })).status).toBe(400);
+    expect((await admin("PATCH", `/imports/${source.id}`, { window: { days: 3, events: 2 } })).status).toBe(400);
+  });
+});

@@ -23,7 +23,7 @@ export interface ImportedRow {
 }
 
 const SOURCE_COLUMNS = Prisma.raw(
-  `"id", "url", "description", "frequency", "postStatus", "categories", "tags", "language", "onRemoved", "active",
+  `"id", "url", "description", "frequency", "postStatus", "categories", "tags", "language", "onRemoved", "window", "active",
   "pausedReason", "ownerId", "etag", "lastModified", "consecutiveFailures", "nextRunAt", "leaseUntil", "createdAt", "modifiedAt"`,
 );
 

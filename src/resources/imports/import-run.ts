@@ -20,6 +20,7 @@ import type { FeedEvent, FeedProblem } from "./feed-event";
 import { UnreadableFeed } from "./ical-reader";
 import { readFeedBounded } from "./feed-reading";
 import { digestOf, eventWriteOf, type SourceDefaults } from "./import-mapping";
+import { takenByWindow, type ImportWindow } from "./import-window";
 import {
   deleteImportedRow,
   finishRun,
@@ -272,17 +273,23 @@ async function keepInStep(
   };
   const { masters, overrides, cancelledOverrides } = arrange(events, tally);
   const seen = new Set([...masters.keys(), ...overrides.keys(), ...cancelledOverrides]);
+  // Outside the source's window: neither written nor removed (import-window.ts).
+  const ownEvents = [...masters.values(), ...[...overrides.values()].filter((event) => event.firstOfSeries)];
+  const window = source.window === null ? null : (JSON.parse(source.window) as ImportWindow);
+  const taken = takenByWindow(window, ownEvents, step.ctx.now);
   for (const event of masters.values()) {
+    if (!taken.has(event)) continue;
     await writeVevent(step, event, null);
     await yieldToEventLoop();
   }
   for (const event of overrides.values()) {
     // An override of a series' first occurrence is an event of its own (first-occurrences.ts).
     if (event.firstOfSeries) {
-      await writeVevent(step, event, null);
+      if (taken.has(event)) await writeVevent(step, event, null);
       continue;
     }
     const master = masters.get(keyOf(event.uid, null));
+    if (master !== undefined && !taken.has(master)) continue;
     const seriesId = master ? step.previous.get(keyOf(event.uid, null))?.eventId : null;
     // A series trashed here: its occurrences are left alone too.
     if (seriesId && step.statuses.get(seriesId) === "trash") {

@@ -39,6 +39,7 @@ export function serializeSource({ row, lastRun }: Source, ctx: RequestContext): 
     tags: JSON.parse(row.tags) as number[],
     language: row.language as Import["language"],
     on_removed: row.onRemoved as Import["on_removed"],
+    window: row.window === null ? null : (JSON.parse(row.window) as Import["window"]),
     active: row.active,
     paused_reason: row.pausedReason === "failing" ? "failing" : null,
     next_run_at: row.active && row.nextRunAt !== null ? iso(row.nextRunAt) : null,

@@ -56,6 +56,7 @@ function columnsOf(input: SourceWrite): SourceColumns {
     tags: input.tags === undefined ? undefined : JSON.stringify(input.tags),
     language: input.language,
     onRemoved: input.on_removed,
+    window: input.window === undefined ? undefined : input.window === null ? null : JSON.stringify(input.window),
     active: input.active,
   };
 }
@@ -92,8 +93,8 @@ export async function createSource(
 }
 
 /**
- * Changes the fields given. What the events are written with (feed, status, terms, language)
- * changing, the next run reads the feed in full (its validators are forgotten), so that every
+ * Changes the fields given. What the events are written with (feed, status, terms, language,
+ * window) changing, the next run reads the feed in full (its validators are forgotten), so that every
  * event gets the change; resuming or changing the frequency schedules the next run anew.
  */
 export async function updateSource(
@@ -105,9 +106,14 @@ export async function updateSource(
 ): Promise<Source | null> {
   await checkWrite(db, config, input);
   const columns = columnsOf(input);
-  const rewrites = [columns.url, columns.postStatus, columns.categories, columns.tags, columns.language].some(
-    (value) => value !== undefined,
-  );
+  const rewrites = [
+    columns.url,
+    columns.postStatus,
+    columns.categories,
+    columns.tags,
+    columns.language,
+    columns.window,
+  ].some((value) => value !== undefined);
   const active = input.active ?? before.row.active;
   const frequency = input.frequency ?? before.row.frequency;
   const rescheduled = input.active !== undefined || input.frequency !== undefined;

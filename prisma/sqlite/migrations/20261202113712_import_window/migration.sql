@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "ImportSource" ADD COLUMN "window" TEXT;
