@@ -820,7 +820,8 @@ export interface paths {
          *     events (`DTEND` exclusive), series (`RRULE`, `RDATE`, `EXDATE`) with their moved
          *     (`RECURRENCE-ID`) and cancelled occurrences (an edited first occurrence becomes an event of its
          *     own, the series starting at its next one), `LOCATION` as a venue found or created by name (with
-         *     `GEO`; Apple's name-then-address lines as a venue with its address), `ORGANIZER` as an organizer
+         *     `GEO`; Apple's name-then-address lines, and Google's "name, address" on one line, as a venue
+         *     with its address), `ORGANIZER` as an organizer
          *     found by e-mail or created by name, `CATEGORIES` as categories found or created by name, `URL`
          *     as the website, `IMAGE` or an image's `ATTACH` as the image, `DESCRIPTION` (HTML when it holds markup, as Google writes it; or its HTML form,
          *     `X-ALT-DESC`) filtered as a contributor's markup.

@@ -225,7 +225,8 @@ describe("a Google Calendar export", () => {
       },
     });
     expect(series.description).toBe("<p>Traditional fado.<br />Doors at 18:30.</p>");
-    expect(series.venue).toMatchObject({ venue: "Clube de Fado, Rua S. João da Praça 94, Lisboa" });
+    // Google's form: the place's name, then its address.
+    expect(series.venue).toMatchObject({ venue: "Clube de Fado", address: "Rua S. João da Praça 94", city: "Lisboa" });
     expect(series.organizer).toEqual([expect.objectContaining({ organizer: "Ana Lopes", email: "ana@example.org" })]);
     expect(series.categories.map((term) => term.name).sort()).toEqual(["Fado", "Music"]);
     expect(series.tags.map((term) => term.id)).toEqual([music.id]);

@@ -44,10 +44,47 @@ describe("a venue from a LOCATION", () => {
     expect(venueOfLocation(location)).toEqual(venue);
   });
 
-  it("keeps a LOCATION on one line as the venue's name, commas and all, and gives none for a blank one", () => {
-    expect(venueOfLocation("Clube de Fado, Rua S. João da Praça 94, Lisboa")).toEqual({
-      venue: "Clube de Fado, Rua S. João da Praça 94, Lisboa",
-    });
+  it.each([
+    [
+      "Clube de Fado, Rua S. João da Praça 94, Lisboa",
+      { venue: "Clube de Fado", address: "Rua S. João da Praça 94", city: "Lisboa" },
+    ],
+    [
+      "Coliseu dos Recreios, R. das Portas de Santo Antão 96, 1150-268 Lisboa, Portugal",
+      {
+        venue: "Coliseu dos Recreios",
+        address: "R. das Portas de Santo Antão 96",
+        zip: "1150-268",
+        city: "Lisboa",
+        country: "Portugal",
+      },
+    ],
+    [
+      "Blue Note, 131 W 3rd St, New York, NY 10012, United States",
+      {
+        venue: "Blue Note",
+        address: "131 W 3rd St",
+        city: "New York",
+        stateprovince: "NY",
+        zip: "10012",
+        country: "United States",
+      },
+    ],
+  ])("reads Google's name and address on one line: %j", (location, venue) => {
+    expect(venueOfLocation(location)).toEqual(venue);
+  });
+
+  it.each([
+    "Startup Lisboa (Rua da Prata 121, Lisboa, Portugal)",
+    "Café, Bar & Grill, Main Street",
+    "Rua da Prata 121, 1100-415 Lisboa, Portugal",
+    "Studio 54, 254 W 54th St, New York",
+    "Aula Magna, Lisboa",
+  ])("keeps any other line as the venue's name, commas and all: %j", (location) => {
+    expect(venueOfLocation(location)).toEqual({ venue: location });
+  });
+
+  it("gives no venue for a blank LOCATION, and cuts names and fields to 200 characters", () => {
     expect(venueOfLocation(" \n ")).toBeNull();
     expect(venueOfLocation(`${"n".repeat(300)}\n${"a".repeat(300)}`)).toEqual({
       venue: "n".repeat(200),

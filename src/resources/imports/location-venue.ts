@@ -2,7 +2,8 @@
  * A venue from an iCalendar LOCATION, which is free text. Apple Calendar writes a place as its name,
  * a line break, and its address (`Coliseu dos Recreios\nRua das Portas de Santo Antão 96, 1150-268
  * Lisboa, Portugal`, the address itself sometimes on several lines): the name is the first line and
- * the address is read into its fields. A LOCATION on one line stays the venue's name, as written.
+ * the address is read into its fields. On one line, Google's "name, address" (see googleForm) is
+ * read so too; any other LOCATION is the venue's name, as written.
  */
 
 export interface LocationVenue {
@@ -55,6 +56,36 @@ function addressFields(address: string): Omit<LocationVenue, "venue"> {
   return Object.fromEntries(Object.entries(fields).map(([name, value]) => [name, cut(value)]));
 }
 
+/** A line's parts between commas, not counting those inside parentheses ("Startup Lisboa (Rua da Prata 121, Lisboa)" is one). */
+function topLevelParts(line: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let at = 0; at < line.length; at++) {
+    const character = line[at];
+    if (character === "(") depth += 1;
+    else if (character === ")") depth = Math.max(0, depth - 1);
+    else if (character === "," && depth === 0) {
+      parts.push(line.slice(from, at).trim());
+      from = at + 1;
+    }
+  }
+  parts.push(line.slice(from).trim());
+  return parts.filter((part) => part !== "");
+}
+
+/**
+ * Google's form, on one line: a place's name, then its address, as Google Maps gives places ("Clube
+ * de Fado, Rua S. João da Praça 94, Lisboa"; this service's feeds write venues so too). Taken as
+ * such only when the name has no digit and the address's first part has one (a house number, a
+ * postcode): "Café, Bar & Grill" stays a name, and so does an address alone ("Rua da Prata 121, …").
+ */
+function googleForm(line: string): LocationVenue | null {
+  const [name, ...address] = topLevelParts(line);
+  if (address.length < 2 || /\d/.test(name) || !/\d/.test(address[0])) return null;
+  return { venue: cut(name), ...addressFields(address.join(", ")) };
+}
+
 /** The venue a LOCATION names, its name cut to what a venue's name may be; null for a blank one. */
 export function venueOfLocation(location: string): LocationVenue | null {
   const lines = location
@@ -62,6 +93,6 @@ export function venueOfLocation(location: string): LocationVenue | null {
     .map((line) => line.trim())
     .filter((line) => line !== "");
   if (lines.length === 0) return null;
-  const venue = cut(lines[0]);
-  return lines.length === 1 ? { venue } : { venue, ...addressFields(lines.slice(1).join(", ")) };
+  if (lines.length > 1) return { venue: cut(lines[0]), ...addressFields(lines.slice(1).join(", ")) };
+  return googleForm(lines[0]) ?? { venue: cut(lines[0]) };
 }
