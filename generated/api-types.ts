@@ -2893,6 +2893,17 @@ export interface components {
             /** @example 50 */
             events: number;
         } | null;
+        /**
+         * @description What a VEVENT that changed does to the event an earlier run made of it, as Event Aggregator's
+         *     update authority: `overwrite` writes the fields the feed gives as it says them (an edit made
+         *     here lasts until its VEVENT changes); `preserve_changes` writes only those not edited here since
+         *     the last import (a title, dates, venue... changed here keep their value); `retain` writes
+         *     nothing to it (new VEVENTs still make events, and those that leave the feed go as `on_removed`
+         *     says). Whichever, an event deleted or moved to the trash here stays so.
+         * @example preserve_changes
+         * @enum {string}
+         */
+        ImportUpdateAuthority: "overwrite" | "preserve_changes" | "retain";
         /** @description One run of a source, and what it did to each VEVENT of the feed. */
         ImportRunSummary: {
             /**
@@ -2992,6 +3003,7 @@ export interface components {
             language: components["schemas"]["Language"];
             on_removed: components["schemas"]["ImportOnRemoved"];
             window: components["schemas"]["ImportWindow"];
+            update_authority: components["schemas"]["ImportUpdateAuthority"];
             /**
              * @description `false`: paused; it runs only when asked.
              * @example true
@@ -3065,6 +3077,8 @@ export interface components {
             on_removed?: components["schemas"]["ImportOnRemoved"];
             /** @description Which of the feed's events are taken; `null` (all) when not given. */
             window?: components["schemas"]["ImportWindow"];
+            /** @description What a changed VEVENT does to its event; `overwrite` when not given. */
+            update_authority?: components["schemas"]["ImportUpdateAuthority"];
             /**
              * @description `false` makes the source paused from the start: it runs only when asked.
              * @example true
@@ -3091,6 +3105,7 @@ export interface components {
             language?: components["schemas"]["Language"];
             on_removed?: components["schemas"]["ImportOnRemoved"];
             window?: components["schemas"]["ImportWindow"];
+            update_authority?: components["schemas"]["ImportUpdateAuthority"];
             /** @example true */
             active?: boolean;
         };

@@ -1269,3 +1269,56 @@ describe("a source's window", () => {
     expect((await admin("PATCH", `/imports/${source.id}`, { window: { days: 3, events: 2 } })).status).toBe(400);
   });
 });
+
+describe("a source's update authority", () => {
+  const feed = (title: string, description: string) =>
+    calendar([
+      "BEGIN:VCALENDAR",
+      "VERSION:2.0",
+      "BEGIN:VEVENT",
+      "UID:authority@example.org",
+      "DTSTAMP:20261120T100000Z",
+      "DTSTART:20270410T180000Z",
+      "DTEND:20270410T200000Z",
+      `SUMMARY:${title}`,
+      `DESCRIPTION:${description}`,
+      "LOCATION:Hall A",
+      "END:VEVENT",
+      "END:VCALENDAR",
+    ]);
+  const theEvent = async () => {
+    const { body } = await ok(admin("GET", "/events?search=Authority&start_date=2027-04-01&end_date=2027-04-30"));
+    return (body.events as Listed[])[0];
+  };
+
+  it("keeps the fields edited here with preserve_changes, writes nothing with retain, and everything with overwrite", async () => {
+    feeds.feeds.set("/authority.ics", feed("Authority talk", "One"));
+    const source = await createSource({
+      url: feeds.urlOf("/authority.ics"),
+      frequency: "manual",
+      update_authority: "preserve_changes",
+    });
+    expect(source.update_authority).toBe("preserve_changes");
+    expect(await runSource(source.id)).toMatchObject({ created: 1, failed: 0 });
+    const { id } = await theEvent();
+    await ok(admin("PATCH", `/events/${id}`, { title: "Authority talk (edited here)" }));
+
+    // The feed changes its title and its description: the title edited here stays.
+    feeds.feeds.set("/authority.ics", feed("Authority talk, new title", "Two"));
+    expect(await runSource(source.id)).toMatchObject({ updated: 1, failed: 0 });
+    expect(await theEvent()).toMatchObject({ title: "Authority talk (edited here)", description: "<p>Two</p>" });
+
+    // retain: a changed VEVENT writes nothing to its event.
+    await ok(admin("PATCH", `/imports/${source.id}`, { update_authority: "retain" }));
+    feeds.feeds.set("/authority.ics", feed("Authority talk, newer title", "Three"));
+    expect(await runSource(source.id)).toMatchObject({ updated: 0, unchanged: 1 });
+    expect(await theEvent()).toMatchObject({ title: "Authority talk (edited here)", description: "<p>Two</p>" });
+
+    // overwrite: the feed's fields as it says them.
+    await ok(admin("PATCH", `/imports/${source.id}`, { update_authority: "overwrite" }));
+    feeds.feeds.set("/authority.ics", feed("Authority talk, newest title", "Four"));
+    expect(await runSource(source.id)).toMatchObject({ updated: 1 });
+    expect(await theEvent()).toMatchObject({ title: "Authority talk, newest title", description: "<p>Four</p>" });
+    expect((await admin("PATCH", `/imports/${source.id}`, { update_authority: "sometimes" })).status).toBe(400);
+  });
+});

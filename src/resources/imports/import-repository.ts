@@ -20,10 +20,12 @@ export interface ImportedRow {
   recurrenceId: string;
   eventId: number | null;
   digest: string;
+  /** The event's fields as the import left them (JSON); absent or null: not known. */
+  fields?: string | null;
 }
 
 const SOURCE_COLUMNS = Prisma.raw(
-  `"id", "url", "description", "frequency", "postStatus", "categories", "tags", "language", "onRemoved", "window", "active",
+  `"id", "url", "description", "frequency", "postStatus", "categories", "tags", "language", "onRemoved", "window", "updateAuthority", "active",
   "pausedReason", "ownerId", "etag", "lastModified", "consecutiveFailures", "nextRunAt", "leaseUntil", "createdAt", "modifiedAt"`,
 );
 
@@ -197,14 +199,28 @@ export async function lastRuns(db: Database, sourceIds: number[]): Promise<Map<n
 /** What a source imported before: its VEVENTs, the events they became, the digests of what the feed said. */
 export async function importedRows(db: Database, sourceId: number): Promise<ImportedRow[]> {
   const rows = await db.direct.rows<Record<string, unknown>>(
-    Prisma.sql`SELECT "uid", "recurrenceId", "eventId", "digest" FROM "ImportedItem" WHERE "sourceId" = ${sourceId}`,
+    Prisma.sql`SELECT "uid", "recurrenceId", "eventId", "digest", "fields" FROM "ImportedItem" WHERE "sourceId" = ${sourceId}`,
   );
   return rows.map((row) => ({
     uid: String(row.uid),
     recurrenceId: String(row.recurrenceId),
     eventId: numberOrNullOf(row.eventId),
     digest: String(row.digest),
+    fields: row.fields === null ? null : String(row.fields),
   }));
+}
+
+/** Records the fields an import left its event with, once the write is committed. */
+export async function saveImportedFields(
+  db: Database,
+  sourceId: number,
+  row: Pick<ImportedRow, "uid" | "recurrenceId">,
+  fields: string,
+): Promise<void> {
+  await db.transact(
+    (tx) =>
+      tx.$executeRaw`UPDATE "ImportedItem" SET "fields" = ${fields} WHERE "sourceId" = ${sourceId} AND "uid" = ${row.uid} AND "recurrenceId" = ${row.recurrenceId}`,
+  );
 }
 
 /** Records what a VEVENT became, in the transaction of the write that made it so. */

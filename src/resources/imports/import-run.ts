@@ -12,7 +12,7 @@ import type { Language } from "../../i18n/languages";
 import type { Logger } from "../../logging/logger";
 import type { ImportedEventWriters } from "../../services";
 import type { PostWriteContext } from "../post-kernel/post-fields";
-import { eventStatuses, occurrenceIdAt } from "../events/event-repository";
+import { eventStatuses, occurrenceIdAt, readCommittedEvent } from "../events/event-repository";
 import { organizerIdByEmail } from "../organizers/organizer-repository";
 import { existingTermIds } from "../terms/term-repository";
 import { fetchFeed, FeedFetchError } from "./feed-fetch";
@@ -21,12 +21,14 @@ import { UnreadableFeed } from "./ical-reader";
 import { readFeedBounded } from "./feed-reading";
 import { digestOf, eventWriteOf, type SourceDefaults } from "./import-mapping";
 import { takenByWindow, type ImportWindow } from "./import-window";
+import { importedFieldsOf, withoutFieldsEditedHere } from "./imported-fields";
 import {
   deleteImportedRow,
   finishRun,
   importedRows,
   insertRun,
   ownerOf,
+  saveImportedFields,
   saveImportedRow,
   writeImportRows,
   type ImportedRow,
@@ -394,16 +396,28 @@ async function writeVevent(
       return;
     }
     const record = recording(step, { uid: event.uid, recurrenceId, eventId: null, digest });
+    const row = { uid: event.uid, recurrenceId };
     if (before?.eventId) {
-      const written = await events.update(db, step.ctx, before.eventId, write, horizon, record);
+      // Brought back from the trash the import moved it to: as the feed says, whatever the authority.
+      const authority = before.digest === REMOVED ? "overwrite" : step.source.updateAuthority;
+      if (authority === "retain") {
+        tally.unchanged += 1;
+        return;
+      }
+      const current =
+        authority === "preserve_changes" && before.fields ? await readCommittedEvent(db, before.eventId) : null;
+      const kept = current ? withoutFieldsEditedHere(write, before.fields!, current, step.ctx.language) : write;
+      const written = await events.update(db, step.ctx, before.eventId, kept, horizon, record);
       if (written) tally.updated += 1;
       else tally.unchanged += 1;
+      if (written) await rememberFields(step, row, before.eventId);
       return;
     }
     if (series === null) {
       const id = await events.create(db, step.ctx, write, horizon, record);
       step.previous.set(keyOf(event.uid, event.recurrenceId), { uid: event.uid, recurrenceId, eventId: id, digest });
       tally.created += 1;
+      await rememberFields(step, row, id);
       return;
     }
     const instant = DateTime.fromSQL(recurrenceId, { zone: series.master.timezone }).toJSDate();
@@ -418,10 +432,18 @@ async function writeVevent(
     }
     await events.update(db, step.ctx, occurrence, write, horizon, record);
     tally.updated += 1;
+    await rememberFields(step, row, occurrence);
   } catch (error) {
     if (!(error instanceof ApiError || error instanceof InvalidParamsError)) throw error;
     tally.fail({ uid: event.uid, recurrence_id: event.recurrenceId, message: messageOf(error) });
   }
+}
+
+/** Keeps the fields the write left the event with, for `preserve_changes` (imported-fields.ts). */
+async function rememberFields(step: Step, row: Pick<ImportedRow, "uid" | "recurrenceId">, eventId: number) {
+  const written = await readCommittedEvent(step.deps.db, eventId);
+  if (written !== null)
+    await saveImportedFields(step.deps.db, step.source.id, row, importedFieldsOf(written, step.ctx.language));
 }
 
 /**

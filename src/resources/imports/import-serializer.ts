@@ -40,6 +40,7 @@ export function serializeSource({ row, lastRun }: Source, ctx: RequestContext): 
     language: row.language as Import["language"],
     on_removed: row.onRemoved as Import["on_removed"],
     window: row.window === null ? null : (JSON.parse(row.window) as Import["window"]),
+    update_authority: row.updateAuthority as Import["update_authority"],
     active: row.active,
     paused_reason: row.pausedReason === "failing" ? "failing" : null,
     next_run_at: row.active && row.nextRunAt !== null ? iso(row.nextRunAt) : null,

@@ -57,6 +57,7 @@ function columnsOf(input: SourceWrite): SourceColumns {
     language: input.language,
     onRemoved: input.on_removed,
     window: input.window === undefined ? undefined : input.window === null ? null : JSON.stringify(input.window),
+    updateAuthority: input.update_authority,
     active: input.active,
   };
 }
