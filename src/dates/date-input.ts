@@ -234,6 +234,11 @@ export function instantOfWallClock(wall: string, zone: string): DateTime {
   return fromWallClock({ year, month, day, hour, minute, second }, zone) ?? DateTime.invalid("not a wall clock");
 }
 
+/** A `YYYY-MM-DD HH:MM:SS` wall clock of `from` as the wall clock of the same instant in `to`. */
+export function wallClockIn(wall: string, from: string, to: string): string {
+  return from === to ? wall : formatWallClock(instantOfWallClock(wall, from), to);
+}
+
 /** A date input given as a plain wall clock (`YYYY-MM-DD HH:MM[:SS]`), as `YYYY-MM-DD HH:MM:SS`; null for any other form. */
 export function plainWallClock(input: string | number): string | null {
   const plain = typeof input === "string" ? PLAIN_DATE_TIME.exec(input.trim()) : null;

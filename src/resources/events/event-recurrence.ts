@@ -4,7 +4,7 @@ import type { ParamProblems } from "../../http/errors";
 import type { Schemas } from "../../http/operation-types";
 import { readRecurrence, type SeriesStart } from "./recurrence-forms";
 import { expandRule } from "./rule-expansion";
-import { floating, UNTIL, untilOf, wallOf } from "../../dates/floating";
+import { floating, ruleParts, UNTIL, untilOf, wallOf } from "../../dates/floating";
 import { yieldToEventLoop } from "../../event-loop";
 
 /**
@@ -117,20 +117,6 @@ function canMatch(parts: Map<string, string>): boolean {
   return freq !== "DAILY" && positions.every((position) => position <= setSize);
 }
 
-function partsOf(rrule: string): Map<string, string> | null {
-  const text = rrule
-    .trim()
-    .replace(/^RRULE:/i, "")
-    .toUpperCase();
-  const parts = new Map<string, string>();
-  for (const part of text.split(";").filter((item) => item !== "")) {
-    const [name, value, ...rest] = part.split("=");
-    if (value === undefined || rest.length > 0 || parts.has(name)) return null;
-    parts.set(name, value);
-  }
-  return parts;
-}
-
 /** `YYYY-MM-DD HH:MM:SS` of a wall clock given as `YYYY-MM-DD HH:MM[:SS]` or with a `T`; null if it is not one. */
 function wallClockOf(value: string): string | null {
   const match = WALL_CLOCK.exec(value.trim());
@@ -153,7 +139,7 @@ export function recurrenceOf(input: unknown, start: SeriesStart, problems: Param
     return null;
   }
   const rule = "rule" in reading ? reading.rule : null;
-  const parts = rule === null ? null : partsOf(rule.rrule);
+  const parts = rule === null ? null : ruleParts(rule.rrule);
   if (rule === null || parts === null || !validParts(parts)) {
     problems.add("recurrence", "rest_invalid_recurrence");
     return null;
@@ -219,7 +205,7 @@ export async function occurrencesOf(
   until: Date,
   client?: string,
 ): Promise<{ occurrences: Occurrence[]; tooMany: boolean }> {
-  const parts = partsOf(recurrence.rrule)!;
+  const parts = ruleParts(recurrence.rrule)!;
   const startLocal = recurrence.start ?? series.startLocal;
   const start = floating(startLocal);
   const duration = floating(series.endLocal).getTime() - start.getTime();

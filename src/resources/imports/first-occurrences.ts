@@ -1,6 +1,7 @@
 import { DateTime } from "luxon";
 import { RRule } from "rrule";
-import { floating, untilOf, wallOf } from "../../dates/floating";
+import { wallClockIn } from "../../dates/date-input";
+import { floating, ruleParts, untilOf, wallOf } from "../../dates/floating";
 import type { FeedEvent } from "./feed-event";
 
 /**
@@ -20,12 +21,8 @@ const WEEKDAYS = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"];
 
 /** The rule's parts, with those it took from its start (weekday, day, month) written out. */
 function explicitParts(rrule: string, start: Date): Map<string, string> {
-  const parts = new Map(
-    rrule
-      .replace(/^RRULE:/i, "")
-      .split(";")
-      .map((part) => part.split("=") as [string, string]),
-  );
+  const parts = ruleParts(rrule);
+  if (parts === null) throw new Error(`not an RRULE: ${rrule}`);
   const has = (...names: string[]) => names.some((name) => parts.has(name));
   const weekday = WEEKDAYS[(start.getUTCDay() + 6) % 7];
   const frequency = parts.get("FREQ");
@@ -81,12 +78,6 @@ function fromNextOccurrence(series: FeedEvent): FeedEvent | null {
   };
 }
 
-/** A wall clock of one zone as the wall clock of the same instant in another. */
-function inZone(wall: string, from: string, to: string): string {
-  if (from === to) return wall;
-  return DateTime.fromSQL(wall, { zone: from }).setZone(to).toFormat("yyyy-MM-dd HH:mm:ss");
-}
-
 /** The series from its next occurrence, null when it has none, or itself when its rule cannot be walked here (the write will say why). */
 function splitSeries(series: FeedEvent): FeedEvent | null {
   try {
@@ -116,7 +107,7 @@ export function withFirstOccurrencesSplit(events: FeedEvent[]): FeedEvent[] {
     // The overrides by the start they replace, a wall clock of the series' zone.
     const at = new Map<string, FeedEvent[]>();
     for (const override of overrides) {
-      const wall = inZone(override.recurrenceId!, override.timezone, series.timezone);
+      const wall = wallClockIn(override.recurrenceId!, override.timezone, series.timezone);
       at.set(wall, [...(at.get(wall) ?? []), override]);
     }
     let current: FeedEvent | null = series;

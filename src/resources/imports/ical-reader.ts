@@ -1,6 +1,7 @@
 import ICAL from "ical.js";
 import { DateTime, IANAZone } from "luxon";
 import { findIana } from "windows-iana";
+import { wallClockIn } from "../../dates/date-input";
 import { contentLineValueCount, MAX_EXDATES, MAX_RDATES, MAX_ZONE_DATES } from "../../dates/recurrence-limits";
 import type { FeedEvent, FeedProblem, FeedReading, FeedText } from "./feed-event";
 import { withFirstOccurrencesSplit } from "./first-occurrences";
@@ -88,12 +89,6 @@ function zonedWall(property: ICAL.Property, time: ICAL.Time, zones: Zones): { zo
   return { zone: zones.calendarZone, wall: instant.setZone(zones.calendarZone).toFormat(WALL) };
 }
 
-/** A wall clock of one zone as the wall clock of the same instant in another. */
-function inZone(wall: string, from: string, to: string): string {
-  if (from === to) return wall;
-  return DateTime.fromFormat(wall, WALL, { zone: from }).setZone(to).toFormat(WALL);
-}
-
 /** How many values the properties `name` of a component list, counted before any is read as a date. */
 function valueCount(component: ICAL.Component, name: string): number {
   return component.getAllProperties(name).reduce((count, property) => count + property.getValues().length, 0);
@@ -110,7 +105,7 @@ function datesOfList(vevent: ICAL.Component, name: string, zone: string, allDay:
       if (time.isDate || allDay) dates.push(dayOf(time));
       else {
         const given = zonedWall(property, time, zones);
-        dates.push(inZone(given.wall, given.zone, zone));
+        dates.push(wallClockIn(given.wall, given.zone, zone));
       }
     }
   }
@@ -257,7 +252,7 @@ function readEvent(vevent: ICAL.Component, uid: string, zones: Zones): FeedEvent
       const end = endTime.isDate
         ? { zone: timezone, wall: `${dayOf(endTime)} 00:00:00` }
         : zonedWall(endProperty, endTime, zones);
-      endLocal = inZone(end.wall, end.zone, timezone);
+      endLocal = wallClockIn(end.wall, end.zone, timezone);
     } else if (duration) {
       endLocal = DateTime.fromFormat(startLocal, WALL, { zone: "UTC" })
         .plus({ seconds: duration.toSeconds() })
@@ -272,7 +267,7 @@ function readEvent(vevent: ICAL.Component, uid: string, zones: Zones): FeedEvent
     if (time.isDate) recurrenceId = `${dayOf(time)} ${allDay ? "00:00:00" : startLocal.slice(11)}`;
     else {
       const given = zonedWall(recurrenceIdProperty, time, zones);
-      recurrenceId = inZone(given.wall, given.zone, timezone);
+      recurrenceId = wallClockIn(given.wall, given.zone, timezone);
     }
   }
   const rule = vevent.getFirstPropertyValue("rrule") as ICAL.Recur | null;

@@ -1,5 +1,6 @@
 import { DateTime } from "luxon";
-import { UNTIL } from "../../dates/floating";
+import { instantOfWallClock } from "../../dates/date-input";
+import { ruleParts, UNTIL, untilOf, wallOf } from "../../dates/floating";
 import type { Schemas } from "../../http/operation-types";
 import type { FeedEvent } from "./feed-event";
 
@@ -13,22 +14,15 @@ import type { FeedEvent } from "./feed-event";
 
 export type ImportWindow = Schemas["Import"]["window"];
 
-const instantOf = (wall: string, zone: string) => DateTime.fromSQL(wall, { zone }).toMillis();
+const instantOf = (wall: string, zone: string) => instantOfWallClock(wall, zone).toMillis();
 
 /** When the event is over: its end, a series' last date, or never (Infinity). */
 function endOf(event: FeedEvent): number {
   const end = instantOf(event.endLocal, event.timezone);
   if (event.recurrence === null) return end;
-  const until = /(?:^|;)UNTIL=([^;]+)/i.exec(event.recurrence.rrule)?.[1];
-  const fields = until === undefined ? null : UNTIL.exec(until);
-  if (fields === null) return Infinity;
-  const [, year, month, day, hour, minute, second, utc] = fields;
-  const last =
-    hour === undefined
-      ? instantOf(`${year}-${month}-${day} 23:59:59`, event.timezone)
-      : utc
-        ? Date.UTC(+year, +month - 1, +day, +hour, +minute, +second)
-        : instantOf(`${year}-${month}-${day} ${hour}:${minute}:${second}`, event.timezone);
+  const until = ruleParts(event.recurrence.rrule)?.get("UNTIL");
+  if (until === undefined || !UNTIL.test(until)) return Infinity;
+  const last = instantOf(wallOf(untilOf(until, event.timezone)), event.timezone);
   const extra = event.recurrence.rdate.map((wall) => instantOf(wall, event.timezone));
   return Math.max(end, last, ...extra);
 }
