@@ -1288,7 +1288,11 @@ export interface components {
          */
         GlobalId: string;
         /**
-         * @description The global ids the item had, newest first (just its own global id).
+         * @description The global ids the item had, newest first: its own, then, of an event imported from another
+         *     site's REST API (an import source), the lineage it had there, as the original's aggregator
+         *     keeps it (`["here?id=9&type=event", "there.example?id=12", "origin.example?id=4"]`). An event
+         *     that reaches this site by two paths (from its origin, and through another site that imported
+         *     it) is one event, with the lineage of the first path that brought it.
          * @example [
          *       "localhost:8080?id=3&type=venue"
          *     ]
@@ -2834,9 +2838,16 @@ export interface components {
         };
         /**
          * Format: uri
-         * @description The iCalendar feed: an `http` or `https` URL without credentials (Google Calendar's "secret
-         *     address in iCal format", an Outlook published calendar's ICS link, a Meetup group's calendar
-         *     export). A `webcal://` address, as calendar apps give them, is read, and kept, as `https://`.
+         * @description The source: an iCalendar feed, or another site's events REST API (see `ImportKind`), by an
+         *     `http` or `https` URL without credentials. A feed: Google Calendar's "secret address in iCal
+         *     format", an Outlook published calendar's ICS link, a Meetup group's calendar export. A
+         *     `webcal://` address, as calendar apps give them, is read, and kept, as `https://`. A REST API:
+         *     a site running The Events Calendar (`https://site.example/wp-json/tribe/events/v1/events`, or
+         *     its root `…/wp-json/tribe/events/v1`, or `…/wp-json`, or `?rest_route=/tribe/events/v1/events`)
+         *     or this service (`https://other.example/calendar/events/v1/events`, or `…/calendar/events/v1`,
+         *     with or without a language prefix); the URL's own query parameters (`categories`, `tags`,
+         *     `start_date`, `end_date`, `search`, `venue`, `featured`, `i18n_language`...) narrow what is
+         *     taken, as the list reads them.
          *     Its host's addresses are checked at every fetch, as webhook receivers' are: link-local,
          *     multicast and reserved addresses are always refused, loopback and private ones unless the
          *     operator allows them
@@ -2845,6 +2856,45 @@ export interface components {
          * @example https://calendar.google.com/calendar/ical/venue%40example.org/public/basic.ics
          */
         ImportUrl: string;
+        /**
+         * @description What the source is, as its URL says (`ImportUrl`):
+         *     - `ical`: an iCalendar feed, fetched conditionally (its validators sent back: an unchanged feed
+         *       costs a `304`), keyed by UID and RECURRENCE-ID.
+         *     - `tribe_events_rest`: a site running The Events Calendar, read through its REST API as the
+         *       original's aggregator reads "Other URL" sources. The first run reads its list in full, in
+         *       pages of 50. Later runs read WordPress's own list of the site's events (`wp/v2/tribe_events`:
+         *       ids and modification dates, 100 a page), and of the venues and organizers modified since:
+         *       only the events modified since the last run are read (`include=`, with the URL's filters),
+         *       those WordPress no longer lists are gone, and the venues and organizers modified since are
+         *       read one by one. A site whose WordPress does not list its events is read in full at every
+         *       run, and every site in full at least once a day.
+         *     - `calendar_events_rest`: another instance of this service: its list in full at the first run,
+         *       then only the changes since the last run, of its events and of its venues and organizers
+         *       (each list's `next_sync_token`; `410` from the source makes the run read the list in full),
+         *       tombstones included.
+         *
+         *     Of a REST source, each event is keyed by its id at the source and brought with its venue and
+         *     organizers as items of their own (name, address, city, state, province, zip, country, phone,
+         *     website, e-mail, description, coordinates), its categories and tags by name (made when
+         *     missing; a name of digits alone is a name), cost, all-day, time zone, website (none when the
+         *     source shows the event's own page), image URL, `featured`, `sticky`, `hide_from_listings`,
+         *     `show_map`, `show_map_link`, and, from this service, its series (the rule; occurrences edited
+         *     on their own as its exceptions; a series of which the list shows only occurrences is read on
+         *     its own). Events, venues and organizers keep the item's `global_id_lineage` after their own
+         *     global id, and an item that reaches this site by two paths (from its origin, and through a site
+         *     that imported it) is one item here: known by the global id it was first made under, a venue or
+         *     organizer that changes at the source is written here once, whichever source brings the change,
+         *     and a source that brings an event another source already made is linked to that event. A venue
+         *     or organizer first brought here links the existing one of its name, as an event write does. An
+         *     item first made here (SITE_URL names this site) is not brought back. An event that leaves the
+         *     list because it is over stays; one that leaves it otherwise goes as `on_removed` says. Every
+         *     page goes through the guard feeds go through, and the whole reading shares one time limit
+         *     (`IMPORT_TIMEOUT_MS`), one size (`IMPORT_MAX_BYTES`) and one count of events
+         *     (`IMPORT_MAX_EVENTS`); each page is read in the work thread under the feed's bounds.
+         * @example ical
+         * @enum {string}
+         */
+        ImportKind: "ical" | "tribe_events_rest" | "calendar_events_rest";
         /**
          * @description How often the feed is fetched: `manual` only when asked (`POST /imports/{id}/run`); else
          *     every 30 minutes, hour, day, week or 30 days (`monthly`) after the last run ended: Event
@@ -2986,7 +3036,7 @@ export interface components {
              */
             error: string | null;
         };
-        /** @description An iCalendar feed kept in step with the calendar. */
+        /** @description An iCalendar feed, or another site's events REST API, kept in step with the calendar. */
         Import: {
             /**
              * Format: int32
@@ -2994,6 +3044,7 @@ export interface components {
              */
             id: number;
             url: components["schemas"]["ImportUrl"];
+            kind: components["schemas"]["ImportKind"];
             /** @example The Blue Note's Google Calendar */
             description: string;
             frequency: components["schemas"]["ImportFrequency"];

@@ -38,6 +38,7 @@ import { categoryOperations, tagOperations } from "./resources/terms/term-operat
 import { venueOperations } from "./resources/venues/venue-operations";
 import { webhookOperations } from "./resources/webhooks/webhook-operations";
 import { importedEventWriters } from "./resources/events/event-import-writes";
+import { importedLinkedItemWriters } from "./resources/post-kernel/linked-post-import-writes";
 import { importOperations } from "./resources/imports/import-operations";
 import type { ResourceBridges, Services } from "./services";
 import { eventFilterOf } from "./resources/events/event-store";
@@ -94,6 +95,7 @@ export const BRIDGES: ResourceBridges = {
   eventFilterOf,
   linkedItems: LINKED_ITEMS,
   importedEvents: importedEventWriters(LINKED_ITEMS),
+  importedLinkedItems: importedLinkedItemWriters({ venue: venueStore, organizer: organizerStore }, termIdsForEvent),
 };
 
 /** The HTTP application: everything the spec declares, nothing it does not. */

@@ -48,6 +48,38 @@ export interface ResourceBridges {
   linkedItems: LinkedItemWriters;
   /** The event writes of import sources (resources/imports/). */
   importedEvents: ImportedEventWriters;
+  /** The venue and organizer writes of REST import sources. */
+  importedLinkedItems: ImportedLinkedItemWriters;
+}
+
+export type LinkedKind = "venue" | "organizer";
+
+/** Writing the venues and organizers a REST source brings (resources/imports/), as its owner. */
+export interface ImportedLinkedItemWriters {
+  /**
+   * The id of the venue or organizer of this data: the writer's same-named one, or a new one.
+   * `also` runs in its transaction. Throws ApiError or InvalidParamsError when refused.
+   */
+  create(
+    db: Database,
+    ctx: PostWriteContext,
+    kind: LinkedKind,
+    input: Record<string, unknown>,
+    also: (tx: Tx, id: number) => Promise<void>,
+  ): Promise<number>;
+  /** Writes the data to the item; false when it is gone or in the trash. */
+  update(
+    db: Database,
+    ctx: PostWriteContext,
+    kind: LinkedKind,
+    id: number,
+    input: Record<string, unknown>,
+  ): Promise<boolean>;
+  /**
+   * The ids of the terms of these names (or slugs), made when missing: a name of digits alone is a
+   * name here, where an event write would read it as an id.
+   */
+  termIds(db: Database, ctx: PostWriteContext, taxonomy: "category" | "tag", names: string[]): Promise<number[]>;
 }
 
 /**

@@ -12,6 +12,8 @@ const TASKS = {
     (require("../resources/events/rule-walk") as typeof import("../resources/events/rule-walk")).walkRule,
   "read-feed": () =>
     (require("../resources/imports/ical-reader") as typeof import("../resources/imports/ical-reader")).readFeed,
+  "read-rest": () =>
+    (require("../resources/imports/rest-reader") as typeof import("../resources/imports/rest-reader")).readRest,
 };
 
 export type TaskName = keyof typeof TASKS;

@@ -39,6 +39,7 @@ export const EVENT_COLUMNS = {
   recurrenceUntil: true,
   recurrenceId: true,
   detached: true,
+  lineage: true,
 } as const satisfies Prisma.EventSelect;
 
 export const EVENT_TEXT_COLUMNS = {

@@ -807,3 +807,11 @@ export async function eventStatuses(db: Database, ids: number[]): Promise<Map<nu
   }
   return statuses;
 }
+
+/** When an event is over: its end, or a series' last occurrence's (of those made so far); null if it is gone. */
+export async function lastEndOf(db: Database, id: number): Promise<Date | null> {
+  const [row] = await db.direct.rows<{ lastEnd: unknown }>(
+    Prisma.sql`SELECT MAX("endsAt") AS "lastEnd" FROM "Event" WHERE "id" = ${id} OR "parentId" = ${id}`,
+  );
+  return row?.lastEnd === null || row?.lastEnd === undefined ? null : new Date(row.lastEnd as string | number | Date);
+}

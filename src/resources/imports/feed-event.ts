@@ -1,6 +1,36 @@
-/** What reading an iCalendar feed gives (ical-reader.ts), and what it is given. */
+/** What reading a source gives (ical-reader.ts, rest-reader.ts), and what a feed's reading is given. */
 
-/** One VEVENT as the calendar will hold it. */
+/** A venue or organizer as a REST source gives it: its write (`CreateVenueRequest`'s or `CreateOrganizerRequest`'s fields), and its lineage there. */
+export interface LinkedItemData {
+  fields: Record<string, unknown>;
+  /** Its `global_id_lineage` there (empty: the source gives none). */
+  lineage: string[];
+}
+
+/**
+ * What another site's events REST API gives besides what iCalendar can say (rest-reader.ts): the
+ * venue and organizers as items, tags, cost, flags and the item's lineage.
+ */
+export interface RestDetails {
+  venue: LinkedItemData | null;
+  organizers: LinkedItemData[];
+  tags: string[];
+  cost: string;
+  featured: boolean;
+  sticky: boolean;
+  hideFromListings: boolean;
+  showMap: boolean;
+  showMapLink: boolean;
+  /** The item's `global_id_lineage` at the source: its global id there first, where it was first made last. */
+  lineage: string[];
+  /** When it was last modified there (`YYYY-MM-DD HH:MM:SS`, the site's wall clock), if it says. */
+  modified: string | null;
+}
+
+/**
+ * One event of a source as the calendar will hold it: a VEVENT, or an item of a REST API (its uid
+ * the item's id there; an occurrence edited on its own, its series' id with its `recurrence_id`).
+ */
 export interface FeedEvent {
   uid: string;
   /** Of an override of one occurrence (RECURRENCE-ID): that occurrence's start, a wall clock of the event's zone. */
@@ -24,6 +54,7 @@ export interface FeedEvent {
   organizer: { name: string | null; email: string | null } | null;
   categories: string[];
   cancelled: boolean;
+  rest?: RestDetails;
 }
 
 /** Why a VEVENT was not read. */

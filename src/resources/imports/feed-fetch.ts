@@ -27,10 +27,19 @@ export interface FetchOptions {
   timeoutMs: number;
   maxBytes: number;
   allowPrivate: boolean;
+  /** What is asked for: an iCalendar feed (the default, its lines unfolded as octets) or JSON. */
+  format?: "ical" | "json";
 }
 
-/** Why a feed could not be fetched (the run fails with this message). */
-export class FeedFetchError extends Error {}
+/** Why a feed could not be fetched (the run fails with this message); `status`, the source's answer's. */
+export class FeedFetchError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | null = null,
+  ) {
+    super(message);
+  }
+}
 
 /** The sources' policy: the operator's own networks with IMPORT_ALLOW_PRIVATE_SOURCES. */
 export const privateSources = (allowPrivate: boolean): OutboundPolicy => ({
@@ -79,8 +88,8 @@ export function unfoldedOctets(octets: Buffer): Buffer {
   return Buffer.concat(kept);
 }
 
-/** The answer's body as text, up to `maxBytes` once decompressed. */
-function readBody(answer: IncomingMessage, maxBytes: number): Promise<string> {
+/** The answer's body as text, up to `maxBytes` once decompressed (an iCalendar feed's lines unfolded: `unfold`). */
+function readBody(answer: IncomingMessage, maxBytes: number, unfold: boolean): Promise<string> {
   const declared = Number(answer.headers["content-length"]);
   if (Number.isFinite(declared) && declared > maxBytes && !answer.headers["content-encoding"])
     return Promise.reject(new FeedFetchError(`the feed is larger than ${maxBytes} bytes (IMPORT_MAX_BYTES)`));
@@ -111,7 +120,7 @@ function readBody(answer: IncomingMessage, maxBytes: number): Promise<string> {
       const charset = /charset="?([^";\s]+)/i.exec(String(answer.headers["content-type"] ?? ""))?.[1] ?? "utf-8";
       const decoder = textDecoderOf(charset);
       const octets = Buffer.concat(chunks);
-      resolve(decoder.decode(decoder.encoding === "utf-8" ? unfoldedOctets(octets) : octets));
+      resolve(decoder.decode(unfold && decoder.encoding === "utf-8" ? unfoldedOctets(octets) : octets));
     });
   });
 }
@@ -138,8 +147,9 @@ async function requestOnce(
 export async function fetchFeed(url: string, validators: FeedValidators, options: FetchOptions): Promise<FeedAnswer> {
   const deadline = performance.now() + options.timeoutMs;
   let target = new URL(url);
+  const json = options.format === "json";
   const headers: Record<string, string> = {
-    accept: "text/calendar, text/plain;q=0.5, */*;q=0.1",
+    accept: json ? "application/json" : "text/calendar, text/plain;q=0.5, */*;q=0.1",
     "accept-encoding": "gzip, deflate",
     "user-agent": USER_AGENT,
   };
@@ -172,9 +182,9 @@ export async function fetchFeed(url: string, validators: FeedValidators, options
       }
       if (status < 200 || status > 299) {
         answer.resume();
-        throw new FeedFetchError(`the source answered ${status}`);
+        throw new FeedFetchError(`the source answered ${status}`, status);
       }
-      const text = await readBody(answer, options.maxBytes);
+      const text = await readBody(answer, options.maxBytes, !json);
       const header = (name: string) => {
         const value = answer.headers[name];
         return typeof value === "string" && value.length <= 1000 ? value : null;

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Schemas } from "../../http/operation-types";
 import { CONTRIBUTOR_MARKUP } from "../../text/kses";
-import type { FeedEvent } from "./feed-event";
+import type { FeedEvent, LinkedItemData, RestDetails } from "./feed-event";
 import { venueOfLocation } from "./location-venue";
 
 /**
@@ -41,6 +41,40 @@ function organizerOf(event: FeedEvent): Schemas["EventFields"]["organizer"] {
   return { organizer: cut(name, 200), ...email };
 }
 
+/** Whether a venue or organizer keeps a name once filtered (a venue named by markup alone is none). */
+export const namedLinkedItem = (item: LinkedItemData, nameKey: string) =>
+  CONTRIBUTOR_MARKUP.title(String(item.fields[nameKey])).trim() !== "";
+
+/** A venue or organizer write a REST source gives, its text filtered as a contributor's: names as titles, descriptions as HTML. */
+export function linkedItemWrite(item: LinkedItemData): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(item.fields).map(([key, value]) => [
+      key,
+      typeof value !== "string" || key === "website" || key === "email"
+        ? value
+        : key === "description"
+          ? cut(CONTRIBUTOR_MARKUP.html(value), 65535)
+          : cut(CONTRIBUTOR_MARKUP.title(value), 200),
+    ]),
+  );
+}
+
+/** What a REST source's event says besides what a VEVENT can: its venue, organizers, tags, cost and flags. */
+function restFieldsOf(rest: RestDetails, defaults: SourceDefaults) {
+  const tags = rest.tags.map((name) => cut(name, 200)).slice(0, 100 - defaults.tagIds.length);
+  return {
+    venue: rest.venue && namedLinkedItem(rest.venue, "venue") ? linkedItemWrite(rest.venue) : [],
+    organizer: rest.organizers.filter((organizer) => namedLinkedItem(organizer, "organizer")).map(linkedItemWrite),
+    tags: [...defaults.tagIds, ...tags],
+    cost: cut(rest.cost, 200),
+    featured: rest.featured,
+    sticky: rest.sticky,
+    hide_from_listings: rest.hideFromListings,
+    show_map: rest.showMap,
+    show_map_link: rest.showMapLink,
+  } as Partial<Schemas["CreateEventRequest"]>;
+}
+
 /**
  * The write of a VEVENT's event, as the feed says it (its ORGANIZER as data: a run links the
  * organizer its e-mail address matches instead); an override's (of one occurrence) has no rule,
@@ -52,8 +86,8 @@ export function eventWriteOf(event: FeedEvent, defaults: SourceDefaults): Schema
   const ownEvent = event.recurrenceId === null || event.firstOfSeries === true;
   const given = event.image !== null && event.image.length <= 2000 && HTTP_URL.test(event.image) ? event.image : null;
   // An event's image set here stays when the feed gives none; an override is its occurrence whole
-  // (RFC 5545), and has none then, whatever its series has.
-  const image = given !== null ? { image: given } : ownEvent ? {} : { image: "" };
+  // (RFC 5545), and has none then, whatever its series has. A REST source says when it has none.
+  const image = given !== null ? { image: given } : ownEvent && !event.rest ? {} : { image: "" };
   const names = event.categories.map((name) => cut(name, 200)).slice(0, 100 - defaults.categoryIds.length);
   return {
     title: titleOf(event),
@@ -68,6 +102,7 @@ export function eventWriteOf(event: FeedEvent, defaults: SourceDefaults): Schema
     organizer: organizerOf(event),
     categories: [...defaults.categoryIds, ...names],
     tags: defaults.tagIds,
+    ...(event.rest ? restFieldsOf(event.rest, defaults) : {}),
     // A cancelled event is not published (it stays, as a draft, should the feed bring it back).
     ...(ownEvent ? { status: event.cancelled ? "draft" : defaults.postStatus } : {}),
     ...(ownEvent ? { recurrence: event.firstOfSeries ? null : event.recurrence } : {}),

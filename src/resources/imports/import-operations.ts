@@ -14,7 +14,7 @@ import { runNow } from "./import-worker";
 /** What a run needs of the services. */
 export function runDependencies(services: Pick<Services, "db" | "config" | "logger" | "bridges">): RunDependencies {
   const { db, config, logger, bridges } = services;
-  return { db, config, logger, events: bridges.importedEvents };
+  return { db, config, logger, events: bridges.importedEvents, linked: bridges.importedLinkedItems };
 }
 
 /** The import sources' operations (administrators only: the spec's scopes say so). */

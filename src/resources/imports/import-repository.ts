@@ -22,11 +22,13 @@ export interface ImportedRow {
   digest: string;
   /** The event's fields as the import left them (JSON); absent or null: not known. */
   fields?: string | null;
+  /** Of a REST source's event: the global id it was first made under (the last of its lineage). */
+  origin?: string | null;
 }
 
 const SOURCE_COLUMNS = Prisma.raw(
   `"id", "url", "description", "frequency", "postStatus", "categories", "tags", "language", "onRemoved", "window", "updateAuthority", "active",
-  "pausedReason", "ownerId", "etag", "lastModified", "consecutiveFailures", "nextRunAt", "leaseUntil", "createdAt", "modifiedAt"`,
+  "pausedReason", "ownerId", "etag", "lastModified", "cursor", "consecutiveFailures", "nextRunAt", "leaseUntil", "createdAt", "modifiedAt"`,
 );
 
 function sourceRowOf(row: Record<string, unknown>): ImportSource {
@@ -208,6 +210,60 @@ export async function importedRows(db: Database, sourceId: number): Promise<Impo
     digest: String(row.digest),
     fields: row.fields === null ? null : String(row.fields),
   }));
+}
+
+/**
+ * The event another source made of the item first made as `origin` (it reaches this site by
+ * another path too), or null.
+ */
+export async function eventImportedAs(db: Database, origin: string): Promise<number | null> {
+  const [row] = await db.direct.rows<{ eventId: unknown }>(
+    Prisma.sql`SELECT "i"."eventId" FROM "ImportedItem" "i" JOIN "Event" "e" ON "e"."id" = "i"."eventId"
+      WHERE "i"."origin" = ${origin} ORDER BY "i"."eventId" LIMIT 1`,
+  );
+  return row ? Number(row.eventId) : null;
+}
+
+/** Keeps the lineage an imported event had at its source (its `global_id_lineage` follows its own id with it). */
+export async function saveLineage(tx: Tx, eventId: number, lineage: string[]): Promise<void> {
+  await tx.$executeRaw`UPDATE "Event" SET "lineage" = ${JSON.stringify(lineage)} WHERE "id" = ${eventId}`;
+}
+
+/** A venue or organizer REST sources brought (see ImportedLinkedItem in prisma/models.prisma). */
+export interface LinkedItemRow {
+  kind: "venue" | "organizer";
+  origin: string;
+  itemId: number;
+  digest: string;
+}
+
+/** The venue or organizer made here of the item first made as `origin`, with what its source last said of it (its digest). */
+export async function linkedItemImportedAs(
+  db: Database,
+  kind: LinkedItemRow["kind"],
+  origin: string,
+): Promise<{ itemId: number; digest: string } | null> {
+  const [row] = await db.direct.rows<{ itemId: unknown; digest: string }>(
+    Prisma.sql`SELECT "itemId", "digest" FROM "ImportedLinkedItem" WHERE "kind" = ${kind} AND "origin" = ${origin}`,
+  );
+  return row ? { itemId: Number(row.itemId), digest: String(row.digest) } : null;
+}
+
+export async function saveLinkedItemRow(tx: Tx, row: LinkedItemRow): Promise<void> {
+  await tx.$executeRaw`DELETE FROM "ImportedLinkedItem" WHERE "kind" = ${row.kind} AND "origin" = ${row.origin}`;
+  await insertRows(tx, "ImportedLinkedItem", [{ ...row }]);
+}
+
+/** Keeps the lineage an imported venue or organizer had at its source. */
+export async function saveLinkedLineage(
+  tx: Tx,
+  kind: LinkedItemRow["kind"],
+  id: number,
+  lineage: string[],
+): Promise<void> {
+  const value = JSON.stringify(lineage);
+  if (kind === "venue") await tx.$executeRaw`UPDATE "Venue" SET "lineage" = ${value} WHERE "id" = ${id}`;
+  else await tx.$executeRaw`UPDATE "Organizer" SET "lineage" = ${value} WHERE "id" = ${id}`;
 }
 
 /** Records the fields an import left its event with, once the write is committed. */

@@ -10,26 +10,31 @@ import { ApiError, InvalidParamsError } from "../../http/errors";
 import type { Schemas } from "../../http/operation-types";
 import type { Language } from "../../i18n/languages";
 import type { Logger } from "../../logging/logger";
-import type { ImportedEventWriters } from "../../services";
+import type { ImportedEventWriters, ImportedLinkedItemWriters } from "../../services";
+import { LinkedItems } from "./linked-items";
 import type { PostWriteContext } from "../post-kernel/post-fields";
-import { eventStatuses, occurrenceIdAt, readCommittedEvent } from "../events/event-repository";
+import { eventStatuses, lastEndOf, occurrenceIdAt, readCommittedEvent } from "../events/event-repository";
 import { organizerIdByEmail } from "../organizers/organizer-repository";
 import { existingTermIds } from "../terms/term-repository";
-import { fetchFeed, FeedFetchError } from "./feed-fetch";
+import { fetchFeed, FeedFetchError, type FetchOptions } from "./feed-fetch";
 import type { FeedEvent, FeedProblem } from "./feed-event";
 import { UnreadableFeed } from "./ical-reader";
 import { readFeedBounded } from "./feed-reading";
 import { digestOf, eventWriteOf, type SourceDefaults } from "./import-mapping";
 import { takenByWindow, type ImportWindow } from "./import-window";
 import { importedFieldsOf, withoutFieldsEditedHere } from "./imported-fields";
+import { readRestSource, restApiOf, type RestApi, type RestReading } from "./rest-source";
+import { globalIdSiteOf } from "../post-kernel/post-serializer";
 import {
   deleteImportedRow,
+  eventImportedAs,
   finishRun,
   importedRows,
   insertRun,
   ownerOf,
   saveImportedFields,
   saveImportedRow,
+  saveLineage,
   writeImportRows,
   type ImportedRow,
 } from "./import-repository";
@@ -44,6 +49,11 @@ import {
  * its occurrence back to its series. An event trashed or deleted here is left alone. Each write
  * records what it imported in its own transaction, so that a run that stops halfway is taken up
  * by the next without making an event twice.
+ *
+ * A REST source (rest-source.ts) is read the same way, an item of its list for a VEVENT (keyed by
+ * its id there); its reading may be its changes only, and then only the items it says are gone
+ * leave it. Its events keep their lineage, and one another source already brought (by its origin)
+ * is linked, not made again; its venues and organizers are items too (linked-items.ts).
  */
 
 /** The digest of a VEVENT whose event the run trashed because it left the feed. */
@@ -69,6 +79,7 @@ export interface RunDependencies {
   config: Config;
   logger: Logger;
   events: ImportedEventWriters;
+  linked: ImportedLinkedItemWriters;
 }
 
 /** What a run did, as it counts it. */
@@ -155,38 +166,18 @@ async function runSource(
   let fetched: "fetched" | "not_modified" | null = null;
   try {
     const principal = await principalOf(db, source);
-    const answer = await fetchFeed(
-      source.url,
-      { etag: source.etag, lastModified: source.lastModified },
-      {
-        timeoutMs: config.imports.timeoutMs,
-        maxBytes: config.imports.maxBytes,
-        allowPrivate: config.imports.allowPrivateSources,
-      },
-    );
-    fetched = answer.notModified ? "not_modified" : "fetched";
-    let validators = { etag: source.etag, lastModified: source.lastModified };
-    if (!answer.notModified) {
-      const reading = await readFeedBounded(
-        { text: answer.text, siteZone: config.siteTimezone, maxEvents: config.imports.maxEvents },
-        source.id,
-        { deadlineMs: config.imports.readDeadlineMs, memoryMb: config.imports.readMemoryMb },
-      );
-      for (const problem of reading.problems) tally.fail(problem);
-      await keepInStep(deps, source, principal, reading.events, tally);
-      // A feed some of whose events failed is read again in full next time: they are tried again.
-      validators =
-        tally.failed === 0
-          ? { etag: answer.etag, lastModified: answer.lastModified }
-          : { etag: null, lastModified: null };
-    }
+    const api = restApiOf(source.url);
+    const kept = api
+      ? await runRestSource(deps, source, api, principal, tally)
+      : await runFeed(deps, source, principal, tally);
+    fetched = kept.fetched;
     const now = Date.now();
     await finishRun(
       db,
       run,
       { status: "succeeded", fetch: fetched, finishedAt: now, ...countsOf(tally) },
       {
-        ...validators,
+        ...kept.resume,
         consecutiveFailures: 0,
         // A paused source run by hand stays paused, for the reason it was.
         ...(source.active ? { pausedReason: null } : {}),
@@ -224,10 +215,107 @@ async function runSource(
   }
 }
 
+/** How a run read its source, and where the next one takes up from (validators, a sync token). */
+interface SourceRead {
+  fetched: "fetched" | "not_modified";
+  resume: { etag?: string | null; lastModified?: string | null; cursor?: string | null };
+}
+
+function fetchOptionsOf(config: Config): FetchOptions {
+  return {
+    timeoutMs: config.imports.timeoutMs,
+    maxBytes: config.imports.maxBytes,
+    allowPrivate: config.imports.allowPrivateSources,
+  };
+}
+
+const readLimitsOf = (config: Config) => ({
+  deadlineMs: config.imports.readDeadlineMs,
+  memoryMb: config.imports.readMemoryMb,
+});
+
+/** Reads an iCalendar feed (conditionally: the last one's validators sent back) and keeps its events in step. */
+async function runFeed(
+  deps: RunDependencies,
+  source: ImportSource,
+  principal: Principal,
+  tally: RunTally,
+): Promise<SourceRead> {
+  const { db, config } = deps;
+  const answer = await fetchFeed(
+    source.url,
+    { etag: source.etag, lastModified: source.lastModified },
+    fetchOptionsOf(config),
+  );
+  if (answer.notModified) return { fetched: "not_modified", resume: {} };
+  const reading = await readFeedBounded(
+    { text: answer.text, siteZone: config.siteTimezone, maxEvents: config.imports.maxEvents },
+    source.id,
+    readLimitsOf(config),
+  );
+  for (const problem of reading.problems) tally.fail(problem);
+  await keepInStep(deps, source, principal, await importedRows(db, source.id), reading.events, tally, FULL_PASS);
+  // A feed some of whose events failed is read again in full next time: they are tried again.
+  return {
+    fetched: "fetched",
+    resume:
+      tally.failed === 0
+        ? { etag: answer.etag, lastModified: answer.lastModified }
+        : { etag: null, lastModified: null },
+  };
+}
+
+/** Reads another site's REST API (rest-source.ts): its changes since the last run where it can, else its list. */
+async function runRestSource(
+  deps: RunDependencies,
+  source: ImportSource,
+  api: RestApi,
+  principal: Principal,
+  tally: RunTally,
+): Promise<SourceRead> {
+  const { db, config } = deps;
+  const rows = await importedRows(db, source.id);
+  const imported = new Set(
+    rows.filter((row) => row.recurrenceId === "" && row.digest !== REMOVED).map((row) => row.uid),
+  );
+  const reading = await readRestSource(api, source.cursor, {
+    fetch: fetchOptionsOf(config),
+    maxEvents: config.imports.maxEvents,
+    read: readLimitsOf(config),
+    source: source.id,
+    imported,
+  });
+  for (const problem of reading.problems) tally.fail(problem);
+  const pass: Pass = {
+    complete: reading.complete,
+    deleted: new Set(reading.deleted),
+    rest: true,
+    linked: reading.linked,
+  };
+  await keepInStep(deps, source, principal, rows, reading.events, tally, pass);
+  // Some events failed: the next run reads the list in full, and tries them again.
+  return { fetched: "fetched", resume: { cursor: tally.failed === 0 ? reading.cursor : null } };
+}
+
 function countsOf(tally: RunTally) {
   const { created, updated, unchanged, removed, failed } = tally;
   return { created, updated, unchanged, removed, failed, errors: JSON.stringify(tally.errors) };
 }
+
+/**
+ * What a run read: every event of the source (`complete`: those it did not give left it), or the
+ * changes since the last run (then only those in `deleted` left it). A REST source's events that
+ * are over when they leave its list ended, and stay.
+ */
+interface Pass {
+  complete: boolean;
+  deleted: Set<string>;
+  rest: boolean;
+  /** Of a REST source's changes: its venues and organizers changed there. */
+  linked: RestReading["linked"];
+}
+
+const FULL_PASS: Pass = { complete: true, deleted: new Set(), rest: false, linked: [] };
 
 /** What a run knows as it keeps a source's events in step. */
 interface Step {
@@ -238,6 +326,11 @@ interface Step {
   previous: Map<string, ImportedRow>;
   statuses: Map<number, string>;
   tally: RunTally;
+  pass: Pass;
+  /** The site part of this site's global ids (`host/path`), when SITE_URL says it: an item made here does not come back. */
+  ownSite: string | null;
+  /** Of a REST source: the venues and organizers its events show, as items (linked-items.ts). */
+  linkedItems: LinkedItems | null;
 }
 
 /** Writes the events of a feed's VEVENTs that changed, and deals with those that left it. */
@@ -245,11 +338,12 @@ async function keepInStep(
   deps: RunDependencies,
   source: ImportSource,
   principal: Principal,
+  rows: ImportedRow[],
   events: FeedEvent[],
   tally: RunTally,
+  pass: Pass,
 ): Promise<void> {
   const { db, config } = deps;
-  const rows = await importedRows(db, source.id);
   const step: Step = {
     deps,
     source,
@@ -272,8 +366,23 @@ async function keepInStep(
       rows.flatMap((row) => (row.eventId === null ? [] : [row.eventId])),
     ),
     tally,
+    pass,
+    ownSite: config.siteUrl === null ? null : globalIdSiteOf(config.siteUrl),
+    linkedItems: null,
   };
-  const { masters, overrides, cancelledOverrides } = arrange(events, tally);
+  if (pass.rest) {
+    const linkedItems = new LinkedItems(db, deps.linked, step.ctx);
+    step.linkedItems = linkedItems;
+    for (const { kind, item } of pass.linked) {
+      try {
+        await linkedItems.changed(kind, item);
+      } catch (error) {
+        if (!(error instanceof ApiError || error instanceof InvalidParamsError)) throw error;
+        tally.fail({ uid: null, recurrence_id: null, message: `${kind} ${item.lineage[0]}: ${messageOf(error)}` });
+      }
+    }
+  }
+  const { masters, overrides, cancelledOverrides } = arrange(withoutOwnItems(step, events), tally);
   const seen = new Set([...masters.keys(), ...overrides.keys(), ...cancelledOverrides]);
   // Outside the source's window: neither written nor removed (import-window.ts).
   const ownEvents = [...masters.values(), ...[...overrides.values()].filter((event) => event.firstOfSeries)];
@@ -292,13 +401,14 @@ async function keepInStep(
     }
     const master = masters.get(keyOf(event.uid, null));
     if (master !== undefined && !taken.has(master)) continue;
-    const seriesId = master ? step.previous.get(keyOf(event.uid, null))?.eventId : null;
+    // Of a pass through the changes, the series may be unchanged: the one an earlier run made.
+    const seriesId = master || !pass.complete ? step.previous.get(keyOf(event.uid, null))?.eventId : null;
     // A series trashed here: its occurrences are left alone too.
     if (seriesId && step.statuses.get(seriesId) === "trash") {
       tally.unchanged += 1;
       continue;
     }
-    if (!master?.recurrence || !seriesId) {
+    if ((master && !master.recurrence) || !seriesId) {
       tally.fail({
         uid: event.uid,
         recurrence_id: event.recurrenceId,
@@ -306,11 +416,12 @@ async function keepInStep(
       });
       continue;
     }
-    await writeVevent(step, event, { seriesId, master });
+    await writeVevent(step, event, { seriesId, zone: (master ?? event).timezone });
     await yieldToEventLoop();
   }
   for (const [key, row] of step.previous) {
     if (seen.has(key) || row.digest === REMOVED) continue;
+    if (!pass.complete && !pass.deleted.has(row.uid)) continue;
     await removeVevent(step, row, masters);
     await yieldToEventLoop();
   }
@@ -361,26 +472,73 @@ async function withMatchedOrganizer(
   return matched === null ? write : { ...write, organizer: [matched] };
 }
 
-/** Records a VEVENT as imported, in the transaction of its write. */
-function recording(step: Step, row: ImportedRow) {
-  return (tx: Tx, eventId: number) => saveImportedRow(tx, step.source.id, { ...row, eventId });
+/** Records a VEVENT as imported, in the transaction of its write (a REST source's new event, with its lineage). */
+function recording(step: Step, row: ImportedRow, lineage: string[] | null) {
+  return async (tx: Tx, eventId: number) => {
+    await saveImportedRow(tx, step.source.id, { ...row, eventId });
+    if (lineage) await saveLineage(tx, eventId, lineage);
+  };
+}
+
+/** The site part of a global id (`host/path` of `host/path?id=…`). */
+const siteOfGlobalId = (id: string) => id.split("?")[0];
+
+/**
+ * A REST source's events but those first made here (they come back through another site that
+ * imported them), with their series' occurrences.
+ */
+function withoutOwnItems(step: Step, events: FeedEvent[]): FeedEvent[] {
+  const own = step.ownSite;
+  if (own === null || !step.pass.rest) return events;
+  const ownSeries = new Set(
+    events
+      .filter((event) => event.recurrenceId === null && event.rest?.lineage.some((id) => siteOfGlobalId(id) === own))
+      .map((event) => event.uid),
+  );
+  if (ownSeries.size > 0) step.tally.unchanged += ownSeries.size;
+  return events.filter((event) => !ownSeries.has(event.uid));
+}
+
+/**
+ * Of a REST source's event not imported by this source yet: the row linking it to the event
+ * another source made of the same item (it reached this site by two paths: its origin, and a
+ * site that imported it), or undefined.
+ */
+async function arrivalOf(step: Step, event: FeedEvent): Promise<ImportedRow | undefined> {
+  const lineage = event.rest?.lineage;
+  if (!lineage || lineage.length === 0) return undefined;
+  const origin = lineage[lineage.length - 1];
+  const eventId = await eventImportedAs(step.deps.db, origin);
+  if (eventId === null) return undefined;
+  const row = { uid: event.uid, recurrenceId: event.recurrenceId ?? "", eventId, digest: "", origin };
+  await writeImportRows(step.deps.db, (tx) => saveImportedRow(tx, step.source.id, row));
+  for (const [id, status] of await eventStatuses(step.deps.db, [eventId])) step.statuses.set(id, status);
+  step.previous.set(keyOf(event.uid, event.recurrenceId), row);
+  return row;
 }
 
 /** Creates, updates or leaves the event of one VEVENT (of an occurrence's override: `series`). */
 async function writeVevent(
   step: Step,
   event: FeedEvent,
-  series: { seriesId: number; master: FeedEvent } | null,
+  series: { seriesId: number; zone: string } | null,
 ): Promise<void> {
   const { db, config, events } = step.deps;
   const { tally } = step;
   const recurrenceId = event.recurrenceId ?? "";
-  // What the feed says, before its organizer is matched here (the match may differ once the first run made it).
-  const feedWrite = eventWriteOf(event, step.defaults);
-  const digest = digestOf(feedWrite, step.ctx.language);
-  const before = step.previous.get(keyOf(event.uid, event.recurrenceId));
+  let before = step.previous.get(keyOf(event.uid, event.recurrenceId));
   const horizon = config.recurrenceHorizonDays;
+  const lineage = event.rest?.lineage ?? null;
+  const origin = lineage && lineage.length > 0 ? lineage[lineage.length - 1] : null;
   try {
+    // What the feed says, before its organizer is matched here (the match may differ once the first
+    // run made it); a REST source's venue and organizers, as the items they are here.
+    const said = eventWriteOf(event, step.defaults);
+    const feedWrite = event.rest && step.linkedItems ? await step.linkedItems.linkedIn(event.rest, said) : said;
+    const digest = digestOf(feedWrite, step.ctx.language);
+    if (before === undefined && series === null) {
+      before = await arrivalOf(step, event);
+    }
     if (before && before.digest === digest) {
       tally.unchanged += 1;
       return;
@@ -395,7 +553,7 @@ async function writeVevent(
       tally.unchanged += 1;
       return;
     }
-    const record = recording(step, { uid: event.uid, recurrenceId, eventId: null, digest });
+    const record = recording(step, { uid: event.uid, recurrenceId, eventId: null, digest, origin }, null);
     const row = { uid: event.uid, recurrenceId };
     if (before?.eventId) {
       // Brought back from the trash the import moved it to: as the feed says, whatever the authority.
@@ -414,13 +572,19 @@ async function writeVevent(
       return;
     }
     if (series === null) {
-      const id = await events.create(db, step.ctx, write, horizon, record);
+      const id = await events.create(
+        db,
+        step.ctx,
+        write,
+        horizon,
+        recording(step, { uid: event.uid, recurrenceId, eventId: null, digest, origin }, lineage),
+      );
       step.previous.set(keyOf(event.uid, event.recurrenceId), { uid: event.uid, recurrenceId, eventId: id, digest });
       tally.created += 1;
       await rememberFields(step, row, id);
       return;
     }
-    const instant = DateTime.fromSQL(recurrenceId, { zone: series.master.timezone }).toJSDate();
+    const instant = DateTime.fromSQL(recurrenceId, { zone: series.zone }).toJSDate();
     const occurrence = await occurrenceIdAt(db, series.seriesId, instant);
     if (occurrence === null) {
       tally.fail({
@@ -470,6 +634,11 @@ async function removeVevent(step: Step, row: ImportedRow, masters: Map<string, F
       return;
     }
     if (row.recurrenceId === "" || ownFirst) {
+      // Gone from a REST source's list because it is over (lists show what is to come): it ended, it stays.
+      if (step.pass.rest) {
+        const lastEnd = await lastEndOf(db, row.eventId);
+        if (lastEnd !== null && lastEnd < step.ctx.now) return;
+      }
       if (source.onRemoved !== "trash" && !ownFirst) {
         await writeImportRows(db, (tx) => saveImportedRow(tx, source.id, { ...row, digest: REMOVED }));
         return;

@@ -2,6 +2,7 @@ import type { ImportRun } from "../../../generated/prisma/sqlite/client";
 import type { Schemas } from "../../http/operation-types";
 import type { RequestContext } from "../../http/request-context";
 import type { Source } from "./import-sources";
+import { restApiOf } from "./rest-source";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -25,12 +26,20 @@ export function serializeRun(run: ImportRun): Schemas["ImportRunSummary"] {
   };
 }
 
+const KINDS = { tribe: "tribe_events_rest", calendar: "calendar_events_rest" } as const;
+
+function kindOf(url: string): Schemas["ImportKind"] {
+  const api = restApiOf(url);
+  return api === null ? "ical" : KINDS[api.kind];
+}
+
 /** A source as the API shows it. */
 export function serializeSource({ row, lastRun }: Source, ctx: RequestContext): Schemas["Import"] {
   type Import = Schemas["Import"];
   return {
     id: row.id,
     url: row.url,
+    kind: kindOf(row.url),
     description: row.description,
     // Written from the spec's enums only (the requests were validated against them).
     frequency: row.frequency as Import["frequency"],

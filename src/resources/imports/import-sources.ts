@@ -120,7 +120,7 @@ export async function updateSource(
   const rescheduled = input.active !== undefined || input.frequency !== undefined;
   const row = await saveSource(db, before.row.id, {
     ...columns,
-    ...(rewrites ? { etag: null, lastModified: null } : {}),
+    ...(rewrites ? { etag: null, lastModified: null, cursor: null } : {}),
     ...(input.active !== undefined ? { pausedReason: null, consecutiveFailures: 0 } : {}),
     ...(rescheduled ? { nextRunAt: firstRunAt(frequency, active, now.getTime()) } : {}),
     modifiedAt: now,

@@ -12,6 +12,7 @@ export const ORGANIZER_COLUMNS = {
   website: true,
   email: true,
   image: true,
+  lineage: true,
 } as const satisfies Prisma.OrganizerSelect;
 
 export const organizerSelect = {

@@ -22,12 +22,16 @@ const COLLECTION: Record<PostKind, string> = { event: "events", venue: "venues",
  */
 const globalIdSites = new RecentValues<string>(100);
 
-export function globalIdOf(ctx: RequestContext, kind: PostKind, id: number): string {
-  const site = globalIdSites.valueOf(ctx.siteUrl, () => {
-    const url = new URL(ctx.siteUrl);
+/** The site part of the global ids of a site (`host/path`). */
+export function globalIdSiteOf(siteUrl: string): string {
+  return globalIdSites.valueOf(siteUrl, () => {
+    const url = new URL(siteUrl);
     return `${url.host}${url.pathname.replace(/\/$/, "")}`;
   });
-  return `${site}?id=${id}&type=${kind}`;
+}
+
+export function globalIdOf(ctx: RequestContext, kind: PostKind, id: number): string {
+  return `${globalIdSiteOf(ctx.siteUrl)}?id=${id}&type=${kind}`;
 }
 
 export function restUrlOf(ctx: RequestContext, kind: PostKind, id: number): string {
@@ -59,10 +63,15 @@ export function postHead(record: PostRecordBase, ctx: RequestContext) {
   };
 }
 
-/** The global ids, which close a venue's or organizer's representation. */
-export function globalIds(record: PostRecordBase, kind: PostKind, ctx: RequestContext) {
+/**
+ * The global ids, which close a venue's or organizer's representation: the item's own, then (of
+ * an item imported from another site's REST API) those it had there, as the original's aggregator
+ * keeps them.
+ */
+export function globalIds(record: PostRecordBase & { lineage?: string | null }, kind: PostKind, ctx: RequestContext) {
   const globalId = globalIdOf(ctx, kind, record.id);
-  return { global_id: globalId, global_id_lineage: [globalId] };
+  const lineage = record.lineage ? (JSON.parse(record.lineage) as string[]) : [];
+  return { global_id: globalId, global_id_lineage: [globalId, ...lineage] };
 }
 
 /** Leaves out the keys whose value is null or undefined (schema.org data has no nulls). */

@@ -22,6 +22,7 @@ export const VENUE_COLUMNS = {
   showMapLink: true,
   geoLat: true,
   geoLng: true,
+  lineage: true,
 } as const satisfies Prisma.VenueSelect;
 
 export const venueSelect = {

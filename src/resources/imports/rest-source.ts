@@ -1,0 +1,465 @@
+import type { WorkLimits } from "../../work/bounded-work";
+import type { LinkedKind } from "../../services";
+import type { FeedEvent, FeedProblem, LinkedItemData } from "./feed-event";
+import { fetchFeed, FeedFetchError, type FetchOptions } from "./feed-fetch";
+import { DateTime } from "luxon";
+import {
+  readLinkedItemBounded,
+  readLinkedItemsBounded,
+  readRestEventBounded,
+  readRestIdsBounded,
+  readRestPageBounded,
+} from "./feed-reading";
+import { UnreadableFeed } from "./ical-reader";
+
+/**
+ * A source that is another site's events REST API: The Events Calendar's (`…/wp-json/tribe/events/v1/events`,
+ * as the original's aggregator reads "Other URL" sources) or this service's (`…/calendar/events/v1/events`).
+ * Either API's root works too. The URL's own query parameters (categories, tags, dates, search...)
+ * narrow what is taken; the run asks for pages of 50 itself.
+ *
+ * A run reads the list in full, page after page, unless the last run left a cursor. Of this
+ * service, the list's `next_sync_token`: the run reads only the changes since, and the tombstones.
+ * Of The Events Calendar, a modification window: WordPress's own list of the site's events
+ * (`wp/v2/tribe_events`, ids and modification dates, 100 a page) says which were modified since
+ * the last run, and which are gone; only those are read from the events API (`include=`), with the
+ * URL's filters. A site without that list (the post type not in WordPress's REST API) is read in
+ * full; every site in full at least once a day (a venue's edit does not modify its events). Every
+ * page goes through the guard feeds go through (fetchFeed: addresses, redirects, encodings), and
+ * the whole reading shares one time limit (IMPORT_TIMEOUT_MS), one size (IMPORT_MAX_BYTES) and one
+ * count of events (IMPORT_MAX_EVENTS); each page is parsed in the work thread (feed-reading.ts).
+ */
+
+export type RestKind = "tribe" | "calendar";
+
+export interface RestApi {
+  kind: RestKind;
+  /** The events list, with the source's own query parameters. */
+  events: URL;
+}
+
+const PER_PAGE = 50;
+/** Parameters the run sets itself, or that would change the answer's shape. */
+const RUN_PARAMETERS = ["page", "per_page", "sync_token", "_fields", "_envelope", "_jsonp", "ical"];
+
+const ROUTES: Array<{ kind: RestKind; pattern: RegExp; events: string }> = [
+  {
+    kind: "tribe",
+    pattern: /^(.*?)\/wp-json(?:\/tribe\/events\/v1(?:\/events)?)?\/?$/,
+    events: "/wp-json/tribe/events/v1/events",
+  },
+  { kind: "calendar", pattern: /^(.*?)\/calendar\/events\/v1(?:\/events)?\/?$/, events: "/calendar/events/v1/events" },
+];
+const REST_ROUTES: Array<{ kind: RestKind; pattern: RegExp; events: string }> = [
+  { kind: "tribe", pattern: /^\/?tribe\/events\/v1(?:\/events)?\/?$/, events: "/tribe/events/v1/events" },
+  { kind: "calendar", pattern: /^\/?calendar\/events\/v1(?:\/events)?\/?$/, events: "/calendar/events/v1/events" },
+];
+
+/** The REST API a source's URL names (null: an iCalendar feed). */
+export function restApiOf(url: string): RestApi | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  if (parsed.searchParams.has("ical")) return null;
+  const events = new URL(parsed);
+  for (const name of RUN_PARAMETERS) events.searchParams.delete(name);
+  const route = parsed.searchParams.get("rest_route");
+  if (route !== null) {
+    const known = REST_ROUTES.find(({ pattern }) => pattern.test(route));
+    if (!known) return null;
+    events.searchParams.set("rest_route", known.events);
+    return { kind: known.kind, events };
+  }
+  for (const { kind, pattern, events: path } of ROUTES) {
+    const match = pattern.exec(parsed.pathname);
+    if (!match) continue;
+    events.pathname = `${match[1]}${path}`;
+    return { kind, events };
+  }
+  return null;
+}
+
+/** What reading a REST source gives a run. */
+export interface RestReading {
+  events: FeedEvent[];
+  problems: FeedProblem[];
+  /** A full pass: `events` is every event the source lists, and those it does not list left it. */
+  complete: boolean;
+  /** Of a pass through the changes: the ids (at the source) of the events deleted or no longer listed. */
+  deleted: string[];
+  /** Where the next run reads the changes from, or null (it reads the list in full). */
+  cursor: string | null;
+  /** Of this service's changes: the venues and organizers changed there (an event that shows one is not changed by it). */
+  linked: Array<{ kind: LinkedKind; item: LinkedItemData }>;
+}
+
+/** This service's cursor: the `next_sync_token` of its events, and of its venues and organizers (null: not read). */
+interface CalendarCursor {
+  events: string;
+  venues: string | null;
+  organizers: string | null;
+}
+
+const LINKED_LISTS = [
+  ["venue", "venues"],
+  ["organizer", "organizers"],
+] as const;
+
+export interface RestReadOptions {
+  fetch: FetchOptions;
+  maxEvents: number;
+  read: WorkLimits;
+  source: number;
+  /** The events (their ids at the source) earlier runs imported. */
+  imported: Set<string>;
+}
+
+/** The source answered 4xx: it has no such list (or not for us). */
+const clientError = (error: unknown) =>
+  error instanceof FeedFetchError && error.status !== null && error.status >= 400 && error.status < 500;
+
+/** One time limit, one size and one count for the whole reading, spent page after page. */
+class Budget {
+  private readonly deadline: number;
+  private bytesLeft: number;
+  eventsLeft: number;
+  requestsLeft: number;
+
+  constructor(private readonly options: RestReadOptions) {
+    this.deadline = performance.now() + options.fetch.timeoutMs;
+    this.bytesLeft = options.fetch.maxBytes;
+    this.eventsLeft = options.maxEvents;
+    // Enough pages for the most events twice (a list of ids, then those modified; or the series
+    // of the list's occurrences), a list in full besides, and pages that say a list ended.
+    this.requestsLeft = 3 * Math.ceil(options.maxEvents / PER_PAGE) + 4;
+  }
+
+  async get(url: URL): Promise<string> {
+    const timeoutMs = Math.floor(this.deadline - performance.now());
+    if (timeoutMs <= 0)
+      throw new FeedFetchError(
+        `the source's pages took longer than ${this.options.fetch.timeoutMs} ms (IMPORT_TIMEOUT_MS)`,
+      );
+    if (this.requestsLeft-- <= 0) throw new FeedFetchError("the source's pages do not end");
+    try {
+      const answer = await fetchFeed(
+        url.href,
+        { etag: null, lastModified: null },
+        { ...this.options.fetch, timeoutMs, maxBytes: this.bytesLeft, format: "json" },
+      );
+      if (answer.notModified) throw new FeedFetchError("the source answered 304 to a request without validators");
+      this.bytesLeft -= Buffer.byteLength(answer.text);
+      return answer.text;
+    } catch (error) {
+      if (error instanceof FeedFetchError && /larger than/.test(error.message))
+        throw new FeedFetchError(
+          `the source's pages are larger than ${this.options.fetch.maxBytes} bytes together (IMPORT_MAX_BYTES)`,
+        );
+      throw error;
+    }
+  }
+}
+
+/** The Events Calendar's cursor: the latest modification the last run saw (null: the site has no list of ids), and its last full pass. */
+interface TribeWindow {
+  modified: string | null;
+  full: number;
+}
+
+/** How long a site running The Events Calendar is read by its modification window before it is read in full again. */
+export const FULL_PASS_EVERY_MS = 86_400_000;
+
+function calendarCursorOf(cursor: string | null): CalendarCursor | null {
+  if (cursor === null) return null;
+  try {
+    const tokens = JSON.parse(cursor) as CalendarCursor;
+    return typeof tokens.events === "string" ? tokens : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A list of the namespace beside the events' (`venues`, `organizers`), without the source's filters. */
+function siblingList(api: RestApi, name: string): URL {
+  const url = bare(api, "");
+  const route = url.searchParams.get("rest_route");
+  if (route !== null) url.searchParams.set("rest_route", route.replace(/\/events$/, `/${name}`));
+  else url.pathname = url.pathname.replace(/\/events$/, `/${name}`);
+  return url;
+}
+
+/** Where the venues' and organizers' changes start (null: the source does not list them). */
+async function linkedTokens(api: RestApi, budget: Budget, options: RestReadOptions) {
+  const tokens: Omit<CalendarCursor, "events"> = { venues: null, organizers: null };
+  for (const [, list] of LINKED_LISTS) {
+    const url = siblingList(api, list);
+    url.searchParams.set("per_page", "1");
+    try {
+      const text = await budget.get(url);
+      tokens[list] = (
+        await readLinkedItemsBounded({ text, maxEvents: 1 }, list, options.source, options.read)
+      ).nextSyncToken;
+    } catch (error) {
+      if (!clientError(error)) throw error;
+    }
+  }
+  return tokens;
+}
+
+function windowOf(cursor: string | null): TribeWindow | null {
+  if (cursor === null) return null;
+  try {
+    const window = JSON.parse(cursor) as TribeWindow;
+    return typeof window.full === "number" ? window : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The latest of the modification dates (the site's wall clock: they compare as text). */
+const latest = (dates: Array<string | null | undefined>) =>
+  dates.reduce<string | null>((max, date) => (date && (max === null || date > max) ? date : max), null);
+
+/** Reads a REST source: its changes since the last run where its cursor says, else its list in full. */
+export async function readRestSource(
+  api: RestApi,
+  cursor: string | null,
+  options: RestReadOptions,
+): Promise<RestReading> {
+  const budget = new Budget(options);
+  if (api.kind === "calendar") {
+    const tokens = calendarCursorOf(cursor);
+    if (tokens !== null) {
+      try {
+        return await readChanges(api, tokens, budget, options);
+      } catch (error) {
+        // A token older than the source's log (or from before a restore): the list in full.
+        if (!(error instanceof FeedFetchError && error.status === 410)) throw error;
+      }
+    }
+    const reading = await readList(api, budget, options);
+    if (reading.cursor === null) return reading;
+    const linked = await linkedTokens(api, budget, options);
+    return { ...reading, cursor: JSON.stringify({ events: reading.cursor, ...linked } satisfies CalendarCursor) };
+  }
+  const window = windowOf(cursor);
+  const now = Date.now();
+  if (window !== null && window.modified !== null && now - window.full < FULL_PASS_EVERY_MS) {
+    try {
+      return await readModified(api, { modified: window.modified, full: window.full }, budget, options);
+    } catch (error) {
+      // WordPress does not list the site's events (the post type is not in its REST API): in full, until the day is over.
+      if (!clientError(error)) throw error;
+      const reading = await readList(api, budget, options);
+      return { ...reading, cursor: JSON.stringify({ modified: null, full: window.full } satisfies TribeWindow) };
+    }
+  }
+  const reading = await readList(api, budget, options);
+  const modified = latest(reading.events.map((event) => event.rest?.modified));
+  return { ...reading, cursor: JSON.stringify({ modified, full: now } satisfies TribeWindow) };
+}
+
+/** WordPress's own list of the site's events, venues or organizers (`tribe_events`...: any date, published), beside the events API's. */
+function postsUrl(api: RestApi, type: string, page: number, modifiedAfter?: string): URL {
+  const url = new URL(api.events);
+  url.search = "";
+  const route = api.events.searchParams.get("rest_route");
+  if (route !== null) url.searchParams.set("rest_route", `/wp/v2/${type}`);
+  else url.pathname = url.pathname.replace(/\/tribe\/events\/v1\/events$/, `/wp/v2/${type}`);
+  url.searchParams.set("_fields", "id,modified");
+  if (modifiedAfter !== undefined) url.searchParams.set("modified_after", modifiedAfter);
+  url.searchParams.set("per_page", String(IDS_PER_PAGE));
+  url.searchParams.set("page", String(page));
+  return url;
+}
+
+/** The ids and modification dates of WordPress's list, every page of it. */
+async function listedPosts(
+  api: RestApi,
+  type: string,
+  budget: Budget,
+  options: RestReadOptions,
+  modifiedAfter?: string,
+) {
+  const listed = new Map<string, string>();
+  for (let number = 1; ; number++) {
+    const text = await budget.get(postsUrl(api, type, number, modifiedAfter));
+    const page = await readRestIdsBounded({ text, maxEvents: options.maxEvents }, options.source, options.read);
+    for (const { id, modified } of page.items) listed.set(id, modified);
+    if (listed.size > options.maxEvents)
+      throw new UnreadableFeed(`the source lists more than ${options.maxEvents} events (IMPORT_MAX_EVENTS)`);
+    if (page.count < IDS_PER_PAGE) return listed;
+  }
+}
+
+const TRIBE_LINKED = [
+  ["venue", "tribe_venue", "venues"],
+  ["organizer", "tribe_organizer", "organizers"],
+] as const;
+
+const IDS_PER_PAGE = 100;
+
+/**
+ * The Events Calendar's changes since `window`: every published event's id and modification date
+ * from WordPress's list; those modified since (at the same second too) read through the events
+ * API with the URL's filters, in pages of 50 ids; gone, those imported that WordPress no longer
+ * lists (deleted, trashed, unpublished) and those modified that the filtered list leaves out.
+ */
+async function readModified(
+  api: RestApi,
+  window: { modified: string; full: number },
+  budget: Budget,
+  options: RestReadOptions,
+): Promise<RestReading> {
+  const listed = await listedPosts(api, "tribe_events", budget, options);
+  const modified = [...listed].filter(([, date]) => date >= window.modified).map(([id]) => id);
+  const reading: RestReading = { events: [], problems: [], complete: false, deleted: [], cursor: null, linked: [] };
+  for (let at = 0; at < modified.length; at += PER_PAGE) {
+    const ids = modified.slice(at, at + PER_PAGE);
+    const page = await readPage(pageUrl(api, { include: ids.join(","), per_page: String(PER_PAGE) }), budget, options);
+    reading.events.push(...page.events);
+    reading.problems.push(...page.problems);
+  }
+  const read = new Set(reading.events.map((event) => event.uid));
+  reading.deleted = [
+    ...[...options.imported].filter((uid) => !listed.has(uid)),
+    ...modified.filter((uid) => !read.has(uid) && options.imported.has(uid)),
+  ];
+  // The venues and organizers modified since (an event that shows one is not modified by it), each read on its own.
+  const since = DateTime.fromSQL(window.modified, { zone: "UTC" })
+    .minus({ seconds: 1 })
+    .toFormat("yyyy-MM-dd'T'HH:mm:ss");
+  const dates = [...listed.values()];
+  for (const [kind, type, list] of TRIBE_LINKED) {
+    const changed = await listedPosts(api, type, budget, options, since).catch((error: unknown) => {
+      // Not in WordPress's list: its changes come with the daily full pass.
+      if (clientError(error)) return new Map<string, string>();
+      throw error;
+    });
+    dates.push(...changed.values());
+    for (const id of changed.keys()) {
+      const text = await budget.get(siblingList(api, `${list}/${id}`));
+      const item = await readLinkedItemBounded({ text, maxEvents: 1 }, kind, options.source, options.read);
+      if (item !== null) reading.linked.push({ kind, item });
+    }
+  }
+  reading.cursor = JSON.stringify({ modified: latest(dates) ?? window.modified, full: window.full });
+  return reading;
+}
+
+/** The list's URL (or an event's: `tail`) without the source's filters, in the language it asks for. */
+function bare(api: RestApi, tail: string): URL {
+  const url = new URL(api.events);
+  url.search = "";
+  const route = api.events.searchParams.get("rest_route");
+  if (route !== null) url.searchParams.set("rest_route", `${route}${tail}`);
+  else url.pathname = `${url.pathname}${tail}`;
+  const language = api.events.searchParams.get("i18n_language");
+  if (language !== null) url.searchParams.set("i18n_language", language);
+  return url;
+}
+
+function pageUrl(api: RestApi, parameters: Record<string, string>): URL {
+  const url = new URL(api.events);
+  for (const [name, value] of Object.entries(parameters)) url.searchParams.set(name, value);
+  return url;
+}
+
+async function readPage(url: URL, budget: Budget, options: RestReadOptions) {
+  const text = await budget.get(url);
+  const page = await readRestPageBounded({ text, maxEvents: budget.eventsLeft }, options.source, options.read);
+  budget.eventsLeft -= page.events.length;
+  return page;
+}
+
+/** Every page of the list; the first one's `next_sync_token` is where the next run reads from. */
+async function readList(api: RestApi, budget: Budget, options: RestReadOptions): Promise<RestReading> {
+  const reading: RestReading = { events: [], problems: [], complete: true, deleted: [], cursor: null, linked: [] };
+  const wanted = new Set<string>();
+  for (let number = 1; ; number++) {
+    const page = await readPage(pageUrl(api, { per_page: String(PER_PAGE), page: String(number) }), budget, options);
+    if (number === 1) {
+      if (page.total !== null && page.total > options.maxEvents)
+        throw new UnreadableFeed(
+          `the source lists ${page.total} events, more than ${options.maxEvents} (IMPORT_MAX_EVENTS)`,
+        );
+      reading.cursor = page.nextSyncToken;
+    }
+    reading.events.push(...page.events);
+    reading.problems.push(...page.problems);
+    for (const id of page.seriesWanted) wanted.add(id);
+    if (page.events.length + page.problems.length === 0 || number >= (page.totalPages ?? 1)) break;
+  }
+  await addSeries(api, reading, wanted, budget, options);
+  return reading;
+}
+
+/** The changes since `syncToken`, page after page (each answer's token reads on from its last change). */
+async function readChanges(
+  api: RestApi,
+  tokens: CalendarCursor,
+  budget: Budget,
+  options: RestReadOptions,
+): Promise<RestReading> {
+  const reading: RestReading = { events: [], problems: [], complete: false, deleted: [], cursor: null, linked: [] };
+  const wanted = new Set<string>();
+  let events = tokens.events;
+  for (;;) {
+    // The token holds the list's filters: only it, and the page's size and language, are sent.
+    const url = bare(api, "");
+    url.searchParams.set("sync_token", events);
+    url.searchParams.set("per_page", String(PER_PAGE));
+    const page = await readPage(url, budget, options);
+    reading.events.push(...page.events);
+    reading.problems.push(...page.problems);
+    reading.deleted.push(...page.deleted);
+    for (const id of page.seriesWanted) wanted.add(id);
+    if (page.nextSyncToken === null)
+      throw new UnreadableFeed("the source's answer to a sync token has no next_sync_token");
+    events = page.nextSyncToken;
+    if ((page.totalPages ?? 1) <= 1) break;
+  }
+  const next: CalendarCursor = { ...tokens, events };
+  for (const [kind, list] of LINKED_LISTS) {
+    for (let token = tokens[list]; token !== null;) {
+      const url = siblingList(api, list);
+      url.searchParams.set("sync_token", token);
+      url.searchParams.set("per_page", String(PER_PAGE));
+      const text = await budget.get(url);
+      const page = await readLinkedItemsBounded({ text, maxEvents: PER_PAGE }, list, options.source, options.read);
+      reading.linked.push(...page.items.map((item) => ({ kind, item })));
+      next[list] = page.nextSyncToken;
+      token = (page.totalPages ?? 1) > 1 ? page.nextSyncToken : null;
+    }
+  }
+  reading.cursor = JSON.stringify(next);
+  for (const uid of [...wanted]) if (options.imported.has(uid)) wanted.delete(uid);
+  await addSeries(api, reading, wanted, budget, options);
+  return reading;
+}
+
+/**
+ * The series of listed occurrences that the reading lacks (a weekly class that began last month:
+ * the list's window holds its later occurrences, not the series itself), each read on its own.
+ */
+async function addSeries(
+  api: RestApi,
+  reading: RestReading,
+  wanted: Set<string>,
+  budget: Budget,
+  options: RestReadOptions,
+): Promise<void> {
+  for (const event of reading.events) if (event.recurrenceId === null) wanted.delete(event.uid);
+  for (const id of wanted) {
+    if (budget.eventsLeft <= 0)
+      throw new UnreadableFeed(`the source lists more than ${options.maxEvents} events (IMPORT_MAX_EVENTS)`);
+    const text = await budget.get(bare(api, `/${id}`));
+    const series = await readRestEventBounded({ text, maxEvents: 1 }, options.source, options.read);
+    budget.eventsLeft -= 1;
+    if ("message" in series) reading.problems.push(series);
+    else reading.events.push(series);
+  }
+}
