@@ -176,6 +176,19 @@ describe("another instance of this service", () => {
         venue: { venue: "Academia de Tango", city: "Porto" },
       })
     ).body;
+    // A daily series: the list then has pages of its occurrences alone, and the list goes on after them.
+    await admin(a, "POST", "/events", {
+      title: "Morning yoga",
+      start_date: "2027-06-01 07:00",
+      end_date: "2027-06-01 08:00",
+      timezone: "Europe/Lisbon",
+      recurrence: { rrule: "FREQ=DAILY;COUNT=120" },
+    });
+    await admin(a, "POST", "/events", {
+      title: "Autumn festival",
+      start_date: "2027-10-02 12:00",
+      end_date: "2027-10-02 23:00",
+    });
     gone = (
       await admin(a, "POST", "/events", {
         title: "To be cancelled",
@@ -192,8 +205,8 @@ describe("another instance of this service", () => {
 
   it("gives a second instance its events field by field, the series by its rule", async () => {
     const first = await run(b, source.id);
-    // Five events: the concert, the fair, the series (its occurrences made by its rule), the one to cancel.
-    expect(first).toMatchObject({ status: "succeeded", created: 4, updated: 0, removed: 0, failed: 0, errors: [] });
+    // The concert, the fair, the two series (their occurrences made by their rules), the festival, the one to cancel.
+    expect(first).toMatchObject({ status: "succeeded", created: 6, updated: 0, removed: 0, failed: 0, errors: [] });
     expect(asImported(await listed(b))).toEqual(asImported(await listed(a)));
   });
 
@@ -272,7 +285,7 @@ describe("another instance of this service", () => {
   it("is one event per item in a third instance that imports from both", async () => {
     const direct = await createSource(c, `${a.base}/events`);
     const through = await createSource(c, `${b.origin}${root}`);
-    expect(await run(c, through.id)).toMatchObject({ status: "succeeded", created: 3, failed: 0 });
+    expect(await run(c, through.id)).toMatchObject({ status: "succeeded", created: 5, failed: 0 });
     expect(await run(c, direct.id)).toMatchObject({ status: "succeeded", created: 0, failed: 0 });
     expect(await run(c, direct.id)).toMatchObject({ created: 0, updated: 0, removed: 0 });
     expect(asImported(await listed(c))).toEqual(asImported(await listed(a)));

@@ -16,6 +16,8 @@ export interface RestPageText {
 }
 
 export interface RestPage {
+  /** How many items the page held, whatever became of them (none: the list ended). */
+  count: number;
   events: FeedEvent[];
   /** Of a sync answer (this service's): the ids of the events it reports deleted or no longer shown. */
   deleted: string[];
@@ -266,6 +268,7 @@ export function readRestPage({ text: body, maxEvents }: RestPageText): RestPage 
   if (parsed.events.length > maxEvents)
     throw new UnreadableRestPage(`the source lists more than ${maxEvents} events (IMPORT_MAX_EVENTS)`);
   const page: RestPage = {
+    count: parsed.events.length,
     events: [],
     deleted: [],
     seriesWanted: [],

@@ -19,12 +19,14 @@ import { UnreadableFeed } from "./ical-reader";
  * narrow what is taken; the run asks for pages of 50 itself.
  *
  * A run reads the list in full, page after page, unless the last run left a cursor. Of this
- * service, the list's `next_sync_token`: the run reads only the changes since, and the tombstones.
- * Of The Events Calendar, a modification window: WordPress's own list of the site's events
- * (`wp/v2/tribe_events`, ids and modification dates, 100 a page) says which were modified since
- * the last run, and which are gone; only those are read from the events API (`include=`), with the
- * URL's filters. A site without that list (the post type not in WordPress's REST API) is read in
- * full; every site in full at least once a day (a venue's edit does not modify its events). Every
+ * service, the `next_sync_token` of its events, venues and organizers: the run reads only the
+ * changes since, and the tombstones. Of The Events Calendar, a modification window: WordPress's
+ * own list of the site's events (`wp/v2/tribe_events`, ids and modification dates, 100 a page)
+ * says which were modified since the last run, and which are gone; only those are read from the
+ * events API (`include=`), with the URL's filters, and the venues and organizers WordPress lists
+ * as modified since, one by one. A site without that list (the post type not in WordPress's REST
+ * API) is read in full; every source in full at least once a day (a category renamed there
+ * modifies none of its events). Every
  * page goes through the guard feeds go through (fetchFeed: addresses, redirects, encodings), and
  * the whole reading shares one time limit (IMPORT_TIMEOUT_MS), one size (IMPORT_MAX_BYTES) and one
  * count of events (IMPORT_MAX_EVENTS); each page is parsed in the work thread (feed-reading.ts).
@@ -101,6 +103,8 @@ interface CalendarCursor {
   events: string;
   venues: string | null;
   organizers: string | null;
+  /** When the list was last read in full. */
+  full: number;
 }
 
 const LINKED_LISTS = [
@@ -169,14 +173,14 @@ interface TribeWindow {
   full: number;
 }
 
-/** How long a site running The Events Calendar is read by its modification window before it is read in full again. */
+/** How long a REST source is read by its changes (tokens, modification window) before it is read in full again. */
 export const FULL_PASS_EVERY_MS = 86_400_000;
 
 function calendarCursorOf(cursor: string | null): CalendarCursor | null {
   if (cursor === null) return null;
   try {
     const tokens = JSON.parse(cursor) as CalendarCursor;
-    return typeof tokens.events === "string" ? tokens : null;
+    return typeof tokens.events === "string" && typeof tokens.full === "number" ? tokens : null;
   } catch {
     return null;
   }
@@ -193,7 +197,7 @@ function siblingList(api: RestApi, name: string): URL {
 
 /** Where the venues' and organizers' changes start (null: the source does not list them). */
 async function linkedTokens(api: RestApi, budget: Budget, options: RestReadOptions) {
-  const tokens: Omit<CalendarCursor, "events"> = { venues: null, organizers: null };
+  const tokens: Pick<CalendarCursor, "venues" | "organizers"> = { venues: null, organizers: null };
   for (const [, list] of LINKED_LISTS) {
     const url = siblingList(api, list);
     url.searchParams.set("per_page", "1");
@@ -232,7 +236,7 @@ export async function readRestSource(
   const budget = new Budget(options);
   if (api.kind === "calendar") {
     const tokens = calendarCursorOf(cursor);
-    if (tokens !== null) {
+    if (tokens !== null && Date.now() - tokens.full < FULL_PASS_EVERY_MS) {
       try {
         return await readChanges(api, tokens, budget, options);
       } catch (error) {
@@ -240,22 +244,25 @@ export async function readRestSource(
         if (!(error instanceof FeedFetchError && error.status === 410)) throw error;
       }
     }
+    const full = Date.now();
+    // The venues' and organizers' tokens first: a change made while the events are read is one after them.
+    const linked = await linkedTokens(api, budget, options);
     const reading = await readList(api, budget, options);
     if (reading.cursor === null) return reading;
-    const linked = await linkedTokens(api, budget, options);
-    return { ...reading, cursor: JSON.stringify({ events: reading.cursor, ...linked } satisfies CalendarCursor) };
+    return { ...reading, cursor: JSON.stringify({ events: reading.cursor, ...linked, full } satisfies CalendarCursor) };
   }
   const window = windowOf(cursor);
   const now = Date.now();
   if (window !== null && window.modified !== null && now - window.full < FULL_PASS_EVERY_MS) {
-    try {
-      return await readModified(api, { modified: window.modified, full: window.full }, budget, options);
-    } catch (error) {
-      // WordPress does not list the site's events (the post type is not in its REST API): in full, until the day is over.
-      if (!clientError(error)) throw error;
-      const reading = await readList(api, budget, options);
-      return { ...reading, cursor: JSON.stringify({ modified: null, full: window.full } satisfies TribeWindow) };
-    }
+    const listed = await listedPosts(api, "tribe_events", budget, options).catch((error: unknown) => {
+      if (clientError(error) || error instanceof UnreadableFeed) return null;
+      throw error;
+    });
+    if (listed !== null)
+      return readModified(api, { modified: window.modified, full: window.full }, listed, budget, options);
+    // WordPress does not list the site's events (the post type is not in its REST API): in full, until the day is over.
+    const reading = await readList(api, budget, options);
+    return { ...reading, cursor: JSON.stringify({ modified: null, full: window.full } satisfies TribeWindow) };
   }
   const reading = await readList(api, budget, options);
   const modified = latest(reading.events.map((event) => event.rest?.modified));
@@ -304,17 +311,17 @@ const IDS_PER_PAGE = 100;
 
 /**
  * The Events Calendar's changes since `window`: every published event's id and modification date
- * from WordPress's list; those modified since (at the same second too) read through the events
+ * from WordPress's list (`listed`); those modified since (at the same second too) read through the events
  * API with the URL's filters, in pages of 50 ids; gone, those imported that WordPress no longer
  * lists (deleted, trashed, unpublished) and those modified that the filtered list leaves out.
  */
 async function readModified(
   api: RestApi,
   window: { modified: string; full: number },
+  listed: Map<string, string>,
   budget: Budget,
   options: RestReadOptions,
 ): Promise<RestReading> {
-  const listed = await listedPosts(api, "tribe_events", budget, options);
   const modified = [...listed].filter(([, date]) => date >= window.modified).map(([id]) => id);
   const reading: RestReading = { events: [], problems: [], complete: false, deleted: [], cursor: null, linked: [] };
   for (let at = 0; at < modified.length; at += PER_PAGE) {
@@ -391,7 +398,7 @@ async function readList(api: RestApi, budget: Budget, options: RestReadOptions):
     reading.events.push(...page.events);
     reading.problems.push(...page.problems);
     for (const id of page.seriesWanted) wanted.add(id);
-    if (page.events.length + page.problems.length === 0 || number >= (page.totalPages ?? 1)) break;
+    if (page.count === 0 || number >= (page.totalPages ?? 1)) break;
   }
   await addSeries(api, reading, wanted, budget, options);
   return reading;
