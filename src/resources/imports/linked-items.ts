@@ -44,11 +44,11 @@ export class LinkedItems {
     if (Array.isArray(write.organizer)) {
       // The organizers the write gives, in its order (those with a name).
       const given = rest.organizers.filter((organizer) => namedLinkedItem(organizer, "organizer"));
-      linked.organizer = await Promise.all(
-        write.organizer.map((organizer, at) =>
-          given[at]?.lineage.length ? this.place("organizer", given[at]) : Promise.resolve(organizer),
-        ),
-      );
+      const organizers: Array<(typeof write.organizer)[number] | number> = [];
+      // One after the other: the same organizer twice is placed once.
+      for (const [at, organizer] of write.organizer.entries())
+        organizers.push(given[at]?.lineage.length ? await this.place("organizer", given[at]) : organizer);
+      linked.organizer = organizers;
     }
     return linked;
   }

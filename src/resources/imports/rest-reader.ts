@@ -48,6 +48,7 @@ const isObject = (value: unknown): value is Json =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 const WALL_CLOCK = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2})?$/;
 const HTTP_URL = /^https?:\/\/[^\s/?#]+[^\s]*$/;
+const EMAIL = /^[^\s@<>"]+@[^\s@<>"]+$/;
 const MAX_LINEAGE = 20;
 const MAX_TERMS = 100;
 const MAX_ORGANIZERS = 20;
@@ -123,7 +124,9 @@ function organizersOf(value: unknown): LinkedItemData[] {
     if (!isObject(organizer)) return [];
     const fields = fieldsOf(organizer, ["organizer", "phone"], 200);
     if (!fields.organizer) return [];
-    const email = text(organizer.email, 254)?.trim();
+    const given = text(organizer.email, 254)?.trim();
+    // An address, or none: a write takes it as it comes (the original keeps e-mails as given).
+    const email = given && EMAIL.test(given) ? given : null;
     const website = url(organizer.website);
     const description = text(organizer.description, 65535);
     return [
