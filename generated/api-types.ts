@@ -2890,7 +2890,8 @@ export interface components {
          *     list because it is over stays; one that leaves it otherwise goes as `on_removed` says. Every
          *     page goes through the guard feeds go through, and the whole reading shares one time limit
          *     (`IMPORT_TIMEOUT_MS`), one size (`IMPORT_MAX_BYTES`) and one count of events
-         *     (`IMPORT_MAX_EVENTS`); each page is read in the work thread under the feed's bounds.
+         *     (`IMPORT_MAX_EVENTS`, which also bounds the venues, organizers and terms one run places); each
+         *     page is read in the work thread under the feed's bounds.
          * @example ical
          * @enum {string}
          */

@@ -614,6 +614,41 @@ describe("a hostile REST source", () => {
     });
   });
 
+  it("fails when its events would make more venues, organizers and terms than IMPORT_MAX_EVENTS", async () => {
+    const small = await startTestServer({ ...IMPORT_ENV, IMPORT_MAX_EVENTS: "30" });
+    try {
+      const crowded = (id: number) => ({
+        ...tribeEvent(id),
+        venue: [],
+        categories: [],
+        tags: [],
+        organizer: Array.from({ length: 20 }, (_, at) => ({
+          organizer: `Organizer ${id}-${at}`,
+          global_id: `tec.example?id=${id * 100 + at}`,
+        })),
+      });
+      fixtures.feeds.set(`/crowded${PAGE(1)}`, tribePage([crowded(1), crowded(2), crowded(3)], 1, 3));
+      const source = (
+        await ok(
+          small.raw("POST", `${root}/imports`, {
+            body: { url: fixtures.urlOf("/crowded/wp-json"), frequency: "manual" },
+            headers: ADMIN_HEADERS,
+          }),
+          201,
+        )
+      ).body;
+      const answer = (await ok(small.raw("POST", `${root}/imports/${source.id}/run`, { headers: ADMIN_HEADERS }))).body;
+      expect(answer).toMatchObject({
+        status: "failed",
+        created: 1,
+        error: "the source's events show more than 30 venues, organizers, categories and tags (IMPORT_MAX_EVENTS)",
+      });
+      expect((await ok(small.raw("GET", `${root}/organizers?per_page=50`))).body.total).toBe(30);
+    } finally {
+      await small.close();
+    }
+  });
+
   it("is parsed in the reading thread, under its bounds, nested as deep as it likes", async () => {
     const nested = (depth: number) => `{"events": [${"[".repeat(depth)}${"]".repeat(depth)}]}`;
     expect(await hostile({ [ours(1)]: nested(100_000) }, "h6")).toMatchObject({

@@ -371,7 +371,7 @@ async function keepInStep(
     linkedItems: null,
   };
   if (pass.rest) {
-    const linkedItems = new LinkedItems(db, deps.linked, step.ctx);
+    const linkedItems = new LinkedItems(db, deps.linked, step.ctx, config.imports.maxEvents);
     step.linkedItems = linkedItems;
     for (const { kind, item } of pass.linked) {
       try {

@@ -4,6 +4,7 @@ import type { ImportedLinkedItemWriters, LinkedKind } from "../../services";
 import type { PostWriteContext } from "../post-kernel/post-fields";
 import type { LinkedItemData, RestDetails } from "./feed-event";
 import { digestOf, linkedItemWrite, namedLinkedItem } from "./import-mapping";
+import { UnreadableFeed } from "./ical-reader";
 import { linkedItemImportedAs, saveLinkedItemRow, saveLinkedLineage, writeImportRows } from "./import-repository";
 
 /**
@@ -20,11 +21,24 @@ export class LinkedItems {
   private readonly placed = new Map<string, number>();
   private readonly terms = new Map<string, number>();
 
+  /**
+   * `limit`: the most venues, organizers and terms one run may place (IMPORT_MAX_EVENTS): a source
+   * whose every event shows twenty new organizers and a hundred new tags would make them by the
+   * hundred thousand; past the limit, the run fails.
+   */
   constructor(
     private readonly db: Database,
     private readonly writers: ImportedLinkedItemWriters,
     private readonly ctx: PostWriteContext,
+    private readonly limit: number,
   ) {}
+
+  private spend(): void {
+    if (this.placed.size + this.terms.size >= this.limit)
+      throw new UnreadableFeed(
+        `the source's events show more than ${this.limit} venues, organizers, categories and tags (IMPORT_MAX_EVENTS)`,
+      );
+  }
 
   /**
    * The event write with its venue and organizers given by id (those with a lineage), and its
@@ -64,8 +78,10 @@ export class LinkedItems {
     const key = (name: string) => JSON.stringify([taxonomy, name]);
     const names = refs.filter((ref): ref is string => typeof ref === "string");
     // One at a time: names that are one term ("Jazz", "jazz") are one id.
-    for (const name of new Set(names.filter((name) => !this.terms.has(key(name)))))
+    for (const name of new Set(names.filter((name) => !this.terms.has(key(name))))) {
+      this.spend();
       this.terms.set(key(name), (await this.writers.termIds(this.db, this.ctx, taxonomy, [name]))[0]);
+    }
     return [...new Set(refs.map((ref) => (typeof ref === "number" ? ref : this.terms.get(key(ref))!)))];
   }
 
@@ -74,6 +90,7 @@ export class LinkedItems {
     const key = JSON.stringify([kind, origin]);
     const placed = this.placed.get(key);
     if (placed !== undefined) return placed;
+    this.spend();
     const data = linkedItemWrite(item);
     const digest = digestOf(data as never, this.ctx.language);
     const ctx = { ...this.ctx, type: kind === "venue" ? "venues" : "organizers" } as const;
