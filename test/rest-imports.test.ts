@@ -253,6 +253,15 @@ describe("another instance of this service", () => {
     expect(await run(b, source.id)).toMatchObject({ created: 0, updated: 0, removed: 0 });
   });
 
+  it("follows an occurrence deleted there: the series' exception, and the occurrence gone", async () => {
+    const moved = (await listed(a)).find((event) => event.title === "Tango class with live music")!;
+    await admin(a, "DELETE", `/events/${moved.id}`);
+    expect(await run(b, source.id)).toMatchObject({ status: "succeeded", failed: 0 });
+    expect(asImported(await listed(b))).toEqual(asImported(await listed(a)));
+    // The series' first, the 12th and 2 February (the 19th was excluded from the start).
+    expect((await listed(b)).filter((event) => event.title.startsWith("Tango class")).length).toBe(3);
+  });
+
   it("brings its venues and organizers as items, with their lineage, and their own changes", async () => {
     const venues = async (server: TestServer) =>
       (await ok(server.raw("GET", `${root}/venues?per_page=50`))).body.venues as Json[];

@@ -421,9 +421,35 @@ async function keepInStep(
   }
   for (const [key, row] of step.previous) {
     if (seen.has(key) || row.digest === REMOVED) continue;
+    if (pass.rest && deletedOccurrence(row, masters)) {
+      await removeOccurrence(step, row);
+      await yieldToEventLoop();
+      continue;
+    }
     if (!pass.complete && !pass.deleted.has(row.uid)) continue;
     await removeVevent(step, row, masters);
     await yieldToEventLoop();
+  }
+}
+
+/**
+ * Of a REST source: an occurrence edited on its own there, then deleted there (its series now
+ * excludes its date, as a deletion of one occurrence does), rather than given back to its series.
+ */
+function deletedOccurrence(row: ImportedRow, masters: Map<string, FeedEvent>): boolean {
+  if (row.recurrenceId === "" || row.eventId === null) return false;
+  return masters.get(keyOf(row.uid, null))?.recurrence?.exdate.includes(row.recurrenceId) ?? false;
+}
+
+/** Deletes an occurrence as a deletion of one occurrence here does (to the trash, its date excluded), and forgets it. */
+async function removeOccurrence(step: Step, row: ImportedRow): Promise<void> {
+  const forget = (tx: Tx) => deleteImportedRow(tx, step.source.id, row);
+  try {
+    await step.deps.events.trash(step.deps.db, step.ctx.now, row.eventId!, forget);
+    step.tally.removed += 1;
+  } catch (error) {
+    if (!(error instanceof ApiError || error instanceof InvalidParamsError)) throw error;
+    step.tally.fail({ uid: row.uid, recurrence_id: row.recurrenceId, message: messageOf(error) });
   }
 }
 
