@@ -41,6 +41,9 @@ export class FeedFetchError extends Error {
   }
 }
 
+/** The answer was larger than the bytes it was allowed. */
+export class FeedTooLarge extends FeedFetchError {}
+
 /** The sources' policy: the operator's own networks with IMPORT_ALLOW_PRIVATE_SOURCES. */
 export const privateSources = (allowPrivate: boolean): OutboundPolicy => ({
   allowPrivate,
@@ -92,7 +95,7 @@ export function unfoldedOctets(octets: Buffer): Buffer {
 function readBody(answer: IncomingMessage, maxBytes: number, unfold: boolean): Promise<string> {
   const declared = Number(answer.headers["content-length"]);
   if (Number.isFinite(declared) && declared > maxBytes && !answer.headers["content-encoding"])
-    return Promise.reject(new FeedFetchError(`the feed is larger than ${maxBytes} bytes (IMPORT_MAX_BYTES)`));
+    return Promise.reject(new FeedTooLarge(`the feed is larger than ${maxBytes} bytes (IMPORT_MAX_BYTES)`));
   return new Promise((resolve, reject) => {
     let body: Readable;
     try {
@@ -109,7 +112,7 @@ function readBody(answer: IncomingMessage, maxBytes: number, unfold: boolean): P
       if (size > maxBytes) {
         answer.destroy();
         body.destroy();
-        reject(new FeedFetchError(`the feed is larger than ${maxBytes} bytes (IMPORT_MAX_BYTES)`));
+        reject(new FeedTooLarge(`the feed is larger than ${maxBytes} bytes (IMPORT_MAX_BYTES)`));
         return;
       }
       chunks.push(chunk);

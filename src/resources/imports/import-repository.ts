@@ -224,9 +224,17 @@ export async function eventImportedAs(db: Database, origin: string): Promise<num
   return row ? Number(row.eventId) : null;
 }
 
-/** Keeps the lineage an imported event had at its source (its `global_id_lineage` follows its own id with it). */
-export async function saveLineage(tx: Tx, eventId: number, lineage: string[]): Promise<void> {
-  await tx.$executeRaw`UPDATE "Event" SET "lineage" = ${JSON.stringify(lineage)} WHERE "id" = ${eventId}`;
+/**
+ * Keeps the lineage an imported event, venue or organizer had at its source (its
+ * `global_id_lineage` follows its own id with it).
+ */
+export async function saveLineage(
+  tx: Tx,
+  table: "Event" | "Venue" | "Organizer",
+  id: number,
+  lineage: string[],
+): Promise<void> {
+  await updateRows(tx, table, Prisma.sql`"id" = ${id}`, { lineage: JSON.stringify(lineage) });
 }
 
 /** A venue or organizer REST sources brought (see ImportedLinkedItem in prisma/models.prisma). */
@@ -252,18 +260,6 @@ export async function linkedItemImportedAs(
 export async function saveLinkedItemRow(tx: Tx, row: LinkedItemRow): Promise<void> {
   await tx.$executeRaw`DELETE FROM "ImportedLinkedItem" WHERE "kind" = ${row.kind} AND "origin" = ${row.origin}`;
   await insertRows(tx, "ImportedLinkedItem", [{ ...row }]);
-}
-
-/** Keeps the lineage an imported venue or organizer had at its source. */
-export async function saveLinkedLineage(
-  tx: Tx,
-  kind: LinkedItemRow["kind"],
-  id: number,
-  lineage: string[],
-): Promise<void> {
-  const value = JSON.stringify(lineage);
-  if (kind === "venue") await tx.$executeRaw`UPDATE "Venue" SET "lineage" = ${value} WHERE "id" = ${id}`;
-  else await tx.$executeRaw`UPDATE "Organizer" SET "lineage" = ${value} WHERE "id" = ${id}`;
 }
 
 /** Records the fields an import left its event with, once the write is committed. */

@@ -502,7 +502,7 @@ async function withMatchedOrganizer(
 function recording(step: Step, row: ImportedRow, lineage: string[] | null) {
   return async (tx: Tx, eventId: number) => {
     await saveImportedRow(tx, step.source.id, { ...row, eventId });
-    if (lineage) await saveLineage(tx, eventId, lineage);
+    if (lineage) await saveLineage(tx, "Event", eventId, lineage);
   };
 }
 

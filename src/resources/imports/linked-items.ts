@@ -5,7 +5,7 @@ import type { PostWriteContext } from "../post-kernel/post-fields";
 import type { LinkedItemData, RestDetails } from "./feed-event";
 import { digestOf, linkedItemWrite, namedLinkedItem } from "./import-mapping";
 import { UnreadableFeed } from "./ical-reader";
-import { linkedItemImportedAs, saveLinkedItemRow, saveLinkedLineage, writeImportRows } from "./import-repository";
+import { linkedItemImportedAs, saveLineage, saveLinkedItemRow, writeImportRows } from "./import-repository";
 
 /**
  * The venues and organizers a REST source's events show, as items of their own: each known here
@@ -69,9 +69,7 @@ export class LinkedItems {
 
   /** A venue or organizer changed at the source (its list of changes): written here when it is one brought here. */
   async changed(kind: LinkedKind, item: LinkedItemData): Promise<void> {
-    if (item.lineage.length === 0) return;
-    if ((await linkedItemImportedAs(this.db, kind, item.lineage[item.lineage.length - 1])) !== null)
-      await this.place(kind, item);
+    if (item.lineage.length > 0) await this.place(kind, item, { knownOnly: true });
   }
 
   private async termIds(taxonomy: "category" | "tag", refs: Array<number | string>): Promise<number[]> {
@@ -85,16 +83,20 @@ export class LinkedItems {
     return [...new Set(refs.map((ref) => (typeof ref === "number" ? ref : this.terms.get(key(ref))!)))];
   }
 
-  private async place(kind: LinkedKind, item: LinkedItemData): Promise<number> {
+  /** The item's id here, written or made as the source says it (`knownOnly`: null for an item not brought here yet). */
+  private async place(kind: LinkedKind, item: LinkedItemData): Promise<number>;
+  private async place(kind: LinkedKind, item: LinkedItemData, only: { knownOnly: true }): Promise<number | null>;
+  private async place(kind: LinkedKind, item: LinkedItemData, { knownOnly = false } = {}): Promise<number | null> {
     const origin = item.lineage[item.lineage.length - 1];
     const key = JSON.stringify([kind, origin]);
     const placed = this.placed.get(key);
     if (placed !== undefined) return placed;
+    const known = await linkedItemImportedAs(this.db, kind, origin);
+    if (known === null && knownOnly) return null;
     this.spend();
     const data = linkedItemWrite(item);
     const digest = digestOf(data as never, this.ctx.language);
     const ctx = { ...this.ctx, type: kind === "venue" ? "venues" : "organizers" } as const;
-    const known = await linkedItemImportedAs(this.db, kind, origin);
     let id: number | null = null;
     if (known !== null && known.digest === digest) id = known.itemId;
     else if (known !== null && (await this.writers.update(this.db, ctx, kind, known.itemId, data))) {
@@ -103,7 +105,7 @@ export class LinkedItems {
     }
     id ??= await this.writers.create(this.db, ctx, kind, data, async (tx, made) => {
       await saveLinkedItemRow(tx, { kind, origin, itemId: made, digest });
-      await saveLinkedLineage(tx, kind, made, item.lineage);
+      await saveLineage(tx, kind === "venue" ? "Venue" : "Organizer", made, item.lineage);
     });
     this.placed.set(key, id);
     return id;

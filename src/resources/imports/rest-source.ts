@@ -1,7 +1,7 @@
 import type { WorkLimits } from "../../work/bounded-work";
 import type { LinkedKind } from "../../services";
 import type { FeedEvent, FeedProblem, LinkedItemData } from "./feed-event";
-import { fetchFeed, FeedFetchError, type FetchOptions } from "./feed-fetch";
+import { fetchFeed, FeedFetchError, FeedTooLarge, type FetchOptions } from "./feed-fetch";
 import { DateTime } from "luxon";
 import {
   readLinkedItemBounded,
@@ -158,7 +158,7 @@ class Budget {
       this.bytesLeft -= Buffer.byteLength(answer.text);
       return answer.text;
     } catch (error) {
-      if (error instanceof FeedFetchError && /larger than/.test(error.message))
+      if (error instanceof FeedTooLarge)
         throw new FeedFetchError(
           `the source's pages are larger than ${this.options.fetch.maxBytes} bytes together (IMPORT_MAX_BYTES)`,
         );
@@ -174,13 +174,14 @@ interface TribeWindow {
 }
 
 /** How long a REST source is read by its changes (tokens, modification window) before it is read in full again. */
-export const FULL_PASS_EVERY_MS = 86_400_000;
+const FULL_PASS_EVERY_MS = 86_400_000;
 
-function calendarCursorOf(cursor: string | null): CalendarCursor | null {
+/** A source's cursor as the kind of source keeps it (null: none, or not of that kind: the next run reads in full). */
+function cursorOf<C extends { full: number }>(cursor: string | null, valid: (parsed: C) => boolean): C | null {
   if (cursor === null) return null;
   try {
-    const tokens = JSON.parse(cursor) as CalendarCursor;
-    return typeof tokens.events === "string" && typeof tokens.full === "number" ? tokens : null;
+    const parsed = JSON.parse(cursor) as C;
+    return typeof parsed.full === "number" && valid(parsed) ? parsed : null;
   } catch {
     return null;
   }
@@ -188,11 +189,10 @@ function calendarCursorOf(cursor: string | null): CalendarCursor | null {
 
 /** A list of the namespace beside the events' (`venues`, `organizers`), without the source's filters. */
 function siblingList(api: RestApi, name: string): URL {
-  const url = bare(api, "");
-  const route = url.searchParams.get("rest_route");
-  if (route !== null) url.searchParams.set("rest_route", route.replace(/\/events$/, `/${name}`));
-  else url.pathname = url.pathname.replace(/\/events$/, `/${name}`);
-  return url;
+  return inLanguage(
+    api,
+    routeUrl(api, (route) => route.replace(/\/events$/, `/${name}`)),
+  );
 }
 
 /** Where the venues' and organizers' changes start (null: the source does not list them). */
@@ -213,16 +213,6 @@ async function linkedTokens(api: RestApi, budget: Budget, options: RestReadOptio
   return tokens;
 }
 
-function windowOf(cursor: string | null): TribeWindow | null {
-  if (cursor === null) return null;
-  try {
-    const window = JSON.parse(cursor) as TribeWindow;
-    return typeof window.full === "number" ? window : null;
-  } catch {
-    return null;
-  }
-}
-
 /** The latest of the modification dates (the site's wall clock: they compare as text). */
 const latest = (dates: Array<string | null | undefined>) =>
   dates.reduce<string | null>((max, date) => (date && (max === null || date > max) ? date : max), null);
@@ -235,7 +225,7 @@ export async function readRestSource(
 ): Promise<RestReading> {
   const budget = new Budget(options);
   if (api.kind === "calendar") {
-    const tokens = calendarCursorOf(cursor);
+    const tokens = cursorOf<CalendarCursor>(cursor, (parsed) => typeof parsed.events === "string");
     if (tokens !== null && Date.now() - tokens.full < FULL_PASS_EVERY_MS) {
       try {
         return await readChanges(api, tokens, budget, options);
@@ -251,7 +241,7 @@ export async function readRestSource(
     if (reading.cursor === null) return reading;
     return { ...reading, cursor: JSON.stringify({ events: reading.cursor, ...linked, full } satisfies CalendarCursor) };
   }
-  const window = windowOf(cursor);
+  const window = cursorOf<TribeWindow>(cursor, () => true);
   const now = Date.now();
   if (window !== null && window.modified !== null && now - window.full < FULL_PASS_EVERY_MS) {
     const listed = await listedPosts(api, "tribe_events", budget, options).catch((error: unknown) => {
@@ -271,11 +261,7 @@ export async function readRestSource(
 
 /** WordPress's own list of the site's events, venues or organizers (`tribe_events`...: any date, published), beside the events API's. */
 function postsUrl(api: RestApi, type: string, page: number, modifiedAfter?: string): URL {
-  const url = new URL(api.events);
-  url.search = "";
-  const route = api.events.searchParams.get("rest_route");
-  if (route !== null) url.searchParams.set("rest_route", `/wp/v2/${type}`);
-  else url.pathname = url.pathname.replace(/\/tribe\/events\/v1\/events$/, `/wp/v2/${type}`);
+  const url = routeUrl(api, (route) => route.replace(/\/tribe\/events\/v1\/events$/, `/wp/v2/${type}`));
   url.searchParams.set("_fields", "id,modified");
   if (modifiedAfter !== undefined) url.searchParams.set("modified_after", modifiedAfter);
   url.searchParams.set("per_page", String(IDS_PER_PAGE));
@@ -357,16 +343,32 @@ async function readModified(
   return reading;
 }
 
-/** The list's URL (or an event's: `tail`) without the source's filters, in the language it asks for. */
-function bare(api: RestApi, tail: string): URL {
+/**
+ * Another route of the source's site, without the source's filters: `rewrite` makes it of the
+ * events list's route, in its path or in its `rest_route` (WordPress without pretty permalinks).
+ */
+function routeUrl(api: RestApi, rewrite: (route: string) => string): URL {
   const url = new URL(api.events);
   url.search = "";
   const route = api.events.searchParams.get("rest_route");
-  if (route !== null) url.searchParams.set("rest_route", `${route}${tail}`);
-  else url.pathname = `${url.pathname}${tail}`;
+  if (route !== null) url.searchParams.set("rest_route", rewrite(route));
+  else url.pathname = rewrite(url.pathname);
+  return url;
+}
+
+/** The URL in the language the source's URL asks for. */
+function inLanguage(api: RestApi, url: URL): URL {
   const language = api.events.searchParams.get("i18n_language");
   if (language !== null) url.searchParams.set("i18n_language", language);
   return url;
+}
+
+/** The list's URL (or an event's: `tail`) without the source's filters, in the language it asks for. */
+function bare(api: RestApi, tail: string): URL {
+  return inLanguage(
+    api,
+    routeUrl(api, (route) => `${route}${tail}`),
+  );
 }
 
 function pageUrl(api: RestApi, parameters: Record<string, string>): URL {
