@@ -1963,12 +1963,15 @@ export interface components {
          */
         WriteFlag: boolean | string | (0 | 1);
         /**
-         * @description The absolute http(s) URL of an image; `null` or `""` removes it.
+         * @description The absolute http(s) URL of an image; `null` or `""` removes it. The same form as a website's
+         *     (`WriteUrl`): what this pattern refuses, a URL parser cannot read.
          * @example https://images.example.org/blue-note.jpg
          */
         WriteImage: string | null;
         /**
-         * @description An absolute http(s) URL; `null` or `""` removes it.
+         * @description An absolute http(s) URL; `null` or `""` removes it. Its host is a name in ASCII (an IDN in its
+         *     `xn--` form) or an IPv4 address, with a port up to 65535; no user name or password. Its path,
+         *     query and fragment may hold any character but white space and control characters.
          * @example https://www.bluenotejazz.com/
          */
         WriteUrl: string | null;

@@ -19,6 +19,7 @@ import { responseShaping } from "./http/response-shaping";
 import { methodOverride, queryFieldsOfWrites, restRouteParameter } from "./http/wordpress-requests";
 import { perLanguage, type Language } from "./i18n/languages";
 import type { Logger } from "./logging/logger";
+import { reportStoredValuesTo } from "./logging/stored-values";
 import { rateLimit } from "./http/rate-limit";
 import { securityHeaders } from "./http/security-headers";
 import { requestLog } from "./logging/request-log";
@@ -110,6 +111,7 @@ export function createApp({
   // texts) is what /doc and the namespace index show in that language.
   // The other languages' documents are read when first asked for (/doc, the namespace index): a
   // tenth of a start-up for the three.
+  reportStoredValuesTo(logger);
   const documentOf = perLanguage((language) => documentedSpec(loadBundledSpec(language), config));
   const namespaceOf = perLanguage((language) => runtimeSpec(documentOf(language), config));
   const spec = namespaceOf("en");

@@ -134,7 +134,7 @@ export function serializeEvent(
     description,
     excerpt,
     slug,
-    image: imageOf(event.image) ?? false,
+    image: imageOf(event.image, "event", event.id) ?? false,
     all_day: event.allDay,
     start_date: event.startLocal,
     start_date_details: dateDetails(event.startLocal),

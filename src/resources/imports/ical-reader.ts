@@ -2,6 +2,7 @@ import ICAL from "ical.js";
 import { DateTime, IANAZone } from "luxon";
 import { findIana } from "windows-iana";
 import { wallClockIn } from "../../dates/date-input";
+import { isWebUrl } from "../../text/web-url";
 import { contentLineValueCount, MAX_EXDATES, MAX_RDATES, MAX_ZONE_DATES } from "../../dates/recurrence-limits";
 import type { FeedEvent, FeedProblem, FeedReading, FeedText } from "./feed-event";
 import { withFirstOccurrencesSplit } from "./first-occurrences";
@@ -181,18 +182,12 @@ const IMAGE_PATH = /\.(?:jpe?g|png|gif|webp|avif)$/i;
 function imageOf(vevent: ICAL.Component): string | null {
   const uri = (property: ICAL.Property) => {
     const value = String(property.getFirstValue() ?? "").trim();
-    return String(property.getParameter("value") ?? "").toUpperCase() !== "BINARY" && /^https?:\/\//i.test(value)
-      ? value
-      : null;
+    return String(property.getParameter("value") ?? "").toUpperCase() !== "BINARY" && isWebUrl(value) ? value : null;
   };
   const isImage = (property: ICAL.Property, value: string) => {
     const type = String(property.getParameter("fmttype") ?? "").toLowerCase();
     if (type !== "") return type.startsWith("image/");
-    try {
-      return IMAGE_PATH.test(new URL(value).pathname);
-    } catch {
-      return false;
-    }
+    return IMAGE_PATH.test(new URL(value).pathname);
   };
   for (const property of vevent.getAllProperties("image")) {
     const value = uri(property);

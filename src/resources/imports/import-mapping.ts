@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Schemas } from "../../http/operation-types";
 import { CONTRIBUTOR_MARKUP } from "../../text/kses";
+import { isWebUrl } from "../../text/web-url";
 import type { FeedEvent, LinkedItemData, RestDetails } from "./feed-event";
 import { venueOfLocation } from "./location-venue";
 
@@ -20,7 +21,6 @@ export interface SourceDefaults {
 
 const UNTITLED = "(no title)";
 const cut = (text: string, length: number) => (text.length > length ? text.slice(0, length) : text);
-const HTTP_URL = /^https?:\/\/[^\s/?#]+[^\s]*$/;
 
 function titleOf(event: FeedEvent): string {
   const title = event.title === null ? "" : CONTRIBUTOR_MARKUP.title(event.title).trim();
@@ -82,9 +82,9 @@ function restFieldsOf(rest: RestDetails, defaults: SourceDefaults) {
  */
 export function eventWriteOf(event: FeedEvent, defaults: SourceDefaults): Schemas["CreateEventRequest"] {
   const description = event.description === null ? "" : cut(CONTRIBUTOR_MARKUP.html(event.description), 65535);
-  const website = event.url !== null && event.url.length <= 2000 && HTTP_URL.test(event.url) ? event.url : "";
+  const website = event.url !== null && isWebUrl(event.url) ? event.url : "";
   const ownEvent = event.recurrenceId === null || event.firstOfSeries === true;
-  const given = event.image !== null && event.image.length <= 2000 && HTTP_URL.test(event.image) ? event.image : null;
+  const given = event.image !== null && isWebUrl(event.image) ? event.image : null;
   // An event's image set here stays when the feed gives none; an override is its occurrence whole
   // (RFC 5545), and has none then, whatever its series has. A REST source says when it has none.
   const image = given !== null ? { image: given } : ownEvent && !event.rest ? {} : { image: "" };

@@ -1,3 +1,4 @@
+import { isWebUrl } from "../../text/web-url";
 import type { FeedEvent, FeedProblem, LinkedItemData, RestDetails } from "./feed-event";
 
 /**
@@ -47,7 +48,6 @@ function parsedJson(body: string): unknown {
 const isObject = (value: unknown): value is Json =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 const WALL_CLOCK = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2})?$/;
-const HTTP_URL = /^https?:\/\/[^\s/?#]+[^\s]*$/;
 const EMAIL = /^[^\s@<>"]+@[^\s@<>"]+$/;
 const MAX_LINEAGE = 20;
 const MAX_TERMS = 100;
@@ -63,7 +63,7 @@ function text(value: unknown, max: number): string | null {
 const seconds = (wallClock: string) => (wallClock.length === 16 ? `${wallClock}:00` : wallClock);
 
 function url(value: unknown): string | null {
-  return typeof value === "string" && value.length <= 2000 && HTTP_URL.test(value) ? value : null;
+  return typeof value === "string" && isWebUrl(value) ? value : null;
 }
 
 function flag(value: unknown, otherwise: boolean): boolean {

@@ -30,7 +30,7 @@ export function serializeOrganizer(
     description,
     excerpt: excerptOf(description),
     slug,
-    image: imageOf(organizer.image),
+    image: imageOf(organizer.image, "organizer", organizer.id),
     phone: organizer.phone,
     website: organizer.website,
     email: organizer.email,

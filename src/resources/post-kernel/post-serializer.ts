@@ -2,6 +2,7 @@ import { formatWallClock } from "../../dates/date-input";
 import type { Schemas } from "../../http/operation-types";
 import type { RequestContext } from "../../http/request-context";
 import { RecentValues } from "../../text/text-memo";
+import { unreadableStoredValue } from "../../logging/stored-values";
 
 /** The fields events, venues and organizers represent alike. */
 export interface PostRecordBase {
@@ -43,8 +44,13 @@ export function permalinkOf(ctx: RequestContext, kind: PostKind, slug: string): 
   return `${ctx.siteUrl}${ctx.languagePrefix}/${kind}/${encodeURIComponent(slug)}/`;
 }
 
-export function imageOf(url: string | null): Schemas["Image"] | null {
+/** The image of the item `kind` `id` (null: none, or a stored URL no parser reads: reported, left out). */
+export function imageOf(url: string | null, kind: PostKind, id: number): Schemas["Image"] | null {
   if (!url) return null;
+  if (!URL.canParse(url)) {
+    unreadableStoredValue(`${kind} ${id}`, "image", url);
+    return null;
+  }
   const path = new URL(url).pathname;
   const extension = /\.([a-z0-9]{1,8})$/i.exec(path)?.[1]?.toLowerCase() ?? "";
   return { url, extension };

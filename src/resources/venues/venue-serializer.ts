@@ -60,7 +60,7 @@ export function serializeVenue(venue: VenueRecord, ctx: RequestContext, options:
     description,
     excerpt: excerptOf(description),
     slug,
-    image: imageOf(venue.image),
+    image: imageOf(venue.image, "venue", venue.id),
     address: venue.address,
     city: venue.city,
     country: venue.country,
