@@ -87,7 +87,7 @@ export const DETAIL_CODES = {
   },
   rest_recurrence_too_costly: {
     meaning:
-      "a recurrence rule whose expansion takes longer than 250 ms (one that matches rarely, or never, over a long walk from the series' start)",
+      "a recurrence rule whose expansion takes more than 2,000,000 steps (one that matches rarely, or never, over a long walk from the series' start)",
     message: {
       en: "The rule takes too long to expand: from the series' start it gives dates too rarely, or never. Start the series later, or use a rule that matches more often.",
       "pt-br":

@@ -1,7 +1,9 @@
-// Rule expansion in a worker thread under a deadline (src/resources/events/rule-expansion.ts): the
-// deadline is the walk's, counted from when the thread takes the job, not from when it was posted,
-// so that a thread starting on a busy machine (loading rrule) does not refuse a rule of three dates.
+// Rule expansion in a worker thread (src/resources/events/rule-expansion.ts), bounded by the steps
+// of its walk (MAX_WALK_STEPS), not by the clock: a busy process refuses no rule of three dates, and
+// a walk that gives dates too rarely is refused by its count, however fast the machine.
+import { MAX_WALK_STEPS } from "../../src/dates/recurrence-limits";
 import { expandRule, ExpansionTooCostly } from "../../src/resources/events/rule-expansion";
+import { walkRule, WalkTooLong } from "../../src/resources/events/rule-walk";
 
 /** Holds this thread's event loop for `ms`, as a busy process would while a job is posted. */
 function busy(ms: number): void {
@@ -61,7 +63,7 @@ describe("rule expansion", () => {
     }
   });
 
-  it("still stops a walk that outlasts the deadline", async () => {
+  it("stops a walk past its steps, whatever the time it took", async () => {
     const never = {
       rule: "FREQ=DAILY;INTERVAL=7;BYDAY=MO",
       dtstart: new Date(Date.UTC(2026, 11, 1, 20)),
@@ -70,8 +72,21 @@ describe("rule expansion", () => {
     };
     const refused = expandRule(never);
     await expect(refused).rejects.toBeInstanceOf(ExpansionTooCostly);
-    await expect(refused).rejects.toThrow("The rule's expansion took longer than 250 ms.");
-    // And the next rule, on a thread started afresh, is expanded.
+    await expect(refused).rejects.toThrow(`The rule's expansion takes more than ${MAX_WALK_STEPS} steps.`);
     await expect(expandRule(weekly)).resolves.toHaveLength(3);
+  });
+
+  it("counts steps: the same walk is refused, or given, whether it took long or not", () => {
+    // In this thread (the walk itself): three centuries of a daily rule with filters pass, two thousand years do not.
+    const feb29 = "FREQ=DAILY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO";
+    const from = (year: number) => {
+      const start = new Date(Date.UTC(2000, 0, 1, 10));
+      start.setUTCFullYear(year);
+      return start.getTime();
+    };
+    const until = Date.UTC(2028, 11, 31);
+    expect(walkRule({ rule: feb29, dtstart: from(1800), until, limit: 1000 }).length).toBeGreaterThan(5);
+    expect(() => walkRule({ rule: feb29, dtstart: from(1), until, limit: 1000 })).toThrow(WalkTooLong);
+    expect(walkRule({ rule: "FREQ=YEARLY", dtstart: from(1850), until, limit: 1000 })).toHaveLength(179);
   });
 });

@@ -1,29 +1,35 @@
 import { RecentValues } from "../../text/text-memo";
-import { BoundedWork, WorkTooCostly } from "../../work/bounded-work";
+import { BoundedWork, WorkFailed, WorkTooCostly } from "../../work/bounded-work";
+import { MAX_WALK_STEPS } from "../../dates/recurrence-limits";
 
 /**
- * Expands RRULEs off the event loop, with a deadline and a heap (src/work/bounded-work.ts). rrule
- * walks a rule period by period from the series' start, and it keeps walking past UNTIL until a
- * date matches: a contributor's rule that matches rarely (the 29th of February on a Monday, from
- * the year 1) or never (every 7th day on a Monday, from a Tuesday) walks hundreds of thousands of
- * periods, seconds of CPU that no count of matches bounds. A rule whose walk takes longer than
- * EXPANSION_DEADLINE_MS is stopped and refused. Clients take turns in the queue.
+ * Expands RRULEs off the event loop (src/work/bounded-work.ts). rrule walks a rule period by
+ * period from the series' start, and it keeps walking past UNTIL until a date matches: a
+ * contributor's rule that matches rarely (the 29th of February on a Monday, from the year 1) or
+ * never (every 7th day on a Monday, from a Tuesday) walks hundreds of thousands of periods, which
+ * no count of matches bounds. The walk counts its steps (rule-walk.ts): past MAX_WALK_STEPS it is
+ * refused. A count, not a clock: a busy machine walks slower, and refuses nothing more. The
+ * thread's deadline is only the last guard against what the count cannot see, far above any walk
+ * within it; its heap is bounded too. Clients take turns in the queue.
  *
  * A write expands its rule before its transaction opens (`expandRule` with the caller as the
  * client), and the series' sync inside the transaction finds the same walk done: a costly rule
  * never holds a transaction (on SQLite, every other write) while it waits or walks.
  */
 
-/** How long a rule's walk may take, in the worker thread (a weekly rule over a century takes ~15 ms). */
-export const EXPANSION_DEADLINE_MS = 250;
+/**
+ * The thread's deadline for one walk: a walk of MAX_WALK_STEPS takes 0.3–0.4 s on a quiet machine
+ * of ours; this is 25 times that, for a machine that is very busy.
+ */
+const EXPANSION_DEADLINE_MS = 10_000;
 
 /** The heap of the expansion thread: a walk keeps at most a few thousand dates. */
 const EXPANSION_MEMORY_MB = 48;
 
-/** The walk of a rule took longer than EXPANSION_DEADLINE_MS (or more memory than its thread has) and was stopped. */
+/** The walk of a rule took more than MAX_WALK_STEPS steps (or more than the thread's time or memory) and was stopped. */
 export class ExpansionTooCostly extends Error {
   constructor() {
-    super(`The rule's expansion took longer than ${EXPANSION_DEADLINE_MS} ms.`);
+    super(`The rule's expansion takes more than ${MAX_WALK_STEPS} steps.`);
   }
 }
 
@@ -58,7 +64,8 @@ export async function expandRule(job: ExpansionJob, client = SERVICE): Promise<D
   const dates = recentWalks.valueOf(key, () =>
     expansions.run(walk, client).catch((error: unknown) => {
       recentWalks.forget(key);
-      throw error instanceof WorkTooCostly ? new ExpansionTooCostly() : error;
+      const tooLong = error instanceof WorkFailed && error.kind === "WalkTooLong";
+      throw error instanceof WorkTooCostly || tooLong ? new ExpansionTooCostly() : error;
     }),
   );
   return (await dates).map((time) => new Date(time));
