@@ -40,6 +40,18 @@ describe("a venue from a LOCATION", () => {
       { venue: "Philharmonie", address: "Herbert-von-Karajan-Str. 1", zip: "10785", city: "Berlin" },
     ],
     ["Sala 2\nPiso 1", { venue: "Sala 2", address: "Piso 1" }],
+    [
+      // Apple's Brazilian form: the city and its state's code joined by a dash, then the postcode alone.
+      "Allianz Parque\nAvenida Francisco Matarazzo, 1705 - Água Branca, São Paulo - SP, 05001-200, Brasil",
+      {
+        venue: "Allianz Parque",
+        address: "Avenida Francisco Matarazzo, 1705 - Água Branca",
+        city: "São Paulo",
+        stateprovince: "SP",
+        zip: "05001-200",
+        country: "Brasil",
+      },
+    ],
   ])("%j", (location, venue) => {
     expect(venueOfLocation(location)).toEqual(venue);
   });
@@ -68,6 +80,28 @@ describe("a venue from a LOCATION", () => {
         stateprovince: "NY",
         zip: "10012",
         country: "United States",
+      },
+    ],
+    [
+      // As this service's own feeds write a venue: street, city, state, postcode, country.
+      "Coliseu, Rua das Portas de Santo Antão 96, Lisboa, 1150-268, Portugal",
+      {
+        venue: "Coliseu",
+        address: "Rua das Portas de Santo Antão 96",
+        city: "Lisboa",
+        zip: "1150-268",
+        country: "Portugal",
+      },
+    ],
+    [
+      "Blue Note, 131 W 3rd St, New York, NY, 10012, USA",
+      {
+        venue: "Blue Note",
+        address: "131 W 3rd St",
+        city: "New York",
+        stateprovince: "NY",
+        zip: "10012",
+        country: "USA",
       },
     ],
   ])("reads Google's name and address on one line: %j", (location, venue) => {

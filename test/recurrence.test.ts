@@ -225,6 +225,76 @@ describe("rules", () => {
     return { created, starts: starts(await occurrences(created.id)) };
   };
 
+  describe("an EXDATE on the series' own start (issue 57)", () => {
+    /** The instants a series names: its own start, then its occurrences' (the JSON), and the feed's, read by node-ical. */
+    async function jsonAndFeed(id: number) {
+      const series = (await server.raw("GET", `${root}/events/${id}`, { headers: ADMIN_HEADERS })).body;
+      const json = [series.start_date, ...starts(await occurrences(id))];
+      const feed = await server.raw("GET", `${root}/events/${id}.ics`, { headers: ADMIN_HEADERS });
+      const vevent = Object.values(ical.sync.parseICS(feed.text)).find((item) => item.type === "VEVENT") as any;
+      const fromFeed = vevent.rrule
+        .all()
+        .map((date: Date) => date.getTime())
+        .filter((time: number) => !Object.values(vevent.exdate ?? {}).some((ex: any) => ex.getTime() === time));
+      return { series, json, feedCount: fromFeed.length };
+    }
+
+    it("removes the first occurrence: the series begins at its next, COUNT counting the one removed", async () => {
+      const { created } = await seriesStarts({
+        start_date: "2027-03-02 18:00",
+        end_date: "2027-03-02 19:30",
+        recurrence: { rrule: "FREQ=WEEKLY;COUNT=3", exdate: ["2027-03-02 18:00"] },
+      });
+      const { series, json, feedCount } = await jsonAndFeed(created.id);
+      expect(json).toEqual(["2027-03-09 18:00:00", "2027-03-16 18:00:00"]);
+      expect(series).toMatchObject({
+        end_date: "2027-03-09 19:30:00",
+        recurrence: { rrule: "FREQ=WEEKLY;COUNT=2", exdate: [] },
+      });
+      expect(feedCount).toBe(2);
+    });
+
+    it("passes over the next ones when they are excluded too, and keeps the later exceptions", async () => {
+      const { created } = await seriesStarts({
+        start_date: "2027-04-01 10:00",
+        end_date: "2027-04-01 11:00",
+        recurrence: {
+          rrule: "FREQ=DAILY;COUNT=6",
+          exdate: ["2027-04-01 10:00", "2027-04-02 10:00", "2027-04-05 10:00"],
+        },
+      });
+      const { series, json } = await jsonAndFeed(created.id);
+      expect(json).toEqual(["2027-04-03 10:00:00", "2027-04-04 10:00:00", "2027-04-06 10:00:00"]);
+      expect(series.recurrence).toMatchObject({ rrule: "FREQ=DAILY;COUNT=4", exdate: ["2027-04-05 10:00:00"] });
+    });
+
+    it("is the same on an update that excludes the start, and a rule whose every date is excluded is refused", async () => {
+      const { created } = await seriesStarts({
+        start_date: "2027-05-03 09:00",
+        end_date: "2027-05-03 10:00",
+        recurrence: { rrule: "FREQ=WEEKLY;COUNT=4" },
+      });
+      await send("PATCH", `/events/${created.id}`, {
+        recurrence: { rrule: "FREQ=WEEKLY;COUNT=4", exdate: ["2027-05-03 09:00"] },
+      });
+      expect((await jsonAndFeed(created.id)).json).toEqual([
+        "2027-05-10 09:00:00",
+        "2027-05-17 09:00:00",
+        "2027-05-24 09:00:00",
+      ]);
+      const refused = await server.raw("POST", `${root}/events`, {
+        body: {
+          title: "Nothing left",
+          start_date: "2027-06-01 09:00",
+          end_date: "2027-06-01 10:00",
+          recurrence: { rrule: "FREQ=DAILY;COUNT=2", exdate: ["2027-06-01 09:00", "2027-06-02 09:00"] },
+        },
+        headers: ADMIN_HEADERS,
+      });
+      expect([refused.status, refused.body.data.details.recurrence.code]).toEqual([400, "rest_invalid_recurrence"]);
+    });
+  });
+
   it("skip months without a 31st for BYMONTHDAY=31", async () => {
     const { starts: got } = await seriesStarts({
       start_date: "2027-01-31 18:00",

@@ -204,7 +204,7 @@ export async function occurrencesOf(
   series: SeriesTimes,
   until: Date,
   client?: string,
-): Promise<{ occurrences: Occurrence[]; tooMany: boolean }> {
+): Promise<{ occurrences: Occurrence[]; tooMany: boolean; ruleStarts: string[] }> {
   const parts = ruleParts(recurrence.rrule)!;
   const startLocal = recurrence.start ?? series.startLocal;
   const start = floating(startLocal);
@@ -231,6 +231,7 @@ export async function occurrencesOf(
   // The rule's occurrences after the first, COUNT including the first; then the extra dates.
   let starts = [...walls].sort();
   if (count !== null) starts = starts.slice(0, Math.max(0, count - 1));
+  const ruleStarts = starts;
   for (const wall of recurrence.rdate) if (wall > startLocal && floating(wall) <= last) starts.push(wall);
   const excluded = new Set(recurrence.exdate);
   starts = [...new Set(starts)].filter((wall) => !excluded.has(wall)).sort();
@@ -257,7 +258,7 @@ export async function occurrencesOf(
       recurrenceId: startsAt,
     });
   }
-  return { occurrences, tooMany: starts.length > MAX_OCCURRENCES };
+  return { occurrences, tooMany: starts.length > MAX_OCCURRENCES, ruleStarts };
 }
 
 /** The recurrence as the API shows it on a series. */

@@ -30,7 +30,7 @@ import {
   type Recurrence,
   type SeriesTimes,
 } from "./event-recurrence";
-import { floating, wallOf } from "../../dates/floating";
+import { floating, ruleParts, wallOf } from "../../dates/floating";
 import { ExpansionTooCostly } from "./rule-expansion";
 import { yieldToEventLoop } from "../../event-loop";
 import { firstFreeSlugs } from "../../text/slug";
@@ -127,6 +127,56 @@ export async function walkBeforeWrite(
   if (recurrence === null) return;
   const { tooMany } = await expandedOccurrences(recurrence, series, horizonOf(now, horizonDays), client);
   if (tooMany) throw invalidParam("recurrence", "rest_too_many_occurrences");
+}
+
+/** The series' times once its first occurrence is the first one its exceptions leave (see withoutExcludedStart). */
+export interface TrimmedSeries {
+  recurrence: string;
+  times: { startLocal: string; endLocal: string; startsAt: Date; endsAt: Date };
+}
+
+/**
+ * A series whose own start is among its EXDATEs begins at its first occurrence left: RFC 5545's
+ * EXDATE removes the instance of DTSTART as it removes any other, and the JSON must name the
+ * instants the feed does (this service's feed writes the EXDATE, and calendars leave the date
+ * out). COUNT loses the instances passed over (it counted them), and the exceptions before the new
+ * start go. Null when the start is not excluded; `400` when every date is, or when the first date
+ * left is an extra one (RDATE) rather than one of the rule's, which would change what the rule
+ * gives from there.
+ */
+export async function withoutExcludedStart(
+  stored: string | null,
+  series: SeriesTimes,
+  now: Date,
+  horizonDays: number,
+  client?: string,
+): Promise<TrimmedSeries | null> {
+  const recurrence = parseStoredRecurrence(stored);
+  if (recurrence === null || !recurrence.exdate.includes(series.startLocal)) return null;
+  const { occurrences, ruleStarts } = await expandedOccurrences(
+    recurrence,
+    series,
+    horizonOf(now, horizonDays),
+    client,
+  );
+  const first = occurrences[0];
+  if (first === undefined || !ruleStarts.includes(first.startLocal))
+    throw invalidParam("recurrence", "rest_invalid_recurrence");
+  const parts = ruleParts(recurrence.rrule)!;
+  const count = parts.get("COUNT");
+  if (count !== undefined) {
+    const passed = 1 + ruleStarts.filter((wall) => wall < first.startLocal).length;
+    parts.set("COUNT", String(Number(count) - passed));
+  }
+  const { start: _given, ...rule } = recurrence;
+  const trimmed: Recurrence = {
+    ...rule,
+    rrule: [...parts].map(([name, value]) => `${name}=${value}`).join(";"),
+    rdate: recurrence.rdate.filter((wall) => wall > first.startLocal),
+    exdate: recurrence.exdate.filter((wall) => wall > first.startLocal),
+  };
+  const { startLocal, endLocal, startsAt, endsAt } = first;
+  return { recurrence: JSON.stringify(trimmed), times: { startLocal, endLocal, startsAt, endsAt } };
 }
 
 function expandedOccurrences(recurrence: Recurrence, series: SeriesTimes, until: Date, client?: string) {

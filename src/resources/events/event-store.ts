@@ -16,7 +16,7 @@ import { flagOf } from "../post-kernel/write-flags";
 import { storedCost } from "./event-cost";
 import type { AlsoInTransaction, LinkedItemWriters } from "../../services";
 import { checkItemLinks, checkTermLinks, linkChanges, linkIdsOf } from "./event-links";
-import { resolveEventTimes } from "./event-dates";
+import { resolveEventTimes, type EventTimes } from "./event-dates";
 import { EVENT_TEXT, type EventRecord, type EventTextField } from "./event-record";
 import {
   deleteEvents,
@@ -35,7 +35,7 @@ import {
 } from "./event-repository";
 import { parseStoredRecurrence, recurrenceOf, withGivenStart } from "./event-recurrence";
 import { givesExdates, type SeriesStart } from "./recurrence-forms";
-import { plainWallClock } from "../../dates/date-input";
+import { plainWallClock, zoneAbbreviation } from "../../dates/date-input";
 import {
   exdateOf,
   horizonOf,
@@ -44,6 +44,7 @@ import {
   walkBeforeWrite,
   wallShift,
   withExdate,
+  withoutExcludedStart,
 } from "./event-series";
 
 /** What a write body of an event may hold (the spec's fields; a create's has the required ones). */
@@ -173,6 +174,23 @@ function recurrenceWrite(
 }
 
 /**
+ * The times and rule of a series whose own start is among its exceptions, begun at its first
+ * occurrence left (withoutExcludedStart); as they are otherwise.
+ */
+async function trimmedToFirstLeft(
+  rule: string | null,
+  times: EventTimes,
+  ctx: PostWriteContext,
+  series: SeriesHorizon,
+  client?: string,
+): Promise<{ rule: string | null; times: EventTimes }> {
+  const trimmed = await withoutExcludedStart(rule, times, ctx.now, series.horizonDays, client);
+  if (trimmed === null) return { rule, times };
+  const timezoneAbbr = zoneAbbreviation(times.timezone, trimmed.times.startsAt);
+  return { rule: trimmed.recurrence, times: { ...times, ...trimmed.times, timezoneAbbr } };
+}
+
+/**
  * The rule a write leaves its event with, walked before the write's transaction opens (see
  * rule-expansion.ts); what the write gets wrong otherwise is reported by the write itself.
  */
@@ -193,8 +211,11 @@ async function walkRuleAhead(
     input.start_date !== undefined
       ? plainWallClock(input.start_date)
       : (parseStoredRecurrence(current?.recurrence ?? null)?.start ?? null);
+  const client = `user:${ctx.principal.userId}`;
   const stored = withGivenStart(rule, given, times);
-  await walkBeforeWrite(stored, times, ctx.now, series.horizonDays, `user:${ctx.principal.userId}`);
+  await walkBeforeWrite(stored, times, ctx.now, series.horizonDays, client);
+  const trimmed = await trimmedToFirstLeft(stored, times, ctx, series, client);
+  if (trimmed.rule !== stored) await walkBeforeWrite(trimmed.rule, trimmed.times, ctx.now, series.horizonDays, client);
 }
 
 export async function createEvent(
@@ -212,16 +233,18 @@ export async function createEvent(
       const problems = new ParamProblems();
       const links = linkChanges(await linkIdsOf(db, tx, ctx, input, problems, linked), null);
       const fields = await resolvePostFields(tx, input, ctx, problems);
-      const times = resolveEventTimes(input, null, ctx.siteTimezone, ctx.now, problems);
-      const rule = recurrenceWrite(input, null, times, problems);
-      const recurrence = rule ? withGivenStart(rule, plainWallClock(input.start_date), times!) : rule;
+      const given = resolveEventTimes(input, null, ctx.siteTimezone, ctx.now, problems);
+      const rule = recurrenceWrite(input, null, given, problems);
       checkSlugHasLetters(input.slug, problems);
       await checkItemLinks(db, tx, ctx, links, null, input.post_parent, problems);
       problems.throwIfAny();
+      const { rule: recurrence, times } = rule
+        ? await trimmedToFirstLeft(withGivenStart(rule, plainWallClock(input.start_date), given!), given!, ctx, series)
+        : { rule, times: given! };
       const id = await insertEvent(tx, {
         ...eventColumns(input, passwordHash),
         ...fields,
-        ...times!,
+        ...times,
         recurrence,
         sourceLanguage: ctx.language,
         createdAt: ctx.now,
@@ -295,12 +318,14 @@ export async function updateEvent(
             : (parseStoredRecurrence(current.recurrence)?.start ?? null);
         recurrence = withGivenStart(rule, given, times!);
       }
+      const left = rule === null ? null : await trimmedToFirstLeft(recurrence ?? rule, times!, ctx, series);
+      if (left !== null && left.rule !== (recurrence ?? rule)) recurrence = left.rule;
       // An occurrence edited on its own leaves its series' edits behind.
       const detached = current.recurrenceId !== null ? { detached: true } : {};
       const columns = changedColumns(current, {
         ...eventColumns(input, passwordHash),
         ...fields,
-        ...times!,
+        ...(left?.times ?? times!),
         ...(recurrence !== undefined ? { recurrence } : {}),
         ...detached,
       });

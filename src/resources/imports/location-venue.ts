@@ -23,6 +23,12 @@ const STATE_AND_CODE = new RegExp(String.raw`^([A-Z]{2})\s+(${POSTAL_CODE})$`);
 const CODE_THEN_PLACE = new RegExp(String.raw`^(${POSTAL_CODE})\s+(\D.*)$`);
 /** `London SW1A 1AA`, `Cupertino 95014`. */
 const PLACE_THEN_CODE = new RegExp(String.raw`^(\D.*?)\s+(${POSTAL_CODE})$`);
+/** `1150-268`, `10012`: a code standing alone between commas (this service's feeds write addresses so). */
+const CODE_ALONE = new RegExp(String.raw`^${POSTAL_CODE}$`);
+/** `1578`, `1578 - Bela Vista`, `12A`. */
+const HOUSE_NUMBER = /^\d+[A-Za-z]?(?:\s+-\s+\D.*)?$/;
+/** `São Paulo - SP`: a Brazilian city and its state's code, as Apple writes them. */
+const PLACE_DASH_STATE = /^(\D.*?)\s+-\s+([A-Z]{2})$/;
 const FIELD_LENGTH = 200;
 
 const cut = (text: string) => (text.length > FIELD_LENGTH ? text.slice(0, FIELD_LENGTH) : text);
@@ -36,12 +42,19 @@ function addressFields(address: string): Omit<LocationVenue, "venue"> {
   if (parts.length === 0) return {};
   const fields: Omit<LocationVenue, "venue"> = { address: parts[0] };
   const rest = parts.slice(1);
+  // `Avenida Paulista, 1578 - Bela Vista`: the house number (and district) after the street's name, as Brazil writes it.
+  if (!/\d/.test(parts[0]) && rest.length > 0 && HOUSE_NUMBER.test(rest[0])) fields.address += `, ${rest.shift()}`;
   if (rest.length >= 2) fields.country = rest.pop();
   for (const part of rest) {
     const stateAndCode = STATE_AND_CODE.exec(part);
     const codeThenPlace = CODE_THEN_PLACE.exec(part);
     const placeThenCode = PLACE_THEN_CODE.exec(part);
-    if (stateAndCode) {
+    const placeDashState = PLACE_DASH_STATE.exec(part);
+    if (CODE_ALONE.test(part)) fields.zip ??= part;
+    else if (placeDashState) {
+      fields.city ??= placeDashState[1];
+      fields.stateprovince ??= placeDashState[2];
+    } else if (stateAndCode) {
       fields.stateprovince ??= stateAndCode[1];
       fields.zip ??= stateAndCode[2];
     } else if (codeThenPlace) {
