@@ -231,7 +231,7 @@ describe("rules", () => {
       const series = (await server.raw("GET", `${root}/events/${id}`, { headers: ADMIN_HEADERS })).body;
       const json = [series.start_date, ...starts(await occurrences(id))];
       const feed = await server.raw("GET", `${root}/events/${id}.ics`, { headers: ADMIN_HEADERS });
-      const vevent = Object.values(ical.sync.parseICS(feed.text)).find((item) => item.type === "VEVENT") as any;
+      const vevent = Object.values(ical.sync.parseICS(feed.text)).find((item) => item?.type === "VEVENT") as any;
       const fromFeed = vevent.rrule
         .all()
         .map((date: Date) => date.getTime())
