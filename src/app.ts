@@ -44,7 +44,7 @@ import { importOperations } from "./resources/imports/import-operations";
 import type { ResourceBridges, Services } from "./services";
 import { eventFilterOf } from "./resources/events/event-store";
 import { organizerStore } from "./resources/organizers/organizer-store";
-import { termIdsForEvent } from "./resources/terms/term-store";
+import { nameTermIn, termIdsForEvent, termOfName } from "./resources/terms/term-store";
 import { venueStore } from "./resources/venues/venue-store";
 import * as credentialStore from "./resources/users/user-repository";
 import { webhookQueueDepths } from "./resources/webhooks/webhook-repository";
@@ -96,7 +96,10 @@ export const BRIDGES: ResourceBridges = {
   eventFilterOf,
   linkedItems: LINKED_ITEMS,
   importedEvents: importedEventWriters(LINKED_ITEMS),
-  importedLinkedItems: importedLinkedItemWriters({ venue: venueStore, organizer: organizerStore }, termIdsForEvent),
+  importedLinkedItems: importedLinkedItemWriters(
+    { venue: venueStore, organizer: organizerStore },
+    { term: termOfName, nameTerm: nameTermIn },
+  ),
 };
 
 /** The HTTP application: everything the spec declares, nothing it does not. */

@@ -54,10 +54,10 @@ export interface ResourceBridges {
 
 export type LinkedKind = "venue" | "organizer";
 
-/** Writing the venues and organizers a REST source brings (resources/imports/), as its owner. */
+/** Writing the venues, organizers and terms a REST source brings (resources/imports/), as its owner. */
 export interface ImportedLinkedItemWriters {
   /**
-   * The id of the venue or organizer of this data: the writer's same-named one, or a new one.
+   * The venue or organizer of this data: the writer's same-named one (`made` false), or a new one.
    * `also` runs in its transaction. Throws ApiError or InvalidParamsError when refused.
    */
   create(
@@ -65,8 +65,10 @@ export interface ImportedLinkedItemWriters {
     ctx: PostWriteContext,
     kind: LinkedKind,
     input: Record<string, unknown>,
-    also: (tx: Tx, id: number) => Promise<void>,
-  ): Promise<number>;
+    also: (tx: Tx, id: number, made: boolean) => Promise<void>,
+  ): Promise<{ id: number; made: boolean }>;
+  /** Whether the item is here, out of the trash (an import may link to it). */
+  usable(db: Database, ctx: PostWriteContext, kind: LinkedKind, id: number): Promise<boolean>;
   /** Writes the data to the item; false when it is gone or in the trash. */
   update(
     db: Database,
@@ -76,10 +78,23 @@ export interface ImportedLinkedItemWriters {
     input: Record<string, unknown>,
   ): Promise<boolean>;
   /**
-   * The ids of the terms of these names (or slugs), made when missing: a name of digits alone is a
-   * name here, where an event write would read it as an id.
+   * The term of this name (or slug), made when missing, and whether it was made: a name of digits
+   * alone is a name here, where an event write would read it as an id.
    */
-  termIds(db: Database, ctx: PostWriteContext, taxonomy: "category" | "tag", names: string[]): Promise<number[]>;
+  term(
+    db: Database,
+    ctx: PostWriteContext,
+    taxonomy: "category" | "tag",
+    name: string,
+  ): Promise<{ id: number; made: boolean }>;
+  /** Names a term in the context's language (a translation); false when it is gone. Throws when another term has the name. */
+  nameTerm(
+    db: Database,
+    ctx: PostWriteContext,
+    taxonomy: "category" | "tag",
+    id: number,
+    name: string,
+  ): Promise<boolean>;
 }
 
 /**

@@ -7,14 +7,22 @@ export interface LinkedItemData {
   lineage: string[];
 }
 
+/** A category or tag as a REST source gives it: its id there (null: none given), and its name in the source's language. */
+export interface RemoteTerm {
+  id: string | null;
+  name: string;
+}
+
 /**
  * What another site's events REST API gives besides what iCalendar can say (rest-reader.ts): the
- * venue and organizers as items, tags, cost, flags and the item's lineage.
+ * venue and organizers as items, the terms with their ids there, cost, flags and the item's lineage.
  */
 export interface RestDetails {
   venue: LinkedItemData | null;
   organizers: LinkedItemData[];
-  tags: string[];
+  /** Its categories (their names are the event's `categories` too) and tags. */
+  categories: RemoteTerm[];
+  tags: RemoteTerm[];
   cost: string;
   featured: boolean;
   sticky: boolean;

@@ -22,6 +22,17 @@ export interface SourceDefaults {
 const UNTITLED = "(no title)";
 const cut = (text: string, length: number) => (text.length > length ? text.slice(0, length) : text);
 
+/**
+ * A category's or tag's name as a source gives it, as a name here: markup taken out and entities
+ * read (The Events Calendar sends `Food &amp; Drink`), cut to what a term's name may be; "" when
+ * nothing is left.
+ */
+export const termNameOf = (given: string) => cut(CONTRIBUTOR_MARKUP.title(given).trim(), 200);
+
+/** The names of terms, as names here, once each; `room`: how many the event may still take. */
+const termNames = (given: string[], room: number) =>
+  [...new Set(given.map(termNameOf).filter((name) => name !== ""))].slice(0, Math.max(0, room));
+
 function titleOf(event: FeedEvent): string {
   const title = event.title === null ? "" : CONTRIBUTOR_MARKUP.title(event.title).trim();
   return cut(title === "" ? UNTITLED : title, 500);
@@ -61,7 +72,10 @@ export function linkedItemWrite(item: LinkedItemData): Record<string, unknown> {
 
 /** What a REST source's event says besides what a VEVENT can: its venue, organizers, tags, cost and flags. */
 function restFieldsOf(rest: RestDetails, defaults: SourceDefaults) {
-  const tags = rest.tags.map((name) => cut(name, 200)).slice(0, 100 - defaults.tagIds.length);
+  const tags = termNames(
+    rest.tags.map((term) => term.name),
+    100 - defaults.tagIds.length,
+  );
   return {
     venue: rest.venue && namedLinkedItem(rest.venue, "venue") ? linkedItemWrite(rest.venue) : [],
     organizer: rest.organizers.filter((organizer) => namedLinkedItem(organizer, "organizer")).map(linkedItemWrite),
@@ -88,7 +102,7 @@ export function eventWriteOf(event: FeedEvent, defaults: SourceDefaults): Schema
   // An event's image set here stays when the feed gives none; an override is its occurrence whole
   // (RFC 5545), and has none then, whatever its series has. A REST source says when it has none.
   const image = given !== null ? { image: given } : ownEvent && !event.rest ? {} : { image: "" };
-  const names = event.categories.map((name) => cut(name, 200)).slice(0, 100 - defaults.categoryIds.length);
+  const names = termNames(event.categories, 100 - defaults.categoryIds.length);
   return {
     title: titleOf(event),
     description,
@@ -110,7 +124,7 @@ export function eventWriteOf(event: FeedEvent, defaults: SourceDefaults): Schema
 }
 
 /** The digest of a write in a language: the same write in the same language, the same digest. */
-export function digestOf(write: Schemas["CreateEventRequest"], language: string): string {
+export function digestOf(write: unknown, language: string): string {
   return createHash("sha256")
     .update(JSON.stringify([language, write]))
     .digest("base64url");

@@ -201,7 +201,7 @@ export async function lastRuns(db: Database, sourceIds: number[]): Promise<Map<n
 /** What a source imported before: its VEVENTs, the events they became, the digests of what the feed said. */
 export async function importedRows(db: Database, sourceId: number): Promise<ImportedRow[]> {
   const rows = await db.direct.rows<Record<string, unknown>>(
-    Prisma.sql`SELECT "uid", "recurrenceId", "eventId", "digest", "fields" FROM "ImportedItem" WHERE "sourceId" = ${sourceId}`,
+    Prisma.sql`SELECT "uid", "recurrenceId", "eventId", "digest", "fields", "origin" FROM "ImportedItem" WHERE "sourceId" = ${sourceId}`,
   );
   return rows.map((row) => ({
     uid: String(row.uid),
@@ -209,19 +209,94 @@ export async function importedRows(db: Database, sourceId: number): Promise<Impo
     eventId: numberOrNullOf(row.eventId),
     digest: String(row.digest),
     fields: row.fields === null ? null : String(row.fields),
+    origin: row.origin === null ? null : String(row.origin),
   }));
 }
 
-/**
- * The event another source made of the item first made as `origin` (it reaches this site by
- * another path too), or null.
- */
-export async function eventImportedAs(db: Database, origin: string): Promise<number | null> {
-  const [row] = await db.direct.rows<{ eventId: unknown }>(
-    Prisma.sql`SELECT "i"."eventId" FROM "ImportedItem" "i" JOIN "Event" "e" ON "e"."id" = "i"."eventId"
-      WHERE "i"."origin" = ${origin} ORDER BY "i"."eventId" LIMIT 1`,
+/** The events the sources `sourceIds` hold (imported, and not moved to the trash by the import). */
+export async function eventsHeldBy(db: Database, sourceIds: number[]): Promise<Set<number>> {
+  if (sourceIds.length === 0) return new Set();
+  const rows = await db.direct.rows<{ eventId: unknown }>(
+    Prisma.sql`SELECT DISTINCT "eventId" FROM "ImportedItem" WHERE "sourceId" IN (${Prisma.join(sourceIds)})
+      AND "eventId" IS NOT NULL AND "digest" <> 'removed'`,
   );
-  return row ? Number(row.eventId) : null;
+  return new Set(rows.map((row) => Number(row.eventId)));
+}
+
+/** What the sources of one site brought (see ImportOrigin in prisma/models.prisma). */
+export interface OriginRow {
+  scope: string;
+  kind: string;
+  origin: string;
+  itemId: number;
+  owned: boolean;
+  /** {language: digest} */
+  digests: Record<string, string>;
+}
+
+function originRowOf(row: Record<string, unknown>): OriginRow {
+  return {
+    scope: String(row.scope),
+    kind: String(row.kind),
+    origin: String(row.origin),
+    itemId: Number(row.itemId),
+    owned: Boolean(row.owned),
+    digests: JSON.parse(String(row.digests)) as Record<string, string>,
+  };
+}
+
+const ORIGIN_COLUMNS = Prisma.raw(`"scope", "kind", "origin", "itemId", "owned", "digests"`);
+
+/** The items of `kind` the scope's sources made (owned), by id. */
+export async function ownedOfScope(db: Database, scope: string, kind: string): Promise<Set<number>> {
+  const rows = await db.direct.rows<{ itemId: unknown }>(
+    Prisma.sql`SELECT "itemId" FROM "ImportOrigin" WHERE "scope" = ${scope} AND "kind" = ${kind} AND "owned" = ${true}`,
+  );
+  return new Set(rows.map((row) => Number(row.itemId)));
+}
+
+/**
+ * The item of `kind` first made as `origin`: the scope's own, else (`elsewhere`: an origin that is
+ * a global id, the same whichever site names it) one of no known scope (from before scopes were
+ * kept: `""`), else another scope's; null when none brought it.
+ */
+export async function originRow(
+  db: Database,
+  scope: string,
+  kind: string,
+  origin: string,
+  elsewhere: boolean,
+): Promise<OriginRow | null> {
+  const scopes = elsewhere ? Prisma.empty : Prisma.sql`AND "scope" = ${scope}`;
+  const rows = await db.direct.rows<Record<string, unknown>>(
+    Prisma.sql`SELECT ${ORIGIN_COLUMNS} FROM "ImportOrigin" WHERE "kind" = ${kind} AND "origin" = ${origin} ${scopes}`,
+  );
+  const found = rows.map(originRowOf);
+  const rank = (row: OriginRow) => (row.scope === scope ? 0 : row.scope === "" ? 1 : row.owned ? 2 : 3);
+  return found.sort((a, b) => rank(a) - rank(b))[0] ?? null;
+}
+
+/** Records what a scope brought (or took as its own: a row of no known scope). */
+export async function saveOriginRow(tx: Tx, row: OriginRow, replacing?: OriginRow): Promise<void> {
+  if (replacing)
+    await tx.$executeRaw`DELETE FROM "ImportOrigin" WHERE "scope" = ${replacing.scope} AND "kind" = ${replacing.kind} AND "origin" = ${replacing.origin}`;
+  await tx.$executeRaw`DELETE FROM "ImportOrigin" WHERE "scope" = ${row.scope} AND "kind" = ${row.kind} AND "origin" = ${row.origin}`;
+  await insertRows(tx, "ImportOrigin", [{ ...row, digests: JSON.stringify(row.digests) }]);
+}
+
+/** Records what a source of the scope last wrote of an item in `language`. */
+export async function saveOriginDigest(
+  tx: Tx,
+  key: Pick<OriginRow, "scope" | "kind" | "origin">,
+  language: string,
+  digest: string,
+): Promise<void> {
+  const [row] = await rowsOf(tx).rows<Record<string, unknown>>(
+    Prisma.sql`SELECT ${ORIGIN_COLUMNS} FROM "ImportOrigin" WHERE "scope" = ${key.scope} AND "kind" = ${key.kind} AND "origin" = ${key.origin}`,
+  );
+  if (!row) return;
+  const digests = { ...originRowOf(row).digests, [language]: digest };
+  await tx.$executeRaw`UPDATE "ImportOrigin" SET "digests" = ${JSON.stringify(digests)} WHERE "scope" = ${key.scope} AND "kind" = ${key.kind} AND "origin" = ${key.origin}`;
 }
 
 /**
@@ -235,31 +310,6 @@ export async function saveLineage(
   lineage: string[],
 ): Promise<void> {
   await updateRows(tx, table, Prisma.sql`"id" = ${id}`, { lineage: JSON.stringify(lineage) });
-}
-
-/** A venue or organizer REST sources brought (see ImportedLinkedItem in prisma/models.prisma). */
-export interface LinkedItemRow {
-  kind: "venue" | "organizer";
-  origin: string;
-  itemId: number;
-  digest: string;
-}
-
-/** The venue or organizer made here of the item first made as `origin`, with what its source last said of it (its digest). */
-export async function linkedItemImportedAs(
-  db: Database,
-  kind: LinkedItemRow["kind"],
-  origin: string,
-): Promise<{ itemId: number; digest: string } | null> {
-  const [row] = await db.direct.rows<{ itemId: unknown; digest: string }>(
-    Prisma.sql`SELECT "itemId", "digest" FROM "ImportedLinkedItem" WHERE "kind" = ${kind} AND "origin" = ${origin}`,
-  );
-  return row ? { itemId: Number(row.itemId), digest: String(row.digest) } : null;
-}
-
-export async function saveLinkedItemRow(tx: Tx, row: LinkedItemRow): Promise<void> {
-  await tx.$executeRaw`DELETE FROM "ImportedLinkedItem" WHERE "kind" = ${row.kind} AND "origin" = ${row.origin}`;
-  await insertRows(tx, "ImportedLinkedItem", [{ ...row }]);
 }
 
 /** Records the fields an import left its event with, once the write is committed. */

@@ -1,25 +1,32 @@
 import type { Database } from "../../db/database";
+import { ApiError } from "../../http/errors";
 import type { Schemas } from "../../http/operation-types";
 import type { ImportedLinkedItemWriters, LinkedKind } from "../../services";
 import type { PostWriteContext } from "../post-kernel/post-fields";
-import type { LinkedItemData, RestDetails } from "./feed-event";
-import { digestOf, linkedItemWrite, namedLinkedItem } from "./import-mapping";
+import type { LinkedItemData, RemoteTerm, RestDetails } from "./feed-event";
+import { digestOf, linkedItemWrite, namedLinkedItem, termNameOf, type SourceDefaults } from "./import-mapping";
 import { UnreadableFeed } from "./ical-reader";
-import { linkedItemImportedAs, saveLineage, saveLinkedItemRow, writeImportRows } from "./import-repository";
+import { saveLineage } from "./import-repository";
+import type { Provenance } from "./provenance";
 
 /**
- * The venues and organizers a REST source's events show, as items of their own: each known here
- * by the global id it was first made under (the last of its lineage), whichever source or path
- * brought it, with a digest of what the source last said of it. An item first seen is found by
- * its name (as an event write finds one) or made, and keeps its lineage; one whose data changed
- * there is written here once. The events then link them by id, so that an event's digest does not
- * change when only its venue does. An item the source gives no global id of stays data, found or
- * made by its name as the event is written.
+ * The venues, organizers, categories and tags a REST source's events show, as items of their own,
+ * each placed once per site by the global id it was first made under (the last of its lineage; a
+ * term by its id there), whatever source of the site, or language, brings it (provenance.ts):
+ *
+ * - one first seen is found by its name, as an event write finds one, or made; only one the
+ *   site's sources made is theirs: its changes there are written here, once, and its lineage kept
+ *   (a term's name in another language is written as its translation). One found by its name was
+ *   made here or brought by another site: it is linked, and never written;
+ * - one another site brought first, by the same origin, is linked and never written.
+ *
+ * The events then link them by id, so that an event's digest does not change when only its venue
+ * does. An item the source gives no global id of stays data, found or made by its name as the
+ * event is written.
  */
 export class LinkedItems {
-  /** Per run: each item's id once it is placed, each term's by its taxonomy and name. */
+  /** Per run: each item's id once it is placed, by kind and origin (a term's by its name when it has no id there). */
   private readonly placed = new Map<string, number>();
-  private readonly terms = new Map<string, number>();
 
   /**
    * `limit`: the most venues, organizers and terms one run may place (IMPORT_MAX_EVENTS): a source
@@ -30,11 +37,13 @@ export class LinkedItems {
     private readonly db: Database,
     private readonly writers: ImportedLinkedItemWriters,
     private readonly ctx: PostWriteContext,
+    private readonly provenance: Provenance,
+    private readonly defaults: SourceDefaults,
     private readonly limit: number,
   ) {}
 
   private spend(): void {
-    if (this.placed.size + this.terms.size >= this.limit)
+    if (this.placed.size >= this.limit)
       throw new UnreadableFeed(
         `the source's events show more than ${this.limit} venues, organizers, categories and tags (IMPORT_MAX_EVENTS)`,
       );
@@ -42,16 +51,18 @@ export class LinkedItems {
 
   /**
    * The event write with its venue and organizers given by id (those with a lineage), and its
-   * categories and tags by id (a name of digits alone is a name).
+   * categories and tags by id.
    */
   async linkedIn(rest: RestDetails, write: Schemas["CreateEventRequest"]): Promise<Schemas["CreateEventRequest"]> {
     const linked = { ...write };
-    for (const [param, taxonomy] of [
-      ["categories", "category"],
-      ["tags", "tag"],
+    for (const [param, taxonomy, defaults] of [
+      ["categories", "category", this.defaults.categoryIds],
+      ["tags", "tag", this.defaults.tagIds],
     ] as const) {
-      const refs = write[param];
-      if (Array.isArray(refs)) linked[param] = await this.termIds(taxonomy, refs);
+      const given = write[param];
+      const refs: unknown[] = Array.isArray(given) ? given : [];
+      const names = refs.filter((ref): ref is string => typeof ref === "string");
+      linked[param] = [...new Set([...defaults, ...(await this.termIds(taxonomy, rest[param], names))])];
     }
     if (rest.venue && rest.venue.lineage.length > 0 && !Array.isArray(write.venue))
       linked.venue = [await this.place("venue", rest.venue)];
@@ -67,46 +78,105 @@ export class LinkedItems {
     return linked;
   }
 
-  /** A venue or organizer changed at the source (its list of changes): written here when it is one brought here. */
+  /** A venue or organizer changed at the source (its list of changes): written here when it is one the site's sources made. */
   async changed(kind: LinkedKind, item: LinkedItemData): Promise<void> {
-    if (item.lineage.length > 0) await this.place(kind, item, { knownOnly: true });
+    if (item.lineage.length === 0) return;
+    const origin = item.lineage[item.lineage.length - 1];
+    const known = await this.provenance.arrival(kind, origin);
+    if (known?.owned) await this.keepInStep(kind, origin, known, item);
   }
 
-  private async termIds(taxonomy: "category" | "tag", refs: Array<number | string>): Promise<number[]> {
-    const key = (name: string) => JSON.stringify([taxonomy, name]);
-    const names = refs.filter((ref): ref is string => typeof ref === "string");
-    // One at a time: names that are one term ("Jazz", "jazz") are one id.
-    for (const name of new Set(names.filter((name) => !this.terms.has(key(name))))) {
-      this.spend();
-      this.terms.set(key(name), (await this.writers.termIds(this.db, this.ctx, taxonomy, [name]))[0]);
+  /** The ids of the write's term names (`names`, as the write took them), by their ids at the source where it gives them. */
+  private async termIds(taxonomy: "category" | "tag", terms: RemoteTerm[], names: string[]): Promise<number[]> {
+    const ids: number[] = [];
+    const wanted = new Set(names);
+    for (const term of terms) {
+      const name = termNameOf(term.name);
+      if (!wanted.delete(name)) continue;
+      ids.push(await this.termId(taxonomy, term.id, name));
     }
-    return [...new Set(refs.map((ref) => (typeof ref === "number" ? ref : this.terms.get(key(ref))!)))];
+    // Names the source gave without an id (an iCalendar category, a term of a site that gives none).
+    for (const name of wanted) ids.push(await this.termId(taxonomy, null, name));
+    return ids;
   }
 
-  /** The item's id here, written or made as the source says it (`knownOnly`: null for an item not brought here yet). */
-  private async place(kind: LinkedKind, item: LinkedItemData): Promise<number>;
-  private async place(kind: LinkedKind, item: LinkedItemData, only: { knownOnly: true }): Promise<number | null>;
-  private async place(kind: LinkedKind, item: LinkedItemData, { knownOnly = false } = {}): Promise<number | null> {
+  /** A term's id here: by its id at the source where the site's sources placed it before, else found or made by its name. */
+  private async termId(taxonomy: "category" | "tag", remoteId: string | null, name: string): Promise<number> {
+    const key = JSON.stringify([taxonomy, remoteId ?? `name:${name}`]);
+    const placed = this.placed.get(key);
+    if (placed !== undefined) return placed;
+    this.spend();
+    const digest = digestOf({ title: name }, this.ctx.language);
+    const known = remoteId === null ? null : await this.provenance.arrival(taxonomy, remoteId);
+    let id = known?.itemId ?? null;
+    if (known?.owned && known.digest !== digest) await this.translate(taxonomy, remoteId!, known.itemId, name, digest);
+    if (id === null) {
+      const found = await this.writers.term(this.db, this.ctx, taxonomy, name);
+      id = found.id;
+      if (remoteId !== null)
+        await this.db.transact((tx) => this.provenance.placed(tx, taxonomy, remoteId, found.id, found.made, digest));
+    }
+    this.placed.set(key, id);
+    return id;
+  }
+
+  /**
+   * Its name in this source's language, of a term the site's sources made (a translation). A name
+   * another term has here already is left: the term keeps the name it has, and the next run tries again.
+   */
+  private async translate(taxonomy: "category" | "tag", remoteId: string, id: number, name: string, digest: string) {
+    try {
+      if (await this.writers.nameTerm(this.db, this.ctx, taxonomy, id, name))
+        await this.db.transact((tx) => this.provenance.wrote(tx, taxonomy, remoteId, digest));
+    } catch (error) {
+      if (!(error instanceof ApiError && error.code === "term_exists")) throw error;
+    }
+  }
+
+  /** Writes what the source says of an item its site's sources made, when it changed (in this source's language). */
+  private async keepInStep(
+    kind: LinkedKind,
+    origin: string,
+    known: { itemId: number; digest: string },
+    item: LinkedItemData,
+  ): Promise<boolean> {
+    const data = linkedItemWrite(item);
+    const digest = digestOf(data as never, this.ctx.language);
+    if (known.digest === digest) return true;
+    if (!(await this.writers.update(this.db, this.contextOf(kind), kind, known.itemId, data))) return false;
+    await this.db.transact((tx) => this.provenance.wrote(tx, kind, origin, digest));
+    return true;
+  }
+
+  private contextOf(kind: LinkedKind): PostWriteContext {
+    return { ...this.ctx, type: kind === "venue" ? "venues" : "organizers" };
+  }
+
+  /** The item's id here: the one this site's sources placed (kept in step when they made it), another site's, or one found or made by its name. */
+  private async place(kind: LinkedKind, item: LinkedItemData): Promise<number> {
     const origin = item.lineage[item.lineage.length - 1];
     const key = JSON.stringify([kind, origin]);
     const placed = this.placed.get(key);
     if (placed !== undefined) return placed;
-    const known = await linkedItemImportedAs(this.db, kind, origin);
-    if (known === null && knownOnly) return null;
     this.spend();
-    const data = linkedItemWrite(item);
-    const digest = digestOf(data as never, this.ctx.language);
-    const ctx = { ...this.ctx, type: kind === "venue" ? "venues" : "organizers" } as const;
-    let id: number | null = null;
-    if (known !== null && known.digest === digest) id = known.itemId;
-    else if (known !== null && (await this.writers.update(this.db, ctx, kind, known.itemId, data))) {
-      id = known.itemId;
-      await writeImportRows(this.db, (tx) => saveLinkedItemRow(tx, { kind, origin, itemId: known.itemId, digest }));
+    const known = await this.provenance.arrival(kind, origin);
+    // One gone or in the trash here is found or made again, as an event write finds or makes one.
+    const kept =
+      known === null
+        ? false
+        : known.owned
+          ? await this.keepInStep(kind, origin, known, item)
+          : await this.writers.usable(this.db, this.contextOf(kind), kind, known.itemId);
+    let id = kept ? known!.itemId : null;
+    if (id === null) {
+      const data = linkedItemWrite(item);
+      const digest = digestOf(data as never, this.ctx.language);
+      const found = await this.writers.create(this.db, this.contextOf(kind), kind, data, async (tx, placed, made) => {
+        await this.provenance.placed(tx, kind, origin, placed, made, digest);
+        if (made) await saveLineage(tx, kind === "venue" ? "Venue" : "Organizer", placed, item.lineage);
+      });
+      id = found.id;
     }
-    id ??= await this.writers.create(this.db, ctx, kind, data, async (tx, made) => {
-      await saveLinkedItemRow(tx, { kind, origin, itemId: made, digest });
-      await saveLineage(tx, kind === "venue" ? "Venue" : "Organizer", made, item.lineage);
-    });
     this.placed.set(key, id);
     return id;
   }

@@ -1,5 +1,6 @@
 import { isWebUrl } from "../../text/web-url";
-import type { FeedEvent, FeedProblem, LinkedItemData, RestDetails } from "./feed-event";
+import { MAX_EXDATES, MAX_RDATES } from "../../dates/recurrence-limits";
+import type { FeedEvent, FeedProblem, LinkedItemData, RemoteTerm, RestDetails } from "./feed-event";
 
 /**
  * Reading one page of another site's events REST API (The Events Calendar's `tribe/events/v1`, or
@@ -12,8 +13,10 @@ import type { FeedEvent, FeedProblem, LinkedItemData, RestDetails } from "./feed
 
 export interface RestPageText {
   text: string;
-  /** The most events the page may hold (what the run may still take). */
+  /** The most items the page may hold (what the run may take). */
   maxEvents: number;
+  /** The most problems worth keeping (the run keeps the first ones; the others are counted). */
+  maxProblems?: number;
 }
 
 export interface RestPage {
@@ -24,7 +27,11 @@ export interface RestPage {
   deleted: string[];
   /** Series whose occurrences the page lists without them (their ids). */
   seriesWanted: string[];
+  /** The first problems (at most `maxProblems`), and how many there were. */
   problems: FeedProblem[];
+  problemCount: number;
+  /** How many of its items were occurrences of a series (made here by the series' rule). */
+  occurrences: number;
   total: number | null;
   totalPages: number | null;
   nextSyncToken: string | null;
@@ -143,12 +150,13 @@ function organizersOf(value: unknown): LinkedItemData[] {
   });
 }
 
-/** The names of the terms (categories, tags) of an event, as the source's language names them. */
-function termNames(value: unknown): string[] {
+/** The terms (categories, tags) of an event: their ids there, and their names as the source's language names them. */
+function remoteTerms(value: unknown): RemoteTerm[] {
   if (!Array.isArray(value)) return [];
   return value.slice(0, MAX_TERMS).flatMap((term) => {
     const name = isObject(term) ? text(term.name, 200)?.trim() : null;
-    return name ? [name] : [];
+    const id = isObject(term) ? idOf(term.id) : null;
+    return name ? [{ id: id === null ? null : String(id), name }] : [];
   });
 }
 
@@ -175,13 +183,16 @@ function lineageOf(item: Json, globalId: string): string[] {
   return [...new Set(lineage)].slice(0, MAX_LINEAGE);
 }
 
-/** A series' rule as this service gives it ({rrule, rdate, exdate}), or null. */
-function recurrenceOf(value: unknown): FeedEvent["recurrence"] {
+/**
+ * A series' rule as this service gives it ({rrule, rdate, exdate}), or null; "too many dates" when
+ * its lists pass what a series may list (counted before a date is read).
+ */
+function recurrenceOf(value: unknown): FeedEvent["recurrence"] | "too many dates" {
   if (!isObject(value) || typeof value.rrule !== "string" || value.rrule.length > 2000) return null;
+  const listed = (list: unknown) => (Array.isArray(list) ? list : []);
+  if (listed(value.rdate).length > MAX_RDATES || listed(value.exdate).length > MAX_EXDATES) return "too many dates";
   const dates = (list: unknown) =>
-    Array.isArray(list)
-      ? list.slice(0, 1000).filter((date): date is string => typeof date === "string" && WALL_CLOCK.test(date))
-      : [];
+    listed(list).filter((date): date is string => typeof date === "string" && WALL_CLOCK.test(date));
   return { rrule: value.rrule, rdate: dates(value.rdate), exdate: dates(value.exdate) };
 }
 
@@ -226,12 +237,16 @@ function eventOf(item: unknown): FeedEvent | FeedProblem | "occurrence" {
   const ofSeries = parent !== null && recurrenceId !== null && WALL_CLOCK.test(recurrenceId);
   // An occurrence its series' rule makes here too; one edited on its own is the series' override.
   if (ofSeries && item.detached !== true) return "occurrence";
+  const recurrence = ofSeries ? null : recurrenceOf(item.recurrence);
+  if (recurrence === "too many dates")
+    return problem(`its series lists more than ${MAX_RDATES} extra or ${MAX_EXDATES} excluded dates`);
   const globalId = text(item.global_id, 500) ?? String(id);
   const image = isObject(item.image) ? url(item.image.url) : null;
   const rest: RestDetails = {
     venue: venueOf(item.venue),
     organizers: organizersOf(item.organizer),
-    tags: termNames(item.tags),
+    categories: remoteTerms(item.categories),
+    tags: remoteTerms(item.tags),
     cost: text(item.cost, 200) ?? "",
     featured: flag(item.featured, false),
     sticky: flag(item.sticky, false),
@@ -248,7 +263,7 @@ function eventOf(item: unknown): FeedEvent | FeedProblem | "occurrence" {
     allDay: item.all_day === true,
     startLocal: seconds(zoned.start),
     endLocal: seconds(zoned.end),
-    recurrence: ofSeries ? null : recurrenceOf(item.recurrence),
+    recurrence,
     title: text(item.title, 2000),
     description: text(item.description, 200_000),
     // Both APIs show an event's own page as its website when it has none: that is not a website.
@@ -257,14 +272,14 @@ function eventOf(item: unknown): FeedEvent | FeedProblem | "occurrence" {
     location: null,
     geo: null,
     organizer: null,
-    categories: termNames(item.categories),
+    categories: remoteTerms(item.categories).map((term) => term.name),
     cancelled: false,
     rest,
   };
 }
 
 /** Reads one page of an events list, or of a sync answer (`deleted` besides `events`). */
-export function readRestPage({ text: body, maxEvents }: RestPageText): RestPage {
+export function readRestPage({ text: body, maxEvents, maxProblems = maxEvents }: RestPageText): RestPage {
   const parsed = parsedJson(body);
   if (!isObject(parsed) || !Array.isArray(parsed.events))
     throw new UnreadableRestPage("the source's answer is not a list of events (no `events`)");
@@ -276,6 +291,8 @@ export function readRestPage({ text: body, maxEvents }: RestPageText): RestPage 
     deleted: [],
     seriesWanted: [],
     problems: [],
+    problemCount: 0,
+    occurrences: 0,
     total: idOf(parsed.total) ?? (parsed.total === 0 ? 0 : null),
     totalPages: idOf(parsed.total_pages),
     nextSyncToken: text(parsed.next_sync_token, 4000),
@@ -283,9 +300,13 @@ export function readRestPage({ text: body, maxEvents }: RestPageText): RestPage 
   const wanted = new Set<string>();
   for (const item of parsed.events) {
     const event = eventOf(item);
-    if (event === "occurrence") wanted.add(String(idOf((item as Json).post_parent)));
-    else if ("message" in event) page.problems.push(event);
-    else page.events.push(event);
+    if (event === "occurrence") {
+      page.occurrences += 1;
+      wanted.add(String(idOf((item as Json).post_parent)));
+    } else if ("message" in event) {
+      page.problemCount += 1;
+      if (page.problems.length < maxProblems) page.problems.push(event);
+    } else page.events.push(event);
   }
   const deleted = Array.isArray(parsed.deleted) ? parsed.deleted.slice(0, maxEvents) : [];
   for (const tombstone of deleted) {

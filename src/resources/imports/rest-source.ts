@@ -1,8 +1,10 @@
 import type { WorkLimits } from "../../work/bounded-work";
 import type { LinkedKind } from "../../services";
-import type { FeedEvent, FeedProblem, LinkedItemData } from "./feed-event";
+import type { FeedEvent, LinkedItemData } from "./feed-event";
 import { fetchFeed, FeedFetchError, FeedTooLarge, type FetchOptions } from "./feed-fetch";
 import { DateTime } from "luxon";
+import type { RunBudget } from "./run-budget";
+import type { SourceReader } from "./source-reader";
 import {
   readLinkedItemBounded,
   readLinkedItemsBounded,
@@ -28,8 +30,8 @@ import { UnreadableFeed } from "./ical-reader";
  * API) is read in full; every source in full at least once a day (a category renamed there
  * modifies none of its events). Every
  * page goes through the guard feeds go through (fetchFeed: addresses, redirects, encodings), and
- * the whole reading shares one time limit (IMPORT_TIMEOUT_MS), one size (IMPORT_MAX_BYTES) and one
- * count of events (IMPORT_MAX_EVENTS); each page is parsed in the work thread (feed-reading.ts).
+ * the whole reading spends the run's one budget (run-budget.ts: time, bytes, requests, items,
+ * dates, problems); each page is parsed in the work thread (feed-reading.ts).
  */
 
 export type RestKind = "tribe" | "calendar";
@@ -38,6 +40,12 @@ export interface RestApi {
   kind: RestKind;
   /** The events list, with the source's own query parameters. */
   events: URL;
+  /**
+   * The site the API is of: its host and the path before the API's route (`tec.example/blog`),
+   * without a language prefix. Every source of one site has the same, whatever its form
+   * (`/wp-json` or `?rest_route=`), scheme or filters: it is the scope of what they bring.
+   */
+  site: string;
 }
 
 const PER_PAGE = 50;
@@ -73,21 +81,23 @@ export function restApiOf(url: string): RestApi | null {
     const known = REST_ROUTES.find(({ pattern }) => pattern.test(route));
     if (!known) return null;
     events.searchParams.set("rest_route", known.events);
-    return { kind: known.kind, events };
+    return { kind: known.kind, events, site: siteOf(parsed.host, parsed.pathname.replace(/index\.php$/, "")) };
   }
   for (const { kind, pattern, events: path } of ROUTES) {
     const match = pattern.exec(parsed.pathname);
     if (!match) continue;
     events.pathname = `${match[1]}${path}`;
-    return { kind, events };
+    const base = kind === "calendar" ? match[1].replace(/\/(?:en|pt-br|es)$/i, "") : match[1];
+    return { kind, events, site: siteOf(parsed.host, base) };
   }
   return null;
 }
 
-/** What reading a REST source gives a run. */
+const siteOf = (host: string, path: string) => `${host}${decodeURIComponent(path).replace(/\/+$/, "")}`;
+
+/** What reading a REST source gives a run (its problems went to the run's budget). */
 export interface RestReading {
   events: FeedEvent[];
-  problems: FeedProblem[];
   /** A full pass: `events` is every event the source lists, and those it does not list left it. */
   complete: boolean;
   /** Of a pass through the changes: the ids (at the source) of the events deleted or no longer listed. */
@@ -113,7 +123,7 @@ const LINKED_LISTS = [
 ] as const;
 
 export interface RestReadOptions {
-  fetch: FetchOptions;
+  fetch: Omit<FetchOptions, "timeoutMs" | "maxBytes">;
   maxEvents: number;
   read: WorkLimits;
   source: number;
@@ -125,43 +135,27 @@ export interface RestReadOptions {
 const clientError = (error: unknown) =>
   error instanceof FeedFetchError && error.status !== null && error.status >= 400 && error.status < 500;
 
-/** One time limit, one size and one count for the whole reading, spent page after page. */
-class Budget {
-  private readonly deadline: number;
-  private bytesLeft: number;
-  eventsLeft: number;
-  requestsLeft: number;
-
-  constructor(private readonly options: RestReadOptions) {
-    this.deadline = performance.now() + options.fetch.timeoutMs;
-    this.bytesLeft = options.fetch.maxBytes;
-    this.eventsLeft = options.maxEvents;
-    // Enough pages for the most events twice (a list of ids, then those modified; or the series
-    // of the list's occurrences), a list in full besides, and pages that say a list ended.
-    this.requestsLeft = 3 * Math.ceil(options.maxEvents / PER_PAGE) + 4;
-  }
+/** The pages of one reading: each fetched through the guard, within what is left of the run's budget. */
+class Pages {
+  constructor(
+    readonly budget: RunBudget,
+    private readonly options: RestReadOptions,
+  ) {}
 
   async get(url: URL): Promise<string> {
-    const timeoutMs = Math.floor(this.deadline - performance.now());
-    if (timeoutMs <= 0)
-      throw new FeedFetchError(
-        `the source's pages took longer than ${this.options.fetch.timeoutMs} ms (IMPORT_TIMEOUT_MS)`,
-      );
-    if (this.requestsLeft-- <= 0) throw new FeedFetchError("the source's pages do not end");
+    const timeoutMs = this.budget.requestTime();
     try {
       const answer = await fetchFeed(
         url.href,
         { etag: null, lastModified: null },
-        { ...this.options.fetch, timeoutMs, maxBytes: this.bytesLeft, format: "json" },
+        { ...this.options.fetch, timeoutMs, maxBytes: this.budget.bytes, format: "json" },
       );
       if (answer.notModified) throw new FeedFetchError("the source answered 304 to a request without validators");
-      this.bytesLeft -= Buffer.byteLength(answer.text);
+      this.budget.spendBytes(Buffer.byteLength(answer.text));
       return answer.text;
     } catch (error) {
       if (error instanceof FeedTooLarge)
-        throw new FeedFetchError(
-          `the source's pages are larger than ${this.options.fetch.maxBytes} bytes together (IMPORT_MAX_BYTES)`,
-        );
+        throw new FeedFetchError("the source's pages are larger than IMPORT_MAX_BYTES together");
       throw error;
     }
   }
@@ -196,7 +190,7 @@ function siblingList(api: RestApi, name: string): URL {
 }
 
 /** Where the venues' and organizers' changes start (null: the source does not list them). */
-async function linkedTokens(api: RestApi, budget: Budget, options: RestReadOptions) {
+async function linkedTokens(api: RestApi, budget: Pages, options: RestReadOptions) {
   const tokens: Pick<CalendarCursor, "venues" | "organizers"> = { venues: null, organizers: null };
   for (const [, list] of LINKED_LISTS) {
     const url = siblingList(api, list);
@@ -221,9 +215,10 @@ const latest = (dates: Array<string | null | undefined>) =>
 export async function readRestSource(
   api: RestApi,
   cursor: string | null,
+  runBudget: RunBudget,
   options: RestReadOptions,
 ): Promise<RestReading> {
-  const budget = new Budget(options);
+  const budget = new Pages(runBudget, options);
   if (api.kind === "calendar") {
     const tokens = cursorOf<CalendarCursor>(cursor, (parsed) => typeof parsed.events === "string");
     if (tokens !== null && Date.now() - tokens.full < FULL_PASS_EVERY_MS) {
@@ -273,7 +268,7 @@ function postsUrl(api: RestApi, type: string, page: number, modifiedAfter?: stri
 async function listedPosts(
   api: RestApi,
   type: string,
-  budget: Budget,
+  budget: Pages,
   options: RestReadOptions,
   modifiedAfter?: string,
 ) {
@@ -305,16 +300,15 @@ async function readModified(
   api: RestApi,
   window: { modified: string; full: number },
   listed: Map<string, string>,
-  budget: Budget,
+  budget: Pages,
   options: RestReadOptions,
 ): Promise<RestReading> {
   const modified = [...listed].filter(([, date]) => date >= window.modified).map(([id]) => id);
-  const reading: RestReading = { events: [], problems: [], complete: false, deleted: [], cursor: null, linked: [] };
+  const reading: RestReading = { events: [], complete: false, deleted: [], cursor: null, linked: [] };
   for (let at = 0; at < modified.length; at += PER_PAGE) {
     const ids = modified.slice(at, at + PER_PAGE);
     const page = await readPage(pageUrl(api, { include: ids.join(","), per_page: String(PER_PAGE) }), budget, options);
     reading.events.push(...page.events);
-    reading.problems.push(...page.problems);
   }
   const read = new Set(reading.events.map((event) => event.uid));
   reading.deleted = [
@@ -377,16 +371,34 @@ function pageUrl(api: RestApi, parameters: Record<string, string>): URL {
   return url;
 }
 
-async function readPage(url: URL, budget: Budget, options: RestReadOptions) {
-  const text = await budget.get(url);
-  const page = await readRestPageBounded({ text, maxEvents: budget.eventsLeft }, options.source, options.read);
-  budget.eventsLeft -= page.events.length;
+/**
+ * One page of a list, its items counted against the run's budget: every event, and every item
+ * that is none (occurrences of a series aside, which the series' rule makes here); its problems
+ * into the run's record, the dates of its series into the run's count.
+ */
+async function readPage(url: URL, pages: Pages, options: RestReadOptions) {
+  const text = await pages.get(url);
+  const { budget } = pages;
+  const page = await readRestPageBounded(
+    { text, maxEvents: options.maxEvents, maxProblems: budget.problemRoom },
+    options.source,
+    options.read,
+  );
+  budget.spendItems(page.events.length + page.problemCount);
+  budget.failMany(page.problems, page.problemCount);
+  budget.spendDates(datesOf(page.events));
   return page;
 }
 
+const datesOf = (events: FeedEvent[]) =>
+  events.reduce(
+    (sum, event) => sum + (event.recurrence ? event.recurrence.rdate.length + event.recurrence.exdate.length : 0),
+    0,
+  );
+
 /** Every page of the list; the first one's `next_sync_token` is where the next run reads from. */
-async function readList(api: RestApi, budget: Budget, options: RestReadOptions): Promise<RestReading> {
-  const reading: RestReading = { events: [], problems: [], complete: true, deleted: [], cursor: null, linked: [] };
+async function readList(api: RestApi, budget: Pages, options: RestReadOptions): Promise<RestReading> {
+  const reading: RestReading = { events: [], complete: true, deleted: [], cursor: null, linked: [] };
   const wanted = new Set<string>();
   for (let number = 1; ; number++) {
     const page = await readPage(pageUrl(api, { per_page: String(PER_PAGE), page: String(number) }), budget, options);
@@ -398,7 +410,6 @@ async function readList(api: RestApi, budget: Budget, options: RestReadOptions):
       reading.cursor = page.nextSyncToken;
     }
     reading.events.push(...page.events);
-    reading.problems.push(...page.problems);
     for (const id of page.seriesWanted) wanted.add(id);
     if (page.count === 0 || number >= (page.totalPages ?? 1)) break;
   }
@@ -410,10 +421,10 @@ async function readList(api: RestApi, budget: Budget, options: RestReadOptions):
 async function readChanges(
   api: RestApi,
   tokens: CalendarCursor,
-  budget: Budget,
+  budget: Pages,
   options: RestReadOptions,
 ): Promise<RestReading> {
-  const reading: RestReading = { events: [], problems: [], complete: false, deleted: [], cursor: null, linked: [] };
+  const reading: RestReading = { events: [], complete: false, deleted: [], cursor: null, linked: [] };
   const wanted = new Set<string>();
   let events = tokens.events;
   for (;;) {
@@ -423,7 +434,6 @@ async function readChanges(
     url.searchParams.set("per_page", String(PER_PAGE));
     const page = await readPage(url, budget, options);
     reading.events.push(...page.events);
-    reading.problems.push(...page.problems);
     reading.deleted.push(...page.deleted);
     for (const id of page.seriesWanted) wanted.add(id);
     if (page.nextSyncToken === null)
@@ -458,17 +468,45 @@ async function addSeries(
   api: RestApi,
   reading: RestReading,
   wanted: Set<string>,
-  budget: Budget,
+  budget: Pages,
   options: RestReadOptions,
 ): Promise<void> {
   for (const event of reading.events) if (event.recurrenceId === null) wanted.delete(event.uid);
   for (const id of wanted) {
-    if (budget.eventsLeft <= 0)
-      throw new UnreadableFeed(`the source lists more than ${options.maxEvents} events (IMPORT_MAX_EVENTS)`);
+    budget.budget.spendItems(1);
     const text = await budget.get(bare(api, `/${id}`));
     const series = await readRestEventBounded({ text, maxEvents: 1 }, options.source, options.read);
-    budget.eventsLeft -= 1;
-    if ("message" in series) reading.problems.push(series);
-    else reading.events.push(series);
+    if ("message" in series) budget.budget.fail(series);
+    else {
+      budget.budget.spendDates(datesOf([series]));
+      reading.events.push(series);
+    }
   }
+}
+
+/** Another site's REST API as a source (source-reader.ts): its changes since the last run where it can, else its list. */
+export function restReader(api: RestApi): SourceReader {
+  return {
+    site: api.site,
+    rest: true,
+    itemsPerRequest: PER_PAGE,
+    async read({ config, source, budget, imported }) {
+      const reading = await readRestSource(api, source.cursor, budget, {
+        fetch: { allowPrivate: config.imports.allowPrivateSources },
+        maxEvents: config.imports.maxEvents,
+        read: { deadlineMs: config.imports.readDeadlineMs, memoryMb: config.imports.readMemoryMb },
+        source: source.id,
+        imported,
+      });
+      return {
+        fetched: "fetched",
+        events: reading.events,
+        complete: reading.complete,
+        deleted: new Set(reading.deleted),
+        linked: reading.linked,
+        // Some events failed: the next run reads the list in full, and tries them again.
+        resume: (allTaken) => ({ cursor: allTaken ? reading.cursor : null }),
+      };
+    },
+  };
 }

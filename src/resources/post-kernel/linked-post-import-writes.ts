@@ -1,6 +1,6 @@
 import { inTransaction, type Tx } from "../../db/transaction";
 import { ApiError, ParamProblems } from "../../http/errors";
-import type { ImportedLinkedItemWriters, LinkedItemWriters, LinkedKind } from "../../services";
+import type { ImportedLinkedItemWriters, LinkedKind } from "../../services";
 import type { LinkedPostRecord, LinkedPostStore } from "./linked-post-store";
 
 /**
@@ -10,27 +10,23 @@ import type { LinkedPostRecord, LinkedPostStore } from "./linked-post-store";
  */
 export function importedLinkedItemWriters(
   stores: Record<LinkedKind, LinkedPostStore<LinkedPostRecord, never>>,
-  terms: LinkedItemWriters["terms"],
+  terms: Pick<ImportedLinkedItemWriters, "term" | "nameTerm">,
 ): ImportedLinkedItemWriters {
   return {
-    termIds(db, ctx, taxonomy, names) {
-      return inTransaction(db, async (tx) => {
-        const problems = new ParamProblems();
-        const param = taxonomy === "category" ? "categories" : "tags";
-        const ids = await terms(db, tx, ctx, taxonomy, param, names, problems);
-        problems.throwIfAny();
-        return ids;
-      });
-    },
+    ...terms,
     async create(db, ctx, kind, input, also) {
       const store = stores[kind];
       return inTransaction(db, async (tx: Tx) => {
         const problems = new ParamProblems();
-        const id = await store.reuseOrCreate(db, tx, ctx, input as never, problems);
+        const { id, made } = await store.placeByName(db, tx, ctx, input as never, problems);
         problems.throwIfAny();
-        await also(tx, id!);
-        return id!;
+        await also(tx, id!, made);
+        return { id: id!, made };
       });
+    },
+    async usable(db, ctx, kind, id) {
+      const record = await stores[kind].resolve(db, { id }, ctx);
+      return record !== null && record.status !== "trash";
     },
     async update(db, ctx, kind, id, input) {
       const store = stores[kind];

@@ -82,6 +82,14 @@ export interface LinkedPostStore<R extends LinkedPostRecord, I> {
    * from the data as `create` makes one. In the event write's transaction.
    */
   reuseOrCreate(db: Database, tx: Tx, ctx: PostWriteContext, input: I, problems: ParamProblems): Promise<number | null>;
+  /** reuseOrCreate, telling whether the item was made (an import keeps in step only what it made). */
+  placeByName(
+    db: Database,
+    tx: Tx,
+    ctx: PostWriteContext,
+    input: I,
+    problems: ParamProblems,
+  ): Promise<{ id: number | null; made: boolean }>;
   /**
    * Moves to the trash and unlinks from every event; one already there is `inTrash`, or, when
    * `destroys`, is deleted for good. Answers with the item as it is now, or as it was when deleted.
@@ -218,6 +226,15 @@ export function createLinkedPostStore<
     return null;
   }
 
+  async function placeByName(db: Database, tx: Tx, ctx: PostWriteContext, input: I, problems: ParamProblems) {
+    const name = model.nameOf(input)!;
+    // Two writes giving the same new venue take turns: the second finds the first's.
+    await lockFor(db, tx, `inline:${repository.tables.table}:${sortKeyOf(name)}`);
+    const existing = await sameNamed(tx, ctx, name, input.description);
+    if (existing !== null) return { id: existing, made: false };
+    return { id: await insert(db, tx, ctx, input, problems), made: true };
+  }
+
   return {
     async resolve(db, ref, order) {
       const id =
@@ -243,12 +260,10 @@ export function createLinkedPostStore<
     },
 
     async reuseOrCreate(db, tx, ctx, input, problems) {
-      const name = model.nameOf(input)!;
-      // Two writes giving the same new venue take turns: the second finds the first's.
-      await lockFor(db, tx, `inline:${repository.tables.table}:${sortKeyOf(name)}`);
-      const existing = await sameNamed(tx, ctx, name, input.description);
-      return existing ?? insert(db, tx, ctx, input, problems);
+      return (await placeByName(db, tx, ctx, input, problems)).id;
     },
+
+    placeByName,
 
     update(db, ctx, target, input) {
       const id = target.record.id;

@@ -205,6 +205,7 @@ export async function termIdsOf(
   param: string,
   refs: TermRef[],
   problems: ParamProblems,
+  made?: Set<number>,
 ): Promise<number[]> {
   const texts = [...new Set(refs.filter((ref): ref is string => typeof ref === "string"))];
   let found = await termsNamed(tx, ctx, texts);
@@ -224,13 +225,27 @@ export async function termIdsOf(
       const key = sortKeyOf(name);
       const id = madeByKey.get(key) ?? (await createTermIn(tx, ctx, { name }));
       madeByKey.set(key, id);
+      made?.add(id);
       found.set(name, id);
     }
   }
   return [...new Set(refs.map((ref) => (typeof ref === "number" ? ref : found.get(ref)!)))];
 }
 
-/** termIdsOf for an event write (the bridge app.ts gives events): the writer may create terms when they may manage the taxonomy. */
+/** A term write's context, of an event write's (or an import's): the writer may create terms when they may manage the taxonomy. */
+function termContextOf(ctx: PostWriteContext, taxonomy: Taxonomy) {
+  const config = taxonomy === "category" ? CATEGORIES : TAGS;
+  return {
+    config,
+    language: ctx.language,
+    defaultLanguage: ctx.defaultLanguage,
+    markup: markupFilterOf(ctx.principal),
+    now: ctx.now,
+    mayCreate: can(ctx.principal.role, `manage_${config.collectionKey}`),
+  };
+}
+
+/** termIdsOf for an event write (the bridge app.ts gives events). */
 export function termIdsForEvent(
   db: Database,
   tx: Tx,
@@ -240,17 +255,52 @@ export function termIdsForEvent(
   refs: TermRef[],
   problems: ParamProblems,
 ): Promise<number[]> {
-  const config = taxonomy === "category" ? CATEGORIES : TAGS;
-  const mayCreate = can(ctx.principal.role, `manage_${config.collectionKey}`);
-  const termCtx = {
-    config,
-    language: ctx.language,
-    defaultLanguage: ctx.defaultLanguage,
-    markup: markupFilterOf(ctx.principal),
-    now: ctx.now,
-    mayCreate,
+  return termIdsOf(db, tx, termContextOf(ctx, taxonomy), param, refs, problems);
+}
+
+/**
+ * The term of a name (or slug) an import brings, as an event write finds one, or a new one; and
+ * whether it was made. A name of digits alone is a name (an event write would read it as an id).
+ */
+export function termOfName(
+  db: Database,
+  ctx: PostWriteContext,
+  taxonomy: Taxonomy,
+  name: string,
+): Promise<{ id: number; made: boolean }> {
+  return inTransaction(db, async (tx) => {
+    const problems = new ParamProblems();
+    const made = new Set<number>();
+    const param = taxonomy === "category" ? "categories" : "tags";
+    const [id] = await termIdsOf(db, tx, termContextOf(ctx, taxonomy), param, [name], problems, made);
+    problems.throwIfAny();
+    return { id, made: made.has(id) };
+  });
+}
+
+/**
+ * Names a term in the context's language, as an import brings its translation; false when the
+ * term is gone. A name another term of the taxonomy has there is refused (`term_exists`).
+ */
+export async function nameTermIn(
+  db: Database,
+  ctx: PostWriteContext,
+  taxonomy: Taxonomy,
+  id: number,
+  name: string,
+): Promise<boolean> {
+  const record = await findTerm(db, taxonomy, id);
+  if (record === null) return false;
+  const termCtx = termContextOf(ctx, taxonomy);
+  const target: WriteTarget<TermRecord> = {
+    record,
+    conditional: false,
+    verify(current): asserts current is TermRecord {
+      if (current === null) throw new ApiError(termCtx.config.notFound, { id });
+    },
   };
-  return termIdsOf(db, tx, termCtx, param, refs, problems);
+  await updateTerm(db, termCtx, target, { name });
+  return true;
 }
 
 /** Changes what the input gives, and only that, under the term's lock. */
