@@ -386,7 +386,9 @@ const tribePage = (events: Json[], totalPages: number, total: number) =>
     total_pages: totalPages,
   });
 
-const PAGE = (number: number) => `/wp-json/tribe/events/v1/events?per_page=50&page=${number}`;
+/** Where the run asks a list to end (both APIs' lists end 24 months ahead by default). */
+const END = "end_date=2999-12-31+23%3A59%3A59";
+const PAGE = (number: number) => `/wp-json/tribe/events/v1/events?${END}&per_page=50&page=${number}`;
 
 const FAIR = {
   all_day: true,
@@ -459,7 +461,8 @@ describe("a site running The Events Calendar", () => {
   const POSTS = "/wp-json/wp/v2/tribe_events?_fields=id%2Cmodified&per_page=100&page=1";
   const MODIFIED = (type: string, after: string) =>
     `/wp-json/wp/v2/${type}?_fields=id%2Cmodified&modified_after=${after.replace(/:/g, "%3A")}&per_page=100&page=1`;
-  const INCLUDE = (ids: string) => `/wp-json/tribe/events/v1/events?include=${ids.replace(/,/g, "%2C")}&per_page=50`;
+  const INCLUDE = (ids: string) =>
+    `/wp-json/tribe/events/v1/events?${END}&include=${ids.replace(/,/g, "%2C")}&per_page=50`;
   const requested = () => fixtures.requests.map((request) => request.path);
 
   it("then reads only the events modified since, by WordPress's own list of the site's events", async () => {
@@ -545,7 +548,7 @@ describe("a site running The Events Calendar", () => {
   });
 
   it("is read in full at every run when WordPress does not list its events", async () => {
-    const site = "/no-posts/wp-json/tribe/events/v1/events?per_page=50&page=1";
+    const site = `/no-posts/wp-json/tribe/events/v1/events?${END}&per_page=50&page=1`;
     fixtures.feeds.set(site, tribePage([tribeEvent(70, { modified: "2026-11-20 10:00:00" })], 1, 1));
     const other = await createSource(c, fixtures.urlOf("/no-posts/wp-json/tribe/events/v1"));
     expect(await run(c, other.id)).toMatchObject({ status: "succeeded", created: 1 });
@@ -567,7 +570,7 @@ describe("a hostile REST source", () => {
     const source = await createSource(c, fixtures.urlOf(`/${env ?? "h"}/calendar/events/v1/events`));
     return run(c, source.id);
   };
-  const ours = (number: number) => `/calendar/events/v1/events?per_page=50&page=${number}`;
+  const ours = (number: number) => `/calendar/events/v1/events?${END}&per_page=50&page=${number}`;
 
   it("fails its run when its answer is not JSON, or not a list of events", async () => {
     expect(await hostile({ [ours(1)]: "<html>no</html>" }, "h1")).toMatchObject({

@@ -20,6 +20,11 @@ export interface FeedServer {
   hanging: Set<string>;
   /** Paths answered with a head and the start of a feed, then nothing more. */
   stalling: Set<string>;
+  /**
+   * Paths (without their query) answered by a function of the request's URL, as it returns them:
+   * its status, headers and body sent as they are (a body already gzipped, a page made on demand).
+   */
+  dynamic: Map<string, (url: URL) => { status?: number; headers?: Record<string, string>; body: string | Buffer }>;
   /** Whether answers carry validators (ETag, Last-Modified). */
   validators: boolean;
   requests: Array<{ path: string; headers: IncomingHttpHeaders; status: number }>;
@@ -33,6 +38,7 @@ export async function startFeedServer(): Promise<FeedServer> {
   const failures = new Map<string, number>();
   const hanging = new Set<string>();
   const stalling = new Set<string>();
+  const dynamic: FeedServer["dynamic"] = new Map();
   const requests: FeedServer["requests"] = [];
   const state = { validators: true };
   const server: Server = createServer((req, res) => {
@@ -47,6 +53,19 @@ export async function startFeedServer(): Promise<FeedServer> {
       answer(200);
       res.writeHead(200, { "content-type": "text/calendar; charset=utf-8" });
       res.write("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n");
+      return;
+    }
+    const url = new URL(path, "http://feeds.test");
+    const made = dynamic.get(url.pathname);
+    if (made !== undefined) {
+      const { status = 200, headers = {}, body } = made(url);
+      answer(status);
+      res.writeHead(status, {
+        "content-type": "application/json",
+        ...headers,
+        "content-length": String(Buffer.byteLength(body)),
+      });
+      res.end(body);
       return;
     }
     const failure = failures.get(path);
@@ -95,6 +114,7 @@ export async function startFeedServer(): Promise<FeedServer> {
     failures,
     hanging,
     stalling,
+    dynamic,
     get validators() {
       return state.validators;
     },

@@ -540,6 +540,12 @@ async function removeEvent(step: Step, row: ImportedRow, ownFirst: boolean): Pro
     const lastEnd = await lastEndOf(db, eventId);
     if (lastEnd !== null && lastEnd < step.ctx.now) return;
   }
+  // Still there, only hidden from the source's lists: it stays, hidden here too.
+  const hidden = row.recurrenceId === "" ? await step.reading.stillHidden?.(row.uid) : null;
+  if (hidden) {
+    await writeVevent(step, hidden, null);
+    return;
+  }
   const removed = async (tx: Tx, id: number) => {
     await saveImportedRow(tx, source.id, { ...row, eventId: id, digest: REMOVED });
     await step.provenance.wrote(tx, "event", row.origin, REMOVED);

@@ -108,6 +108,29 @@ export interface RestReading {
   linked: Array<{ kind: LinkedKind; item: LinkedItemData }>;
 }
 
+/**
+ * An imported event that left the source's lists, as the source shows it on its own: when it is
+ * still there and only hidden from its lists (`hide_from_listings`: both APIs' lists leave such
+ * events out), it stays, hidden; null when it is gone, or no longer one the source's URL selects.
+ */
+async function stillHidden(
+  api: RestApi,
+  pages: Pages,
+  options: RestReadOptions,
+  uid: string,
+): Promise<FeedEvent | null> {
+  pages.budget.spendItems(1);
+  let text: string;
+  try {
+    text = await pages.get(bare(api, `/${uid}`));
+  } catch (error) {
+    if (clientError(error)) return null;
+    throw error;
+  }
+  const event = await readRestEventBounded({ text, maxEvents: 1 }, options.source, options.read);
+  return !("message" in event) && event.rest?.hideFromListings === true ? event : null;
+}
+
 /** This service's cursor: the `next_sync_token` of its events, and of its venues and organizers (null: not read). */
 interface CalendarCursor {
   events: string;
@@ -365,8 +388,16 @@ function bare(api: RestApi, tail: string): URL {
   );
 }
 
+/**
+ * Where a list of the source ends, unless its URL says: both APIs' lists end 24 months ahead by
+ * default, and an event later than that (or moved there) would never arrive, or leave this site
+ * as if it were gone there.
+ */
+const LIST_END = "2999-12-31 23:59:59";
+
 function pageUrl(api: RestApi, parameters: Record<string, string>): URL {
   const url = new URL(api.events);
+  if (!url.searchParams.has("end_date")) url.searchParams.set("end_date", LIST_END);
   for (const [name, value] of Object.entries(parameters)) url.searchParams.set(name, value);
   return url;
 }
@@ -491,14 +522,16 @@ export function restReader(api: RestApi): SourceReader {
     rest: true,
     itemsPerRequest: PER_PAGE,
     async read({ config, source, budget, imported }) {
-      const reading = await readRestSource(api, source.cursor, budget, {
+      const options: RestReadOptions = {
         fetch: { allowPrivate: config.imports.allowPrivateSources },
         maxEvents: config.imports.maxEvents,
         read: { deadlineMs: config.imports.readDeadlineMs, memoryMb: config.imports.readMemoryMb },
         source: source.id,
         imported,
-      });
+      };
+      const reading = await readRestSource(api, source.cursor, budget, options);
       return {
+        stillHidden: (uid) => stillHidden(api, new Pages(budget, options), options, uid),
         fetched: "fetched",
         events: reading.events,
         complete: reading.complete,

@@ -29,6 +29,11 @@ export interface SourceReading {
   linked: Array<{ kind: LinkedKind; item: LinkedItemData }>;
   /** Where the next run takes up from, whether every event this one read was taken (else it reads in full again). */
   resume(allTaken: boolean): SourceResume;
+  /**
+   * Of a REST source, an imported event (its id there) that left its lists: the event as the
+   * source shows it when it is still there, only hidden from its lists; null when it is gone.
+   */
+  stillHidden?(uid: string): Promise<FeedEvent | null>;
 }
 
 export interface ReadContext {
