@@ -1292,7 +1292,8 @@ export interface components {
          *     site's REST API (an import source), the lineage it had there, as the original's aggregator
          *     keeps it (`["here?id=9&type=event", "there.example?id=12", "origin.example?id=4"]`). An event
          *     that reaches this site by two paths (from its origin, and through another site that imported
-         *     it) is one event, with the lineage of the first path that brought it.
+         *     it) is one event, with the lineage of the first path that brought it; the second path links to
+         *     it and never writes it. A venue or organizer found here by its name keeps its own.
          * @example [
          *       "localhost:8080?id=3&type=venue"
          *     ]
@@ -1984,8 +1985,10 @@ export interface components {
          *     clocks of the event's zone (`YYYY-MM-DD HH:MM[:SS]`). Any other part, a rule that never gives a
          *     date, or one giving more than 730 occurrences up to the horizon, is `400 rest_invalid_param`
          *     (`rest_invalid_recurrence`, `rest_too_many_occurrences`). The rule is expanded from the
-         *     series' start, off the request's thread, for at most 250 ms: one that gives dates too rarely
-         *     for that (the 29th of February on a Monday, from the year 1) is `rest_recurrence_too_costly`.
+         *     series' start, off the request's thread, in at most 2,000,000 steps (a count of its work, not
+         *     of time: about 110,000 days looked at by a daily rule with filters, three centuries): one that
+         *     gives dates too rarely for that (the 29th of February on a Monday, from the year 1) is
+         *     `rest_recurrence_too_costly`, on a busy machine as on a quiet one.
          *     More than 366 extra or 730 excluded dates, in any form a rule is written in, are
          *     `rest_too_many_dates`.
          * @example {
@@ -2878,23 +2881,32 @@ export interface components {
          *
          *     Of a REST source, each event is keyed by its id at the source and brought with its venue and
          *     organizers as items of their own (name, address, city, state, province, zip, country, phone,
-         *     website, e-mail, description, coordinates), its categories and tags by name (made when
-         *     missing; a name of digits alone is a name), cost, all-day, time zone, website (none when the
-         *     source shows the event's own page), image URL, `featured`, `sticky`, `hide_from_listings`,
-         *     `show_map`, `show_map_link`, and, from this service, its series (the rule; occurrences edited
-         *     on their own as its exceptions; a series of which the list shows only occurrences is read on
-         *     its own). Events, venues and organizers keep the item's `global_id_lineage` after their own
-         *     global id, and an item that reaches this site by two paths (from its origin, and through a site
-         *     that imported it) is one item here: known by the global id it was first made under, a venue or
-         *     organizer that changes at the source is written here once, whichever source brings the change,
-         *     and a source that brings an event another source already made is linked to that event. A venue
-         *     or organizer first brought here links the existing one of its name, as an event write does. An
-         *     item first made here (SITE_URL names this site) is not brought back. An event that leaves the
-         *     list because it is over stays; one that leaves it otherwise goes as `on_removed` says. Every
-         *     page goes through the guard feeds go through, and the whole reading shares one time limit
-         *     (`IMPORT_TIMEOUT_MS`), one size (`IMPORT_MAX_BYTES`) and one count of events
-         *     (`IMPORT_MAX_EVENTS`, which also bounds the venues, organizers and terms one run places); each
-         *     page is read in the work thread under the feed's bounds.
+         *     website, e-mail, description, coordinates), its categories and tags by their ids there (named
+         *     in the source's language: found by name or made when first seen; a name of digits alone is a
+         *     name), cost, all-day, time zone, website (none when the source shows the event's own page),
+         *     image URL, `featured`, `sticky`, `hide_from_listings`, `show_map`, `show_map_link`, and, from
+         *     this service, its series (the rule; occurrences edited on their own as its exceptions; a series
+         *     of which the list shows only occurrences is read on its own). Lists are asked to end far ahead
+         *     (both APIs end them 24 months ahead by default).
+         *
+         *     A source writes only what its site brought: a remote global id or lineage is its claim, scoped
+         *     to the site (its host and the path before its API, whatever the URL's form, scheme, language
+         *     prefix or filters). The sources of one site share what they brought (a second source, or one
+         *     added again after the first was deleted, writes nothing that did not change; a site in several
+         *     languages brings each event, category and tag once, with its text in each), and of the active
+         *     ones of one language the first added writes. An event another site brought first by the same
+         *     origin (the last of its lineage), and a venue, organizer or term found here by its name (as an
+         *     event write finds one), are linked, never rewritten, re-addressed, un-drafted or trashed.
+         *     Events, venues and organizers made by a source keep the item's `global_id_lineage` after their
+         *     own global id. An item first made here (SITE_URL, or PUBLIC_URL, names this site) is not
+         *     brought back. An event that leaves the list because it is over stays; one still there but
+         *     hidden from the source's lists stays, hidden; one that leaves it otherwise goes as
+         *     `on_removed` says, once it has left every source of its site. Every page goes through the
+         *     guard feeds go through; one budget per run covers time (`IMPORT_TIMEOUT_MS`), bytes
+         *     (`IMPORT_MAX_BYTES`), requests, items (`IMPORT_MAX_EVENTS`: every item of a list, an event or
+         *     not; it also bounds the venues, organizers and terms one run places), the dates of its series
+         *     and its problems (the first 100 kept); each page is read in the work thread under the feed's
+         *     bounds.
          * @example ical
          * @enum {string}
          */

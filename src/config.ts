@@ -326,7 +326,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: integer(env, "IMPORT_TIMEOUT_MS", 30_000, 100, 600_000),
       maxBytes: integer(env, "IMPORT_MAX_BYTES", 10_485_760, 1024, 268_435_456),
       maxEvents: integer(env, "IMPORT_MAX_EVENTS", 5_000, 1, 100_000),
-      readDeadlineMs: integer(env, "IMPORT_READ_DEADLINE_MS", 10_000, 100, 600_000),
+      // The last guard only: a reading's cost is bounded by counts (bytes, VEVENTs, dates).
+      readDeadlineMs: integer(env, "IMPORT_READ_DEADLINE_MS", 60_000, 100, 600_000),
       readMemoryMb: integer(env, "IMPORT_READ_MEMORY_MB", 256, 32, 8192),
       pollMs: integer(env, "IMPORT_POLL_MS", 60_000, 10, 3_600_000),
       runWaitMs: integer(env, "IMPORT_RUN_WAIT_MS", 10_000, 0, 600_000),

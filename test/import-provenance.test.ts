@@ -430,3 +430,34 @@ describe("a site running The Events Calendar", () => {
     expect((await fromTec()).map((event) => [event.title, event.status])).toEqual([["Event 2", "trash"]]);
   });
 });
+
+describe("an item that reaches this site by two paths", () => {
+  it("is one event whichever path comes first: by its origin, the last of its lineage, not its first id", async () => {
+    const lecture = (
+      await admin(a, "POST", "/events", {
+        title: "Lecture",
+        start_date: "2027-10-01 18:00",
+        end_date: "2027-10-01 19:00",
+      })
+    ).body;
+    // b imports a: its copy's lineage is [its own id at b, the lecture's at a].
+    expect(await run(b, await source(b, a.base))).toMatchObject({ status: "succeeded", failed: 0 });
+    const here = await startTestServer({ ...IMPORT_ENV, SITE_URL: "http://e.example" });
+    try {
+      const direct = await ok(
+        here.raw("POST", `${root}/imports`, { body: { url: a.base, frequency: "manual" }, headers: ADMIN_HEADERS }),
+        201,
+      );
+      await ok(here.raw("POST", `${root}/imports/${direct.body.id}/run`, { headers: ADMIN_HEADERS }));
+      const through = await ok(
+        here.raw("POST", `${root}/imports`, { body: { url: b.base, frequency: "manual" }, headers: ADMIN_HEADERS }),
+        201,
+      );
+      await ok(here.raw("POST", `${root}/imports/${through.body.id}/run`, { headers: ADMIN_HEADERS }));
+      const lectures = (await everything(here)).filter((event) => event.title === "Lecture");
+      expect(lectures.map((event) => event.global_id_lineage.slice(1))).toEqual([[lecture.global_id]]);
+    } finally {
+      await here.close();
+    }
+  });
+});

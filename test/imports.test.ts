@@ -1090,6 +1090,33 @@ describe("iCalendar as Google, Outlook and Apple write it", () => {
     expect(events.filter((event) => event.title.startsWith("Darts") && event.start_date < "2026-12-15")).toEqual([]);
   });
 
+  it("trashes the event an edited first occurrence made once the feed cancels that occurrence", async () => {
+    const quiz = WEEKLY_QUIZ.map((line) => line.replace("quiz@", "then-cancelled@").replace("Pub quiz", "Bingo"));
+    const first = (status: string[]) =>
+      vevent([
+        "UID:then-cancelled@google.com",
+        "RECURRENCE-ID;TZID=Europe/Lisbon:20261208T190000",
+        "DTSTART;TZID=Europe/Lisbon:20261208T200000",
+        "DTEND;TZID=Europe/Lisbon:20261208T220000",
+        "SUMMARY:Bingo (opening night)",
+        ...status,
+      ]);
+    const path = feedOf("first-edited-then-cancelled", [vevent(quiz), first([])]);
+    const { source } = await importOf(path);
+    expect(byTitle(await allEvents(), "Bingo (opening night)")).toEqual([
+      expect.objectContaining({ status: "publish" }),
+    ]);
+    feedOf("first-edited-then-cancelled", [vevent(quiz), first(["STATUS:CANCELLED"])]);
+    feeds.validators = false;
+    try {
+      expect(await runSource(source.id)).toMatchObject({ failed: 0 });
+    } finally {
+      feeds.validators = true;
+    }
+    const opening = byTitle(await allEvents(), "Bingo (opening night)");
+    expect(opening.filter((event) => event.status === "publish")).toEqual([]);
+  });
+
   it("keeps a series in a zone the feed defines under a localized name at its hour across a DST change", async () => {
     // Outlook in German: the zone is named in the reader's language, and defined by the feed only.
     const path = feedOf("outlook-localized", [
@@ -1230,6 +1257,33 @@ describe("a source's window", () => {
       .sort();
   };
 
+  it("writes no override of a series the window leaves out", async () => {
+    feeds.feeds.set(
+      "/window-overrides.ics",
+      calendar([
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        ...series("w-far@example.org", "Window far series", 60, "FREQ=WEEKLY;COUNT=3"),
+        "BEGIN:VEVENT",
+        "UID:w-far@example.org",
+        `RECURRENCE-ID:${utc(67)}`,
+        `DTSTART:${utc(68)}`,
+        `DTEND:${utc(68.1)}`,
+        "SUMMARY:Window far series, moved",
+        "END:VEVENT",
+        "END:VCALENDAR",
+      ]),
+    );
+    const source = await createSource({
+      url: feeds.urlOf("/window-overrides.ics"),
+      frequency: "manual",
+      window: { days: 30 },
+    });
+    expect(await runSource(source.id)).toMatchObject({ failed: 0, created: 0, updated: 0 });
+    const { body } = await ok(admin("GET", "/events?search=Window%20far&start_date=2020-01-01&end_date=2030-12-31"));
+    expect(body.events).toEqual([]);
+  });
+
   it("takes the events of the next days, or the next events, leaving the others as they are", async () => {
     feeds.feeds.set(
       "/window.ics",
@@ -1290,6 +1344,78 @@ describe("a source's update authority", () => {
     const { body } = await ok(admin("GET", "/events?search=Authority&start_date=2027-04-01&end_date=2027-04-30"));
     return (body.events as Listed[])[0];
   };
+
+  it("keeps a group of fields edited here whole: a start moved here keeps its end when the feed moves the end", async () => {
+    const timed = (end: string) =>
+      calendar([
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        "BEGIN:VEVENT",
+        "UID:authority-dates@example.org",
+        "DTSTART:20270412T180000Z",
+        `DTEND:${end}`,
+        "SUMMARY:Authority dates",
+        "END:VEVENT",
+        "END:VCALENDAR",
+      ]);
+    feeds.feeds.set("/authority-dates.ics", timed("20270412T200000Z"));
+    const source = await createSource({
+      url: feeds.urlOf("/authority-dates.ics"),
+      frequency: "manual",
+      update_authority: "preserve_changes",
+    });
+    expect(await runSource(source.id)).toMatchObject({ created: 1, failed: 0 });
+    const { body } = await ok(
+      admin("GET", "/events?search=Authority%20dates&start_date=2027-04-01&end_date=2027-04-30"),
+    );
+    const id = body.events[0].id;
+    await ok(admin("PATCH", `/events/${id}`, { start_date: "2027-04-12 17:00:00" }));
+    feeds.feeds.set("/authority-dates.ics", timed("20270412T230000Z"));
+    expect(await runSource(source.id)).toMatchObject({ updated: 1, failed: 0 });
+    const after = (await ok(admin("GET", `/events/${id}`))).body;
+    expect([after.start_date, after.end_date]).toEqual(["2027-04-12 17:00:00", "2027-04-12 20:00:00"]);
+  });
+
+  it.each(["retain", "preserve_changes"])(
+    "brings an event back from the trash the import moved it to when it is back in the feed (%s)",
+    async (authority) => {
+      const uid = `back-${authority}@example.org`;
+      const feed = (withEvent: boolean) =>
+        calendar([
+          "BEGIN:VCALENDAR",
+          "VERSION:2.0",
+          ...(withEvent
+            ? [
+                "BEGIN:VEVENT",
+                `UID:${uid}`,
+                "DTSTART:20270420T180000Z",
+                "DTEND:20270420T190000Z",
+                `SUMMARY:Back ${authority}`,
+                "END:VEVENT",
+              ]
+            : []),
+          "END:VCALENDAR",
+        ]);
+      feeds.feeds.set(`/back-${authority}.ics`, feed(true));
+      const source = await createSource({
+        url: feeds.urlOf(`/back-${authority}.ics`),
+        frequency: "manual",
+        update_authority: authority,
+      });
+      expect(await runSource(source.id)).toMatchObject({ created: 1 });
+      feeds.feeds.set(`/back-${authority}.ics`, feed(false));
+      expect(await runSource(source.id)).toMatchObject({ removed: 1 });
+      feeds.feeds.set(`/back-${authority}.ics`, feed(true));
+      expect(await runSource(source.id)).toMatchObject({ updated: 1, failed: 0 });
+      const { body } = await ok(
+        admin(
+          "GET",
+          `/events?search=Back%20${authority}&start_date=2027-04-01&end_date=2027-04-30&status=publish,trash`,
+        ),
+      );
+      expect(body.events.map((event: Listed) => event.status)).toEqual(["publish"]);
+    },
+  );
 
   it("keeps the fields edited here with preserve_changes, writes nothing with retain, and everything with overwrite", async () => {
     feeds.feeds.set("/authority.ics", feed("Authority talk", "One"));

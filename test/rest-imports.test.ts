@@ -671,3 +671,121 @@ describe("a hostile REST source", () => {
     await ok(c.raw("GET", `${root}/events?per_page=1`));
   });
 });
+
+describe("a source of this service, kept in step by its tokens (issue 57's audit)", () => {
+  const ours = (fields: Json = {}) => ({
+    id: 501,
+    global_id: "tok.example?id=501&type=event",
+    title: "Token event",
+    start_date: "2027-09-01 10:00:00",
+    end_date: "2027-09-01 11:00:00",
+    timezone: "UTC",
+    ...fields,
+  });
+  const requests = (from: number) => fixtures.requests.slice(from).map((request) => new URL(request.path, "http://x"));
+  let source: number;
+  let list: Json[];
+  let venueChanges: Json[];
+
+  beforeAll(async () => {
+    list = [ours()];
+    venueChanges = [];
+    fixtures.dynamic.set("/tok/calendar/events/v1/events", (url) => {
+      const token = url.searchParams.get("sync_token");
+      if (token === "gone") return { status: 410, body: JSON.stringify({ code: "rest_sync_token_expired" }) };
+      if (token !== null)
+        return { body: JSON.stringify({ events: [], deleted: [], total_pages: 1, next_sync_token: "t2" }) };
+      return { body: JSON.stringify({ events: list, total: list.length, total_pages: 1, next_sync_token: "t1" }) };
+    });
+    fixtures.dynamic.set("/tok/calendar/events/v1/venues", (url) =>
+      url.searchParams.has("sync_token")
+        ? { body: JSON.stringify({ venues: venueChanges, total_pages: 1, next_sync_token: "v2" }) }
+        : { body: JSON.stringify({ venues: [], total_pages: 1, next_sync_token: "v1" }) },
+    );
+    source = (await createSource(c, fixtures.urlOf("/tok/calendar/events/v1"))).id;
+    expect(await run(c, source)).toMatchObject({ status: "succeeded", created: 1 });
+  });
+
+  it("creates no venue or organizer of its changes that no event it brought shows", async () => {
+    const venues = (await ok(c.raw("GET", `${root}/venues?per_page=1`))).body.total;
+    venueChanges = [{ venue: "Never shown", global_id: "tok.example?id=900&type=venue", city: "Elsewhere" }];
+    const from = fixtures.requests.length;
+    expect(await run(c, source)).toMatchObject({ status: "succeeded", created: 0, failed: 0 });
+    expect(
+      requests(from).some((url) => url.pathname.endsWith("/venues") && url.searchParams.get("sync_token") === "v1"),
+    ).toBe(true);
+    expect((await ok(c.raw("GET", `${root}/venues?per_page=1`))).body.total).toBe(venues);
+  });
+
+  it("reads the list in full when its saved token is answered 410, and every run goes on", async () => {
+    await c.db.transact(
+      (tx) =>
+        tx.$executeRaw`UPDATE "ImportSource" SET "cursor" = ${JSON.stringify({ events: "gone", venues: null, organizers: null, full: Date.now() })} WHERE "id" = ${source}`,
+    );
+    const from = fixtures.requests.length;
+    expect(await run(c, source)).toMatchObject({ status: "succeeded", failed: 0 });
+    const asked = requests(from).filter((url) => url.pathname.endsWith("/events"));
+    expect(asked.map((url) => url.searchParams.get("sync_token") ?? url.searchParams.get("page"))).toEqual([
+      "gone",
+      "1",
+    ]);
+    // The next run reads the changes from the token the full read gave.
+    const next = fixtures.requests.length;
+    expect(await run(c, source)).toMatchObject({ status: "succeeded" });
+    expect(
+      requests(next)
+        .find((url) => url.pathname.endsWith("/events"))
+        ?.searchParams.get("sync_token"),
+    ).toBe("t1");
+  });
+
+  it("reads the list in full once a day, whatever its token", async () => {
+    await c.db.transact(
+      (tx) =>
+        tx.$executeRaw`UPDATE "ImportSource" SET "cursor" = ${JSON.stringify({ events: "t2", venues: "v2", organizers: null, full: Date.now() - 25 * 3_600_000 })} WHERE "id" = ${source}`,
+    );
+    const from = fixtures.requests.length;
+    expect(await run(c, source)).toMatchObject({ status: "succeeded" });
+    const asked = requests(from).filter((url) => url.pathname.endsWith("/events"));
+    expect(asked.map((url) => [url.searchParams.get("sync_token"), url.searchParams.get("page")])).toEqual([
+      [null, "1"],
+    ]);
+  });
+});
+
+describe("terms counted against a run's items", () => {
+  it("fails a run whose events show more tags than IMPORT_MAX_EVENTS", async () => {
+    const small = await startTestServer({ ...IMPORT_ENV, IMPORT_MAX_EVENTS: "12" });
+    try {
+      const tagged = (id: number) => ({
+        ...tribeEvent(id),
+        venue: [],
+        organizer: [],
+        categories: [],
+        tags: Array.from({ length: 6 }, (_, at) => ({
+          name: `tag ${id}-${at}`,
+          slug: `tag-${id}-${at}`,
+          id: id * 10 + at,
+        })),
+      });
+      fixtures.feeds.set(`/tagged${PAGE(1)}`, tribePage([tagged(1), tagged(2), tagged(3)], 1, 3));
+      const source = (
+        await ok(
+          small.raw("POST", `${root}/imports`, {
+            body: { url: fixtures.urlOf("/tagged/wp-json"), frequency: "manual" },
+            headers: ADMIN_HEADERS,
+          }),
+          201,
+        )
+      ).body;
+      const answer = (await ok(small.raw("POST", `${root}/imports/${source.id}/run`, { headers: ADMIN_HEADERS }))).body;
+      expect(answer).toMatchObject({
+        status: "failed",
+        error: "the source's events show more than 12 venues, organizers, categories and tags (IMPORT_MAX_EVENTS)",
+      });
+      expect((await ok(small.raw("GET", `${root}/tags?per_page=50&hide_empty=false`))).body.total).toBe(12);
+    } finally {
+      await small.close();
+    }
+  });
+});

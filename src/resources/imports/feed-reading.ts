@@ -12,7 +12,7 @@ import type { LinkedItemPage, RestIdPage, RestPage, RestPageText } from "./rest-
  * fails the run, and the process goes on. Sources take turns.
  */
 
-let limits: WorkLimits = { deadlineMs: 10_000, memoryMb: 256 };
+let limits: WorkLimits = { deadlineMs: 60_000, memoryMb: 256 };
 const readings = {
   "read-feed": new BoundedWork("read-feed", () => limits, { threadPerJob: true }),
   // A REST source is read page after page: one thread for them all.

@@ -155,6 +155,9 @@ export async function keepInStep(
   }
 }
 
+/** Whether this process said once that, without SITE_URL, its own items coming back cannot be told. */
+let warnedOfLoops = false;
+
 async function stepOf(
   deps: RunDependencies,
   source: ImportSource,
@@ -181,6 +184,12 @@ async function stepOf(
   };
   // Without SITE_URL, the service's global ids are of the address it is served at (PUBLIC_URL).
   const ownUrl = config.siteUrl ?? config.publicUrl;
+  if (rest && ownUrl === null && !warnedOfLoops) {
+    warnedOfLoops = true;
+    deps.logger.warn(
+      "SITE_URL (or PUBLIC_URL) is not set: this site's own items that come back through a site that imported them cannot be told, and are brought again",
+    );
+  }
   return {
     deps,
     source,
