@@ -1221,6 +1221,25 @@ describe("iCalendar as Google, Outlook and Apple write it", () => {
       geo_lng: -9.1413,
     });
   });
+
+  it("takes an IMAGE no URL parser reads as no image: the lists and the feed stay readable (issue 57)", async () => {
+    const path = feedOf("unreadable-images", [
+      ...["http://example.org:99999/a.jpg", "http://[x/a.jpg", "http://a.123/a.jpg"].map((url, at) =>
+        vevent([
+          `UID:unreadable-${at}@example.org`,
+          `DTSTART;TZID=Europe/Lisbon:2026122${at}T210000`,
+          `SUMMARY:Unreadable image ${at}`,
+          `IMAGE;VALUE=URI:${url}`,
+        ]),
+      ),
+    ]);
+    expect((await importOf(path)).run).toMatchObject({ failed: 0, created: 3 });
+    expect(
+      (await allEvents()).filter((event) => event.title.startsWith("Unreadable image")).map((event) => event.image),
+    ).toEqual([false, false, false]);
+    await ok(server.raw("GET", `${root}/events?start_date=2026-12-01&end_date=2026-12-31&per_page=50`));
+    await ok(server.raw("GET", `${root}/events.ics?start_date=2026-12-01&end_date=2026-12-31`));
+  });
 });
 
 describe("a source's window", () => {

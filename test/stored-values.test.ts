@@ -41,50 +41,68 @@ function expectRefusal(response: RawResponse, what: string) {
 
 /**
  * Reads that must answer 200 as the administrator (an item in the trash may be refused, as the
- * original refuses it), and anonymously 200 or a refusal of access in the envelope.
+ * original refuses it), and, of items and feeds, anonymously 200 or a refusal of access in the envelope.
  */
 async function expectReadable(paths: string[], what: string, trashed = false) {
   for (const path of paths) {
     const asAdmin = await send("GET", path);
     const refusedInTrash = trashed && [403, 404, 410].includes(asAdmin.status);
     if (asAdmin.status !== 200 && !refusedInTrash) throw new Error(`${what}: GET ${path} → ${shown(asAdmin)}`);
-    // Anonymous callers may only ask for what is published.
-    const publicPath = path.replace(/[?&]status=[^&]*/, "");
-    const anonymous = await send("GET", publicPath, undefined, true);
-    if (anonymous.status !== 200) expectRefusal(anonymous, `${what}: anonymous GET ${publicPath}`);
+    // Anonymous callers read an item and the feeds as the public does (lists show them what they show the administrator, less).
+    if (!/\/\d+$|\.ics/.test(path.split("?")[0])) continue;
+    const anonymous = await send("GET", path, undefined, true);
+    if (anonymous.status !== 200) expectRefusal(anonymous, `${what}: anonymous GET ${path}`);
   }
 }
 
 const inTrash = (body: Json) => body.status === "trash";
 
-const eventReads = (id: number) => [
-  `/events/${id}`,
-  `/events/${id}.ics`,
-  `/events?${WIDE}&include=${id}&status=publish,future,draft,pending,private`,
-  `/events.ics?${WIDE}&include=${id}`,
-];
+/** The lists and feeds that show these events (one read of each for all the values of a field). */
+const eventLists = (ids: number[]) =>
+  ids.length === 0
+    ? []
+    : [
+        `/events?${WIDE}&include=${ids.join(",")}&status=publish,future,draft,pending,private&per_page=50`,
+        `/events.ics?${WIDE}&include=${ids.join(",")}`,
+      ];
 
 interface Door {
   collection: string;
   /** A body the write takes as it stands, `unique` making its names unique. */
   base(unique: number): Json;
-  /** Read it through its own doors, and through an event that links it. */
-  reads(id: number): Promise<string[]>;
+  /** The reads of one item (the events that link it made as it is read). */
+  item(id: number, links: number[]): Promise<string[]>;
+  /** The lists and feeds that show the items written (and the events that link them). */
+  lists(ids: number[], links: number[]): string[];
 }
 
 let serial = 0;
 
-/** The reads of an event that links the item (none when the item may not be linked, such as one in the trash). */
-async function linkingEventReads(field: string, value: unknown): Promise<string[]> {
+/** An event that links the item, for the lists and feeds of events (none when the item may not be linked, such as one in the trash). */
+async function linkingEvent(field: string, value: unknown, links: number[]): Promise<void> {
   const answer = await send("POST", "/events", {
     title: `Linking ${++serial}`,
     start_date: "2027-03-01 10:00:00",
     end_date: "2027-03-01 12:00:00",
     [field]: value,
   });
-  if (answer.status === 201) return eventReads(answer.body.id);
-  expectRefusal(answer, `linking ${field} ${JSON.stringify(value)}`);
-  return [];
+  if (answer.status === 201) links.push(answer.body.id);
+  else expectRefusal(answer, `linking ${field} ${JSON.stringify(value)}`);
+}
+
+/** A venue, an organizer or a term: its own item and list, and the events that link it. */
+function linked(collection: string, base: Door["base"], field: string, asValue: (id: number) => unknown): Door {
+  const statuses =
+    collection === "venues" || collection === "organizers" ? "&status=publish,draft,pending,private" : "";
+  return {
+    collection,
+    base,
+    async item(id, links) {
+      await linkingEvent(field, asValue(id), links);
+      return [`/${collection}/${id}`];
+    },
+    lists: (_ids, links) => [`/${collection}?per_page=50${statuses}`, ...eventLists(links)],
+  };
 }
 
 const DOORS: Door[] = [
@@ -95,49 +113,44 @@ const DOORS: Door[] = [
       start_date: "2027-03-01 10:00:00",
       end_date: "2027-03-01 12:00:00",
     }),
-    reads: async (id) => eventReads(id),
+    item: async (id) => [`/events/${id}`, `/events/${id}.ics`],
+    lists: (ids) => eventLists(ids),
   },
-  {
-    collection: "venues",
-    base: (unique) => ({ venue: `Venue ${unique}` }),
-    reads: async (id) => [
-      `/venues/${id}`,
-      `/venues?per_page=50&status=publish,draft,pending,private`,
-      ...(await linkingEventReads("venue", id)),
-    ],
-  },
-  {
-    collection: "organizers",
-    base: (unique) => ({ organizer: `Organizer ${unique}` }),
-    reads: async (id) => [
-      `/organizers/${id}`,
-      `/organizers?per_page=50&status=publish,draft,pending,private`,
-      ...(await linkingEventReads("organizer", [id])),
-    ],
-  },
-  {
-    collection: "categories",
-    base: (unique) => ({ name: `Category ${unique}` }),
-    reads: async (id) => [
-      `/categories/${id}`,
-      `/categories?per_page=50`,
-      ...(await linkingEventReads("categories", [id])),
-    ],
-  },
-  {
-    collection: "tags",
-    base: (unique) => ({ name: `Tag ${unique}` }),
-    reads: async (id) => [`/tags/${id}`, `/tags?per_page=50`, ...(await linkingEventReads("tags", [id]))],
-  },
+  linked(
+    "venues",
+    (unique) => ({ venue: `Venue ${unique}` }),
+    "venue",
+    (id) => id,
+  ),
+  linked(
+    "organizers",
+    (unique) => ({ organizer: `Organizer ${unique}` }),
+    "organizer",
+    (id) => [id],
+  ),
+  linked(
+    "categories",
+    (unique) => ({ name: `Category ${unique}` }),
+    "categories",
+    (id) => [id],
+  ),
+  linked(
+    "tags",
+    (unique) => ({ name: `Tag ${unique}` }),
+    "tags",
+    (id) => [id],
+  ),
   {
     collection: "webhooks",
     base: (unique) => ({ url: `https://hooks.example/receive/${unique}` }),
-    reads: async (id) => [`/webhooks/${id}`, `/webhooks?per_page=50`, `/webhooks/${id}/deliveries`],
+    item: async (id) => [`/webhooks/${id}`, `/webhooks/${id}/deliveries`],
+    lists: () => ["/webhooks?per_page=50"],
   },
   {
     collection: "imports",
     base: (unique) => ({ url: `https://calendar.example/feed-${unique}.ics`, frequency: "manual" }),
-    reads: async (id) => [`/imports/${id}`, `/imports?per_page=50`, `/imports/${id}/runs`],
+    item: async (id) => [`/imports/${id}`, `/imports/${id}/runs`],
+    lists: () => ["/imports?per_page=50"],
   },
 ];
 
@@ -155,6 +168,8 @@ describe.each(DOORS)("$collection", (door) => {
     async (field) => {
       const values = spec.values(spec.properties(create)[field]);
       expect(values.length).toBeGreaterThan(0);
+      const ids: number[] = [];
+      const links: number[] = [];
       for (const value of values) {
         const what = `POST /${door.collection} with ${field} = ${JSON.stringify(value)?.slice(0, 120)}`;
         const answer = await send("POST", `/${door.collection}`, { ...door.base(++serial), [field]: value });
@@ -162,8 +177,10 @@ describe.each(DOORS)("$collection", (door) => {
           expectRefusal(answer, what);
           continue;
         }
-        await expectReadable(await door.reads(answer.body.id), what, inTrash({ [field]: value }));
+        ids.push(answer.body.id);
+        await expectReadable(await door.item(answer.body.id, links), what, inTrash({ [field]: value }));
       }
+      await expectReadable(door.lists(ids, links), `the lists of ${door.collection} written with each ${field}`);
     },
   );
 
@@ -172,7 +189,8 @@ describe.each(DOORS)("$collection", (door) => {
     async (field) => {
       const made = await send("POST", `/${door.collection}`, door.base(++serial));
       expect(made.status).toBe(201);
-      const reads = await door.reads(made.body.id);
+      const links: number[] = [];
+      const reads = [...(await door.item(made.body.id, links)), ...door.lists([made.body.id], links)];
       for (const value of spec.values(spec.properties(update)[field])) {
         const what = `POST /${door.collection}/${made.body.id} with ${field} = ${JSON.stringify(value)?.slice(0, 120)}`;
         const answer = await send("POST", `/${door.collection}/${made.body.id}`, { [field]: value });
@@ -213,7 +231,15 @@ describe("values no reader parses, stored by an earlier release", () => {
     expect(item.body.venue.image).toBeNull();
     expect(item.body.organizer[0].image).toBeNull();
     await expectReadable(
-      [...eventReads(event.id), `/venues/${venue.id}`, `/venues`, `/organizers/${organizer.id}`, `/organizers`],
+      [
+        `/events/${event.id}`,
+        `/events/${event.id}.ics`,
+        ...eventLists([event.id]),
+        `/venues/${venue.id}`,
+        `/venues`,
+        `/organizers/${organizer.id}`,
+        `/organizers`,
+      ],
       `stored image ${JSON.stringify(image)}`,
     );
   });

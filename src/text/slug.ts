@@ -16,6 +16,8 @@ export function slugify(text: string): string {
     .replace(/-{2,}/g, "-")
     .replace(/^-+|-+$/g, "")
     .slice(0, MAX_SLUG_LENGTH)
+    // Cut inside a pair of surrogates (a letter past the BMP), the half left is no character.
+    .replace(/[\uD800-\uDBFF]$/, "")
     .replace(/-+$/g, "");
 }
 

@@ -39,9 +39,14 @@ export function restUrlOf(ctx: RequestContext, kind: PostKind, id: number): stri
   return `${ctx.apiBase}/${COLLECTION[kind]}/${id}`;
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Text without half surrogate pairs (a slug stored so by an earlier release must not make its item unreadable). */
+const wellFormed = (text: string) => text.replace(LONE_SURROGATE, "\uFFFD");
+
 /** The item's page on the public site, in the response language. */
 export function permalinkOf(ctx: RequestContext, kind: PostKind, slug: string): string {
-  return `${ctx.siteUrl}${ctx.languagePrefix}/${kind}/${encodeURIComponent(slug)}/`;
+  return `${ctx.siteUrl}${ctx.languagePrefix}/${kind}/${encodeURIComponent(wellFormed(slug))}/`;
 }
 
 /** The image of the item `kind` `id` (null: none, or a stored URL no parser reads: reported, left out). */
