@@ -1165,7 +1165,7 @@ export interface components {
          *     today; a later version may add one, which a client should treat as `rest_invalid_param`.
          * @enum {string}
          */
-        ErrorDetailCode: "rest_invalid_type" | "rest_out_of_range" | "rest_too_short" | "rest_too_long" | "rest_too_few_items" | "rest_too_many_items" | "rest_not_in_enum" | "rest_invalid_format" | "rest_invalid_value" | "rest_missing_field" | "rest_empty_value" | "rest_invalid_param" | "rest_invalid_text" | "rest_too_deep" | "rest_invalid_date" | "rest_invalid_timezone" | "rest_end_before_start" | "rest_invalid_slug" | "rest_invalid_term_name" | "rest_invalid_parent" | "rest_invalid_recurrence" | "rest_invalid_webhook_target" | "rest_invalid_import_source" | "rest_recurrence_too_costly" | "rest_too_many_occurrences" | "rest_too_many_dates" | "rest_missing_callback_param" | "rest_status_forbidden" | "rest_event_not_found" | "rest_venue_not_found" | "rest_organizer_not_found" | "rest_term_not_found" | "rest_user_not_found" | "rest_linked_item_not_found" | "rest_sync_filters_differ" | "rest_sync_not_paged" | "rest_invalid_response";
+        ErrorDetailCode: "rest_invalid_type" | "rest_out_of_range" | "rest_too_short" | "rest_too_long" | "rest_too_few_items" | "rest_too_many_items" | "rest_not_in_enum" | "rest_invalid_format" | "rest_invalid_value" | "rest_missing_field" | "rest_empty_value" | "rest_invalid_param" | "rest_invalid_text" | "rest_too_deep" | "rest_invalid_date" | "rest_invalid_timezone" | "rest_end_before_start" | "rest_event_too_long" | "rest_invalid_slug" | "rest_invalid_term_name" | "rest_invalid_parent" | "rest_invalid_recurrence" | "rest_invalid_webhook_target" | "rest_invalid_import_source" | "rest_recurrence_too_costly" | "rest_too_many_occurrences" | "rest_too_many_dates" | "rest_missing_callback_param" | "rest_status_forbidden" | "rest_event_not_found" | "rest_venue_not_found" | "rest_organizer_not_found" | "rest_term_not_found" | "rest_user_not_found" | "rest_linked_item_not_found" | "rest_sync_filters_differ" | "rest_sync_not_paged" | "rest_invalid_response";
         /**
          * @description The error envelope of every error response. `code` is stable and never translated;
          *     `message` is in the request language.
@@ -2291,7 +2291,8 @@ export interface components {
         };
         /**
          * @description A new event. `title`, `start_date` and `end_date` are required. Dates without an offset are
-         *     read in `timezone` (or the site time zone). `categories`, `tags`, `venue` and `organizer` are, in
+         *     read in `timezone` (or the site time zone). An event lasts at most 50 years (its end before its
+         *     start is `rest_end_before_start`, later than that `rest_event_too_long`). `categories`, `tags`, `venue` and `organizer` are, in
          *     their canonical form, lists of ids of existing items, kept in the order given (see each for the
          *     other forms the original accepts, inline creation included); venues, organizers and the parent
          *     (`post_parent`) must be ones the writer may see (a contributor cannot link another's draft).

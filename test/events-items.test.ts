@@ -553,6 +553,15 @@ describe("POST, PUT and PATCH /events/{id}", () => {
     expect(Object.keys(response.body.data.params)).toEqual(["end_date"]);
   });
 
+  it("refuses an event that would last more than 50 years, on both databases alike (issue 57)", async () => {
+    const event = await createEventVia(server, basic);
+    for (const body of [{ end_date: 253402300799 }, { start_date: "0001-01-01 00:00:00" }]) {
+      const response = await update(event.id, body);
+      expect([response.status, response.body.data.details.end_date.code]).toEqual([400, "rest_event_too_long"]);
+    }
+    expect((await update(event.id, { end_date: "2075-01-01 00:00:00" })).status).toBe(200);
+  });
+
   it("moves one end alone when only it is given, the other staying (a departure: the original ignores it)", async () => {
     const event = await createEventVia(server, basic);
     const moved = await update(event.id, { start_date: "2026-12-01 09:00:00" });

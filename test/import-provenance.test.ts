@@ -5,12 +5,11 @@
 // sources deleted and added again find what they brought; a site in three languages brings one
 // category with three names; an event far ahead, or hidden after it arrived, stays.
 import { startFeedServer, type FeedServer } from "./support/feed-server";
-import { ADMIN_HEADERS, startTestServer, type RawResponse, type TestServer } from "./support/test-server";
+import { admin, IMPORT_ENV, LIST_END, ok, ROOT, startSites } from "./support/import-sites";
+import { ADMIN_HEADERS, startTestServer, type TestServer } from "./support/test-server";
 
-const root = "/calendar/events/v1";
-const IMPORT_ENV = { IMPORT_ALLOW_PRIVATE_SOURCES: "true", IMPORT_TIMEOUT_MS: "5000", IMPORT_RUN_WAIT_MS: "30000" };
-/** Where the run asks a list to end (both APIs' lists end 24 months ahead by default). */
-const END = "end_date=2999-12-31+23%3A59%3A59";
+const root = ROOT;
+const END = LIST_END;
 
 let a: TestServer;
 let b: TestServer;
@@ -18,9 +17,7 @@ let c: TestServer;
 let fixtures: FeedServer;
 
 beforeAll(async () => {
-  [a, b, c] = await Promise.all(
-    ["a", "b", "c"].map((site) => startTestServer({ ...IMPORT_ENV, SITE_URL: `http://${site}.example` })),
-  );
+  [a, b, c] = await startSites(["a", "b", "c"]);
   fixtures = await startFeedServer();
 });
 afterAll(async () => {
@@ -29,18 +26,6 @@ afterAll(async () => {
 });
 
 type Json = Record<string, any>;
-
-async function ok(response: Promise<RawResponse>, status = 200): Promise<RawResponse> {
-  const answered = await response;
-  expect([answered.status, answered.status === status ? "" : answered.text]).toEqual([status, ""]);
-  return answered;
-}
-
-const admin = (server: TestServer, method: string, path: string, body?: unknown) =>
-  ok(
-    server.raw(method, `${root}${path}`, { body, headers: ADMIN_HEADERS }),
-    method === "POST" && !/\/\d+/.test(path) ? 201 : 200,
-  );
 
 const read = async (server: TestServer, path: string) =>
   (await ok(server.raw("GET", `${root}${path}`, { headers: ADMIN_HEADERS }))).body;

@@ -4,10 +4,10 @@
 // (its answers as the original gives them) is read in pages; hostile answers fail their run, never
 // the process.
 import { startFeedServer, type FeedServer } from "./support/feed-server";
-import { ADMIN_HEADERS, startTestServer, type RawResponse, type TestServer } from "./support/test-server";
+import { admin, IMPORT_ENV, LIST_END, ok, ROOT, startSites } from "./support/import-sites";
+import { ADMIN_HEADERS, startTestServer, type TestServer } from "./support/test-server";
 
-const root = "/calendar/events/v1";
-const IMPORT_ENV = { IMPORT_ALLOW_PRIVATE_SOURCES: "true", IMPORT_TIMEOUT_MS: "5000", IMPORT_RUN_WAIT_MS: "30000" };
+const root = ROOT;
 
 let a: TestServer;
 let b: TestServer;
@@ -15,28 +15,13 @@ let c: TestServer;
 let fixtures: FeedServer;
 
 beforeAll(async () => {
-  // Each site names itself (SITE_URL): its global ids are its own, and an item made here is known.
-  [a, b, c] = await Promise.all(
-    ["a", "b", "c"].map((site) => startTestServer({ ...IMPORT_ENV, SITE_URL: `http://${site}.example` })),
-  );
+  [a, b, c] = await startSites(["a", "b", "c"]);
   fixtures = await startFeedServer();
 });
 afterAll(async () => {
   await Promise.all([a, b, c].map((server) => server?.close()));
   await fixtures?.close();
 });
-
-async function ok(response: Promise<RawResponse>, status = 200): Promise<RawResponse> {
-  const answered = await response;
-  expect([answered.status, answered.status === status ? "" : answered.text]).toEqual([status, ""]);
-  return answered;
-}
-
-const admin = (server: TestServer, method: string, path: string, body?: unknown) =>
-  ok(
-    server.raw(method, `${root}${path}`, { body, headers: ADMIN_HEADERS }),
-    method === "POST" && !/\/\d+/.test(path) ? 201 : 200,
-  );
 
 async function createSource(server: TestServer, url: string, extra: Record<string, unknown> = {}) {
   return (await admin(server, "POST", "/imports", { url, frequency: "manual", ...extra })).body as {
@@ -386,8 +371,7 @@ const tribePage = (events: Json[], totalPages: number, total: number) =>
     total_pages: totalPages,
   });
 
-/** Where the run asks a list to end (both APIs' lists end 24 months ahead by default). */
-const END = "end_date=2999-12-31+23%3A59%3A59";
+const END = LIST_END;
 const PAGE = (number: number) => `/wp-json/tribe/events/v1/events?${END}&per_page=50&page=${number}`;
 
 const FAIR = {
@@ -626,39 +610,67 @@ describe("a hostile REST source", () => {
     });
   });
 
-  it("fails when its events would make more venues, organizers and terms than IMPORT_MAX_EVENTS", async () => {
-    const small = await startTestServer({ ...IMPORT_ENV, IMPORT_MAX_EVENTS: "30" });
+  /** A run, on an instance whose IMPORT_MAX_EVENTS is `limit`, of a site of The Events Calendar listing `events`; then `check` there. */
+  async function runCrowded(
+    limit: number,
+    path: string,
+    events: Json[],
+    check: (small: TestServer, run: Json) => Promise<void>,
+  ) {
+    const small = await startTestServer({ ...IMPORT_ENV, IMPORT_MAX_EVENTS: String(limit) });
     try {
-      const crowded = (id: number) => ({
-        ...tribeEvent(id),
-        venue: [],
-        categories: [],
-        tags: [],
-        organizer: Array.from({ length: 20 }, (_, at) => ({
-          organizer: `Organizer ${id}-${at}`,
-          global_id: `tec.example?id=${id * 100 + at}`,
-        })),
-      });
-      fixtures.feeds.set(`/crowded${PAGE(1)}`, tribePage([crowded(1), crowded(2), crowded(3)], 1, 3));
-      const source = (
-        await ok(
-          small.raw("POST", `${root}/imports`, {
-            body: { url: fixtures.urlOf("/crowded/wp-json"), frequency: "manual" },
-            headers: ADMIN_HEADERS,
-          }),
-          201,
-        )
-      ).body;
-      const answer = (await ok(small.raw("POST", `${root}/imports/${source.id}/run`, { headers: ADMIN_HEADERS }))).body;
-      expect(answer).toMatchObject({
+      fixtures.feeds.set(`${path}${PAGE(1)}`, tribePage(events, 1, events.length));
+      const body = { url: fixtures.urlOf(`${path}/wp-json`), frequency: "manual" };
+      const source = (await ok(small.raw("POST", `${root}/imports`, { body, headers: ADMIN_HEADERS }), 201)).body;
+      await check(
+        small,
+        (await ok(small.raw("POST", `${root}/imports/${source.id}/run`, { headers: ADMIN_HEADERS }))).body,
+      );
+    } finally {
+      await small.close();
+    }
+  }
+
+  it("fails when its events would make more venues, organizers and terms than IMPORT_MAX_EVENTS", async () => {
+    const crowded = (id: number) => ({
+      ...tribeEvent(id),
+      venue: [],
+      categories: [],
+      tags: [],
+      organizer: Array.from({ length: 20 }, (_, at) => ({
+        organizer: `Organizer ${id}-${at}`,
+        global_id: `tec.example?id=${id * 100 + at}`,
+      })),
+    });
+    await runCrowded(30, "/crowded", [crowded(1), crowded(2), crowded(3)], async (small, run) => {
+      expect(run).toMatchObject({
         status: "failed",
         created: 1,
         error: "the source's events show more than 30 venues, organizers, categories and tags (IMPORT_MAX_EVENTS)",
       });
       expect((await ok(small.raw("GET", `${root}/organizers?per_page=50`))).body.total).toBe(30);
-    } finally {
-      await small.close();
-    }
+    });
+  });
+
+  it("counts its terms among them: more tags than IMPORT_MAX_EVENTS fail the run", async () => {
+    const tagged = (id: number) => ({
+      ...tribeEvent(id),
+      venue: [],
+      organizer: [],
+      categories: [],
+      tags: Array.from({ length: 6 }, (_, at) => ({
+        name: `tag ${id}-${at}`,
+        slug: `tag-${id}-${at}`,
+        id: id * 10 + at,
+      })),
+    });
+    await runCrowded(12, "/tagged", [tagged(1), tagged(2), tagged(3)], async (small, run) => {
+      expect(run).toMatchObject({
+        status: "failed",
+        error: "the source's events show more than 12 venues, organizers, categories and tags (IMPORT_MAX_EVENTS)",
+      });
+      expect((await ok(small.raw("GET", `${root}/tags?per_page=50&hide_empty=false`))).body.total).toBe(12);
+    });
   });
 
   it("is parsed in the reading thread, under its bounds, nested as deep as it likes", async () => {
@@ -750,42 +762,5 @@ describe("a source of this service, kept in step by its tokens (issue 57's audit
     expect(asked.map((url) => [url.searchParams.get("sync_token"), url.searchParams.get("page")])).toEqual([
       [null, "1"],
     ]);
-  });
-});
-
-describe("terms counted against a run's items", () => {
-  it("fails a run whose events show more tags than IMPORT_MAX_EVENTS", async () => {
-    const small = await startTestServer({ ...IMPORT_ENV, IMPORT_MAX_EVENTS: "12" });
-    try {
-      const tagged = (id: number) => ({
-        ...tribeEvent(id),
-        venue: [],
-        organizer: [],
-        categories: [],
-        tags: Array.from({ length: 6 }, (_, at) => ({
-          name: `tag ${id}-${at}`,
-          slug: `tag-${id}-${at}`,
-          id: id * 10 + at,
-        })),
-      });
-      fixtures.feeds.set(`/tagged${PAGE(1)}`, tribePage([tagged(1), tagged(2), tagged(3)], 1, 3));
-      const source = (
-        await ok(
-          small.raw("POST", `${root}/imports`, {
-            body: { url: fixtures.urlOf("/tagged/wp-json"), frequency: "manual" },
-            headers: ADMIN_HEADERS,
-          }),
-          201,
-        )
-      ).body;
-      const answer = (await ok(small.raw("POST", `${root}/imports/${source.id}/run`, { headers: ADMIN_HEADERS }))).body;
-      expect(answer).toMatchObject({
-        status: "failed",
-        error: "the source's events show more than 12 venues, organizers, categories and tags (IMPORT_MAX_EVENTS)",
-      });
-      expect((await ok(small.raw("GET", `${root}/tags?per_page=50&hide_empty=false`))).body.total).toBe(12);
-    } finally {
-      await small.close();
-    }
   });
 });

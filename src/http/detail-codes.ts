@@ -60,6 +60,14 @@ export const DETAIL_CODES = {
       es: "No puede ser anterior a start_date.",
     },
   },
+  rest_event_too_long: {
+    meaning: "an event that lasts more than 50 years (its length is kept in a 32-bit count of seconds)",
+    message: {
+      en: "An event may last at most 50 years.",
+      "pt-br": "Um evento pode durar no máximo 50 anos.",
+      es: "Un evento puede durar como máximo 50 años.",
+    },
+  },
   rest_invalid_slug: {
     meaning: "a slug with nothing left once normalized",
     message: {

@@ -21,6 +21,12 @@ export interface EventTimes {
   endsAt: Date;
 }
 
+/**
+ * The longest an event may last: 50 years. The longest event's length is kept in seconds in a
+ * 32-bit column (it bounds which events that start before a window end in it), which holds 68.
+ */
+const MAX_EVENT_MS = 50 * 365.25 * 86_400_000;
+
 export type EventTimesInput = Pick<Schemas["EventFields"], "timezone" | "all_day" | "start_date" | "end_date">;
 
 function dayOf(wall: string): string {
@@ -76,6 +82,10 @@ export function resolveEventTimes(
   const ends = instantOfWallClock(endLocal, timezone);
   if (ends < starts) {
     problems.add("end_date", "rest_end_before_start");
+    return null;
+  }
+  if (ends.toMillis() - starts.toMillis() > MAX_EVENT_MS) {
+    problems.add("end_date", "rest_event_too_long");
     return null;
   }
   // Wall clocks that do not exist (the hour skipped by a DST change) move to the next valid one.

@@ -98,7 +98,7 @@ async function runSource(
     fetched = reading.fetched;
     if (reading.fetched === "fetched") {
       const provenance = await Provenance.of(db, source, (url) => readerOf(url).site);
-      await keepInStep(deps, source, principal, rows, reading, tally, provenance, reader.rest);
+      await keepInStep({ deps, source, principal, rows, reading, tally, provenance, rest: reader.rest });
     }
     const now = Date.now();
     await finishRun(

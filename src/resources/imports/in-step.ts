@@ -114,18 +114,24 @@ interface Step {
   linkedItems: LinkedItems | null;
 }
 
+/** What a run read of a source, and what it keeps it in step with. */
+export interface RunOfSource {
+  deps: RunDependencies;
+  source: ImportSource;
+  principal: Principal;
+  /** What the source imported before. */
+  rows: ImportedRow[];
+  reading: SourceReading;
+  tally: RunTally;
+  provenance: Provenance;
+  /** Its events are another site's items (a REST source). */
+  rest: boolean;
+}
+
 /** Writes the events of a source that changed, and deals with those that left it. */
-export async function keepInStep(
-  deps: RunDependencies,
-  source: ImportSource,
-  principal: Principal,
-  rows: ImportedRow[],
-  reading: SourceReading,
-  tally: RunTally,
-  provenance: Provenance,
-  rest: boolean,
-): Promise<void> {
-  const step = await stepOf(deps, source, principal, rows, reading, tally, provenance, rest);
+export async function keepInStep(run: RunOfSource): Promise<void> {
+  const { source, reading, tally, rest } = run;
+  const step = await stepOf(run);
   if (step.linkedItems) await keepLinkedItemsInStep(step, step.linkedItems);
   const { masters, overrides, cancelledOverrides } = arrange(withoutOwnItems(step, reading.events), tally);
   const seen = new Set([...masters.keys(), ...overrides.keys(), ...cancelledOverrides]);
@@ -158,16 +164,7 @@ export async function keepInStep(
 /** Whether this process said once that, without SITE_URL, its own items coming back cannot be told. */
 let warnedOfLoops = false;
 
-async function stepOf(
-  deps: RunDependencies,
-  source: ImportSource,
-  principal: Principal,
-  rows: ImportedRow[],
-  reading: SourceReading,
-  tally: RunTally,
-  provenance: Provenance,
-  rest: boolean,
-): Promise<Step> {
+async function stepOf({ deps, source, principal, rows, reading, tally, provenance, rest }: RunOfSource): Promise<Step> {
   const { db, config } = deps;
   const ctx: PostWriteContext = {
     principal,
