@@ -7,18 +7,20 @@ const MAX_SLUG_LENGTH = 190;
  * May return "" (for input with no letters or digits at all).
  */
 export function slugify(text: string): string {
-  return text
-    .normalize("NFKD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase()
-    .replace(/&[a-z]+;/g, "-")
-    .replace(/[^\p{L}\p{N}_-]+/gu, "-")
-    .replace(/-{2,}/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, MAX_SLUG_LENGTH)
-    // Cut inside a pair of surrogates (a letter past the BMP), the half left is no character.
-    .replace(/[\uD800-\uDBFF]$/, "")
-    .replace(/-+$/g, "");
+  return (
+    text
+      .normalize("NFKD")
+      .replace(/\p{M}/gu, "")
+      .toLowerCase()
+      .replace(/&[a-z]+;/g, "-")
+      .replace(/[^\p{L}\p{N}_-]+/gu, "-")
+      .replace(/-{2,}/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, MAX_SLUG_LENGTH)
+      // Cut inside a pair of surrogates (a letter past the BMP), the half left is no character.
+      .replace(/[\uD800-\uDBFF]$/, "")
+      .replace(/-+$/g, "")
+  );
 }
 
 /** The candidates for a unique slug: `base`, `base-2`, `base-3`, ... */
