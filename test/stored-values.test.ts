@@ -245,6 +245,17 @@ describe("values no reader parses, stored by an earlier release", () => {
   });
 });
 
+describe("a lineage no reader parses, stored by an earlier release", () => {
+  it("is left out: the item shows its own global id", async () => {
+    const venue = (await send("POST", "/venues", { venue: `Lineage ${++serial}` })).body;
+    await server.db.transact((tx) =>
+      tx.$executeRaw(Prisma.sql`UPDATE "Venue" SET "lineage" = ${"[not json"} WHERE "id" = ${venue.id}`),
+    );
+    const shown = await send("GET", `/venues/${venue.id}`, undefined, true);
+    expect([shown.status, shown.body.global_id_lineage]).toEqual([200, [venue.global_id]]);
+  });
+});
+
 describe("web addresses", () => {
   it("are one pattern in the spec and in the code", () => {
     expect(spec.resolve({ $ref: "#/components/schemas/WriteUrl" }).pattern).toBe(WEB_URL_PATTERN);

@@ -7,6 +7,7 @@ import type { LinkedItemData, RemoteTerm, RestDetails } from "./feed-event";
 import { digestOf, linkedItemWrite, namedLinkedItem, termNameOf, type SourceDefaults } from "./import-mapping";
 import { UnreadableFeed } from "./ical-reader";
 import { saveLineage } from "./import-repository";
+import { existingTermIds } from "../terms/term-repository";
 import type { Provenance } from "./provenance";
 
 /**
@@ -107,7 +108,9 @@ export class LinkedItems {
     if (placed !== undefined) return placed;
     this.spend();
     const digest = digestOf({ title: name }, this.ctx.language);
-    const known = remoteId === null ? null : await this.provenance.arrival(taxonomy, remoteId);
+    const arrival = remoteId === null ? null : await this.provenance.arrival(taxonomy, remoteId);
+    // One deleted here is found or made again by its name, as an event write does.
+    const known = arrival && (await existingTermIds(this.db, taxonomy, [arrival.itemId])).length > 0 ? arrival : null;
     let id = known?.itemId ?? null;
     if (known?.owned && known.digest !== digest) await this.translate(taxonomy, remoteId!, known.itemId, name, digest);
     if (id === null) {

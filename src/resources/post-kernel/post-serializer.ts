@@ -81,8 +81,20 @@ export function postHead(record: PostRecordBase, ctx: RequestContext) {
  */
 export function globalIds(record: PostRecordBase & { lineage?: string | null }, kind: PostKind, ctx: RequestContext) {
   const globalId = globalIdOf(ctx, kind, record.id);
-  const lineage = record.lineage ? (JSON.parse(record.lineage) as string[]) : [];
-  return { global_id: globalId, global_id_lineage: [globalId, ...lineage] };
+  return { global_id: globalId, global_id_lineage: [globalId, ...lineageOf(record.lineage, `${kind} ${record.id}`)] };
+}
+
+/** A stored lineage (JSON, of an imported item); one that is not a list of ids is reported and left out. */
+function lineageOf(stored: string | null | undefined, item: string): string[] {
+  if (!stored) return [];
+  try {
+    const lineage: unknown = JSON.parse(stored);
+    if (Array.isArray(lineage) && lineage.every((id) => typeof id === "string")) return lineage;
+  } catch {
+    // reported below
+  }
+  unreadableStoredValue(item, "global_id_lineage", stored);
+  return [];
 }
 
 /** Leaves out the keys whose value is null or undefined (schema.org data has no nulls). */
