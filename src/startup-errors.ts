@@ -1,6 +1,6 @@
 import { providerOf, sqlitePath } from "./db/database";
 import type { Config } from "./config";
-import { CONNECT_TIMEOUT_MS } from "./db/migrate";
+import { CONNECT_TIMEOUT_MS } from "./db/database";
 
 /**
  * Start-up failures a new operator meets (the database cannot be reached, does not exist or

@@ -141,6 +141,84 @@ onPostgres("workers through a database outage (issue 45)", () => {
   }, 150_000);
 });
 
+onPostgres("connections cut under concurrent writes, two workers (issue 58)", () => {
+  it("ends no process, answers every request (201, or 503 with Retry-After), loses nothing acknowledged, and writes again after", async () => {
+    const database = await createTestDatabase();
+    const port = await freePort();
+    const parsed = new URL(database.url);
+    const outage = new Outage({ host: parsed.hostname, port: Number(parsed.port || 5432) });
+    await new Promise<void>((listening) => outage.server.listen(port, "127.0.0.1", listening));
+    parsed.host = `127.0.0.1:${port}`;
+    const service = await startServiceProcess(
+      { DATABASE_URL: parsed.toString(), CALENDAR_ADMIN_TOKEN: "outage-admin-token-0123456789" },
+      { workers: 2 },
+    );
+    const headers = { Authorization: "Bearer outage-admin-token-0123456789", "Content-Type": "application/json" };
+    try {
+      const workers = service.logs.filter((line) => line.msg === "listening").map((line) => line.pid);
+      expect(workers).toHaveLength(2);
+      const answers: Array<{ status: number; retryAfter: string | null; id?: number } | { failed: string }> = [];
+      let writing = true;
+      const writer = async (client: number) => {
+        for (let at = 0; writing; at++) {
+          try {
+            const response = await fetch(`${service.base}/events`, {
+              method: "POST",
+              headers,
+              body: JSON.stringify({
+                title: `Cut ${client}-${at}`,
+                start_date: "2027-05-01 10:00",
+                end_date: "2027-05-01 11:00",
+              }),
+              signal: AbortSignal.timeout(40_000),
+            });
+            const body = (await response.json()) as { id?: number };
+            answers.push({ status: response.status, retryAfter: response.headers.get("retry-after"), id: body.id });
+          } catch (error) {
+            answers.push({ failed: String(error) });
+          }
+        }
+      };
+      const writers = Array.from({ length: 8 }, (_, client) => writer(client));
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      outage.begin();
+      await new Promise((resolve) => setTimeout(resolve, 8_000));
+      outage.end();
+      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      writing = false;
+      await Promise.all(writers);
+      expect(answers.filter((answer) => "failed" in answer)).toEqual([]);
+      const statuses = new Set(answers.map((answer) => ("status" in answer ? answer.status : 0)));
+      expect([...statuses].filter((status) => status !== 201 && status !== 503)).toEqual([]);
+      expect(
+        answers.filter((answer) => "status" in answer && answer.status === 503 && answer.retryAfter === null),
+      ).toEqual([]);
+      expect(statuses.has(503)).toBe(true);
+      // Every write answered 201 is there.
+      for (const answer of answers)
+        if ("status" in answer && answer.status === 201)
+          expect((await fetch(`${service.base}/events/${answer.id}`, { headers })).status).toBe(200);
+      // No worker died: the two that listened are the two that answer, and none was started since.
+      expect(service.child.exitCode).toBeNull();
+      expect(service.logs.filter((line) => line.msg === "listening").map((line) => line.pid)).toEqual(workers);
+      expect(
+        (
+          await fetch(`${service.base}/events`, {
+            method: "POST",
+            headers,
+            body: JSON.stringify({ title: "After", start_date: "2027-05-02 10:00", end_date: "2027-05-02 11:00" }),
+          })
+        ).status,
+      ).toBe(201);
+    } finally {
+      outage.end();
+      await service.stop();
+      outage.server.close();
+      await database.drop();
+    }
+  }, 120_000);
+});
+
 onSqlite("SQLite with its write lock held past the busy timeout", () => {
   let server: TestServer;
   beforeAll(async () => {

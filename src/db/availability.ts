@@ -25,7 +25,7 @@ const DRIVER_KINDS = new Set([
 // starting (57P01, 57P02, 57P03), crash recovery (57P04 is not used; 58... are system errors).
 const SQLSTATES = /^(08\d\d\d|53300|57P0[123])$/;
 const MESSAGES =
-  /ECONNREFUSED|ECONNRESET|Connection terminated|connection error|Can't reach database server|timeout exceeded when trying to connect|database is locked|SQLITE_BUSY/i;
+  /ECONNREFUSED|ECONNRESET|Connection terminated|connection error|Can't reach database server|timeout exceeded when trying to connect|Query read timeout|database is locked|SQLITE_BUSY/i;
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (

@@ -97,6 +97,17 @@ export const SESSION_SETTINGS = {
 } as const;
 const PREPARED_CONNECTION_USES = 20_000;
 
+/**
+ * How long a new connection may take, made and logged in: of the first of a start (behind
+ * PgBouncer with PostgreSQL down, the pooler holds a login for its client_login_timeout, 60 s,
+ * before it says so; the operator learns it in seconds instead: startup-errors.ts), and of every
+ * later one of the pool (a request then gets a 503).
+ */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
+/** How much longer than its statement limit the driver waits for a statement's answer (the server ends it first). */
+const QUERY_TIMEOUT_MARGIN_MS = 5_000;
+
 export function providerOf(databaseUrl: string): Provider {
   return /^postgres(ql)?:\/\//.test(databaseUrl) ? "postgresql" : "sqlite";
 }
@@ -310,9 +321,20 @@ async function openPostgres(
     // A connection's prepared statements live as long as it does; replacing it now and then bounds
     // them (lists prepare one statement per length of their id lists, say).
     maxUses: prepared ? PREPARED_CONNECTION_USES : undefined,
+    // A database that does not answer (a network that drops packets rather than refusing them) is
+    // a 503 within these bounds, never a request left waiting: a new connection within the start's
+    // connect limit, a statement within its limit and a margin (the server ends it first).
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    query_timeout: statementTimeoutMs + QUERY_TIMEOUT_MARGIN_MS,
+    keepAlive: true,
   });
   // An idle connection that breaks (a server restart) is dropped by the pool; without a listener it would end the process.
   pool.on("error", () => undefined);
+  // So would one that breaks while it is checked out (inside a transaction, in a migration's lock
+  // wait): pg-pool takes its own listener off a client it hands out, and node-postgres emits
+  // `error` on the client besides failing its query. The query's failure is what the caller sees
+  // (a 503); the client, broken, is not given back to the pool.
+  pool.on("connect", (client) => client.on("error", () => undefined));
   // Made on first use, as on SQLite.
   let client: Db | undefined;
   const prisma = () => (client ??= new PrismaClient({ adapter: new (pgAdapter().PrismaPg)(pool) }) as Db);

@@ -5,7 +5,7 @@ import BetterSqlite3 from "better-sqlite3";
 import type { Client } from "pg";
 import { silent, type Progress } from "../logging/progress";
 import { DATA_MIGRATIONS, postgresRunner, sqliteRunner } from "./data-migrations";
-import { makeSqliteFolder, providerOf, sqlitePath, type Provider } from "./database";
+import { CONNECT_TIMEOUT_MS, makeSqliteFolder, providerOf, sqlitePath, type Provider } from "./database";
 import { pgDriver } from "./pg-driver";
 import { projectPath } from "../project-root";
 
@@ -120,15 +120,15 @@ async function migrateSqlite(databaseUrl: string, progress: Progress): Promise<M
   }
 }
 
-/**
- * The first connection of a start: it must be made, logged in, within CONNECT_TIMEOUT_MS. Behind
- * PgBouncer with PostgreSQL down, the pooler holds a login for its client_login_timeout (60 s)
- * before it says so; the operator learns it in seconds instead (startup-errors.ts).
- */
-export const CONNECT_TIMEOUT_MS = 10_000;
-
 function startupClient(databaseUrl: string): Client {
-  return new (pgDriver().Client)({ connectionString: databaseUrl, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  const client = new (pgDriver().Client)({
+    connectionString: databaseUrl,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
+  // A connection that drops (while a migration waits for another instance's lock, say) fails the
+  // statement under way, which the start reports; its `error` event must not end the process first.
+  client.on("error", () => undefined);
+  return client;
 }
 
 async function migratePostgres(databaseUrl: string, progress: Progress): Promise<MigrationResult> {
