@@ -87,6 +87,8 @@ export interface ImportConfig {
   runWaitMs: number;
   /** Runs that fail in a row before a source is paused. */
   maxFailures: number;
+  /** How long a run holds its source without a heartbeat (written every third of it), in milliseconds. */
+  runLeaseMs: number;
 }
 
 /** How notifications are delivered (src/resources/webhooks/). */
@@ -332,6 +334,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pollMs: integer(env, "IMPORT_POLL_MS", 60_000, 10, 3_600_000),
       runWaitMs: integer(env, "IMPORT_RUN_WAIT_MS", 10_000, 0, 600_000),
       maxFailures: integer(env, "IMPORT_MAX_FAILURES", 5, 1, 1000),
+      runLeaseMs: integer(env, "IMPORT_RUN_LEASE_MS", 30_000, 3_000, 600_000),
     },
   };
 }

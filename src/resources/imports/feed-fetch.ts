@@ -29,6 +29,8 @@ export interface FetchOptions {
   allowPrivate: boolean;
   /** What is asked for: an iCalendar feed (the default, its lines unfolded as octets) or JSON. */
   format?: "ical" | "json";
+  /** Aborts the fetch (its process stops). */
+  signal?: AbortSignal;
 }
 
 /** Why a feed could not be fetched (the run fails with this message); `status`, the source's answer's. */
@@ -166,6 +168,10 @@ export async function fetchFeed(url: string, validators: FeedValidators, options
       reject(new FeedFetchError(`no answer within ${options.timeoutMs} ms (IMPORT_TIMEOUT_MS)`));
       aborting.abort();
     }, options.timeoutMs);
+    options.signal?.addEventListener("abort", () => {
+      reject(new FeedFetchError("the process stops"));
+      aborting.abort();
+    });
   });
   const fetching = async (): Promise<FeedAnswer> => {
     for (let redirects = 0; ; redirects++) {

@@ -22,6 +22,7 @@ export function feedReader(url: string): SourceReader {
           timeoutMs: config.imports.timeoutMs,
           maxBytes: budget.bytes,
           allowPrivate: config.imports.allowPrivateSources,
+          signal: budget.stopping,
         },
       );
       const nothing = { events: [], complete: false, deleted: new Set<string>(), linked: [] };

@@ -84,7 +84,7 @@ export function importOperations(
     const page = { path: `/imports/${id}/runs`, key: "runs", query: queryOf(req, "listImportRuns") };
     await sendPage(req, res, config, page, async (offset, limit) => {
       const { rows, total } = await runPage(db, id, offset, limit);
-      return { items: rows.map(serializeRun), total };
+      return { items: rows.map((run) => serializeRun(run)), total };
     });
   };
 

@@ -119,15 +119,38 @@ export async function claimSource(
   return rows.length === 0 ? null : sourceRowOf(rows[0]);
 }
 
-/** Opens a run of a source (its lease held), failing the runs a process that died left open. */
-export function insertRun(db: Database, sourceId: number, trigger: string, now: number): Promise<number> {
+/** Why a run whose process is gone ended (its lease ran out). */
+export const LOST_RUN = "interrupted: the process running it stopped";
+
+/** Opens a run of a source (its lease held for `leaseMs`), failing the runs a process that died left open. */
+export function insertRun(
+  db: Database,
+  sourceId: number,
+  trigger: string,
+  now: number,
+  leaseMs: number,
+): Promise<number> {
   return db.transact(async (tx) => {
     await updateRows(tx, "ImportRun", Prisma.sql`"sourceId" = ${sourceId} AND "status" = 'running'`, {
       status: "failed",
       finishedAt: now,
-      error: "interrupted: the process running it stopped",
+      error: LOST_RUN,
     });
-    return insertRowReturningId(tx, "ImportRun", { sourceId, trigger, status: "running", startedAt: now });
+    return insertRowReturningId(tx, "ImportRun", {
+      sourceId,
+      trigger,
+      status: "running",
+      startedAt: now,
+      leaseUntil: now + leaseMs,
+    });
+  });
+}
+
+/** A run's heartbeat: its lease, and its source's, until `until` (while the run is still open). */
+export function renewLease(db: Database, run: { id: number; sourceId: number }, until: number): Promise<void> {
+  return db.transact(async (tx) => {
+    const open = await tx.$executeRaw`UPDATE "ImportRun" SET "leaseUntil" = ${until} WHERE "id" = ${run.id} AND "status" = 'running'`;
+    if (open > 0) await tx.$executeRaw`UPDATE "ImportSource" SET "leaseUntil" = ${until} WHERE "id" = ${run.sourceId}`;
   });
 }
 

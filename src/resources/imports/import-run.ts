@@ -5,7 +5,7 @@ import type { Database } from "../../db/database";
 import { FeedFetchError } from "./feed-fetch";
 import { feedReader } from "./feed-source";
 import { UnreadableFeed } from "./ical-reader";
-import { finishRun, importedRows, insertRun, ownerOf } from "./import-repository";
+import { finishRun, importedRows, insertRun, ownerOf, renewLease } from "./import-repository";
 import { keepInStep, REMOVED, RunTally, type RunDependencies } from "./in-step";
 import { Provenance } from "./provenance";
 import { restApiOf, restReader } from "./rest-source";
@@ -21,8 +21,40 @@ export { RunTally, type RunDependencies } from "./in-step";
  * records how it went: its counts, its problems, where the next run takes up from, when it is due.
  */
 
-/** How long a run may hold its source beyond the fetch's time limit (reading and writing the feed). */
-export const RUN_LEASE_MARGIN_MS = 15 * 60_000;
+/*
+ * A run holds its source for IMPORT_RUN_LEASE_MS without a sign of life: the process running it
+ * writes the lease again every third of it (a heartbeat), so a run whose process is gone (killed,
+ * its machine lost) is seen as interrupted by any instance within it, and its source may run again.
+ */
+
+type Underway = Map<number, { stop: AbortController; finished: Promise<RunStatus> }>;
+
+/** The runs this process has under way, per database (a process serves one; tests serve several), each with what stops it. */
+const underwayOf = new WeakMap<Database, Underway>();
+
+function runsOf(db: Database): Underway {
+  let runs = underwayOf.get(db);
+  if (!runs) underwayOf.set(db, (runs = new Map()));
+  return runs;
+}
+
+/**
+ * Stops this process's runs of `db` between two events (or two requests), records each as
+ * interrupted (the next run takes it up: every event written so far was recorded with its write),
+ * and waits for them.
+ */
+export async function stopRuns(db: Database): Promise<void> {
+  const runs = runsOf(db);
+  for (const run of runs.values()) run.stop.abort();
+  await Promise.all([...runs.values()].map((run) => run.finished));
+}
+
+/** A run stopped because its process stops. */
+export class RunInterrupted extends Error {
+  constructor() {
+    super("interrupted: the process running it stopped; the next run takes it up");
+  }
+}
 
 const FREQUENCY_MS: Record<string, number | null> = {
   manual: null,
@@ -70,11 +102,25 @@ export async function startRun(
   source: ImportSource,
   trigger: "manual" | "scheduled",
 ): Promise<{ runId: number; finished: Promise<RunStatus> }> {
-  const runId = await insertRun(deps.db, source.id, trigger, Date.now());
-  const finished = runSource(deps, source, { id: runId, sourceId: source.id }).catch((err: unknown): RunStatus => {
-    deps.logger.error({ err, source: source.id }, "recording an import run failed");
-    return "failed";
-  });
+  const leaseMs = deps.config.imports.runLeaseMs;
+  const runId = await insertRun(deps.db, source.id, trigger, Date.now(), leaseMs);
+  const stop = new AbortController();
+  const heartbeat = setInterval(() => {
+    renewLease(deps.db, { id: runId, sourceId: source.id }, Date.now() + leaseMs).catch((err: unknown) =>
+      deps.logger.warn({ err, source: source.id }, "an import run's lease could not be renewed"),
+    );
+  }, leaseMs / 3);
+  heartbeat.unref();
+  const finished = runSource(deps, source, { id: runId, sourceId: source.id }, stop.signal)
+    .catch((err: unknown): RunStatus => {
+      deps.logger.error({ err, source: source.id }, "recording an import run failed");
+      return "failed";
+    })
+    .finally(() => {
+      clearInterval(heartbeat);
+      runsOf(deps.db).delete(runId);
+    });
+  runsOf(deps.db).set(runId, { stop, finished });
   return { runId, finished };
 }
 
@@ -83,10 +129,11 @@ async function runSource(
   deps: RunDependencies,
   source: ImportSource,
   run: { id: number; sourceId: number },
+  stopping: AbortSignal,
 ): Promise<RunStatus> {
   const { db, config } = deps;
   const reader = readerOf(source.url);
-  const tally = new RunTally(new RunBudget(config.imports, reader.itemsPerRequest));
+  const tally = new RunTally(new RunBudget(config.imports, reader.itemsPerRequest, stopping));
   let fetched: "fetched" | "not_modified" | null = null;
   try {
     const principal = await principalOf(db, source);
@@ -116,6 +163,7 @@ async function runSource(
     );
     return "succeeded";
   } catch (error) {
+    if (stopping.aborted) return interrupted(deps, source, run, fetched, tally);
     const known = error instanceof RunFailure || error instanceof FeedFetchError || error instanceof UnreadableFeed;
     if (!known) deps.logger.error({ err: error, source: source.id }, "an import run failed");
     const now = Date.now();
@@ -142,6 +190,28 @@ async function runSource(
     if (paused) deps.logger.warn({ source: source.id, failures }, "import source failed too often in a row: paused");
     return "failed";
   }
+}
+
+/**
+ * Records a run its process stopped: not a failure of the source (its count of failures stays),
+ * and due again at once (another instance, or this one once it starts again, takes it up, reading
+ * the source in full: what was written so far is recorded, and writes nothing again).
+ */
+async function interrupted(
+  deps: RunDependencies,
+  source: ImportSource,
+  run: { id: number; sourceId: number },
+  fetched: "fetched" | "not_modified" | null,
+  tally: RunTally,
+): Promise<RunStatus> {
+  const now = Date.now();
+  await finishRun(
+    deps.db,
+    run,
+    { status: "failed", fetch: fetched, finishedAt: now, ...countsOf(tally), error: new RunInterrupted().message },
+    { leaseUntil: null, cursor: null, etag: null, lastModified: null, nextRunAt: source.active ? now : null },
+  );
+  return "failed";
 }
 
 /** The reader of a source's URL: another site's REST API, or an iCalendar feed. */

@@ -2,27 +2,42 @@ import type { ImportRun } from "../../../generated/prisma/sqlite/client";
 import type { Schemas } from "../../http/operation-types";
 import type { RequestContext } from "../../http/request-context";
 import type { Source } from "./import-sources";
+import { LOST_RUN } from "./import-repository";
 import { restApiOf } from "./rest-source";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** A run as the source's runs show it. */
-export function serializeRun(run: ImportRun): Schemas["ImportRunSummary"] {
+/** How long a run of an earlier version (which kept no lease of its own) may show as running. */
+const UNLEASED_RUN_MS = 3_600_000;
+
+/**
+ * When a run still open was lost: its lease ran out (its process stopped renewing it), so no
+ * process runs it any more; null while one does.
+ */
+function lostAt(run: ImportRun, now: number): number | null {
+  if (run.status !== "running") return null;
+  const until = run.leaseUntil ?? run.startedAt + UNLEASED_RUN_MS;
+  return until < now ? until : null;
+}
+
+/** A run as the source's runs show it (one whose process is gone, as interrupted). */
+export function serializeRun(run: ImportRun, now = Date.now()): Schemas["ImportRunSummary"] {
   type Run = Schemas["ImportRunSummary"];
+  const lost = lostAt(run, now);
   return {
     id: run.id,
     trigger: run.trigger as Run["trigger"],
-    status: run.status as Run["status"],
+    status: (lost === null ? run.status : "failed") as Run["status"],
     fetch: run.fetch as Run["fetch"],
     started_at: iso(run.startedAt),
-    finished_at: run.finishedAt === null ? null : iso(run.finishedAt),
+    finished_at: lost !== null ? iso(lost) : run.finishedAt === null ? null : iso(run.finishedAt),
     created: run.created,
     updated: run.updated,
     unchanged: run.unchanged,
     removed: run.removed,
     failed: run.failed,
     errors: JSON.parse(run.errors) as Run["errors"],
-    error: run.error,
+    error: lost === null ? run.error : LOST_RUN,
   };
 }
 

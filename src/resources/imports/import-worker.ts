@@ -1,7 +1,7 @@
 import type { ImportRun } from "../../../generated/prisma/sqlite/client";
 import { PollingLoop } from "../../polling-loop";
 import { claimSource, runRow } from "./import-repository";
-import { RUN_LEASE_MARGIN_MS, startRun, type RunDependencies, type RunStatus } from "./import-run";
+import { startRun, stopRuns, type RunDependencies, type RunStatus } from "./import-run";
 
 /**
  * The schedule of import sources: every process runs one (unless IMPORT_SCHEDULE=false). Each
@@ -26,9 +26,14 @@ export class ImportScheduler {
     this.loop.start();
   }
 
-  /** Stops looking for sources and waits for the runs under way (asked for ones too), which are recorded. */
+  /**
+   * Stops looking for sources, and stops the runs under way (asked for ones too) between two
+   * events: each is recorded as interrupted, and due again at once.
+   */
   async stop(): Promise<void> {
-    await this.loop.stop();
+    const looking = this.loop.stop();
+    await stopRuns(this.deps.db);
+    await looking;
     await Promise.all(runsAskedFor);
   }
 
@@ -47,7 +52,7 @@ export class ImportScheduler {
 const runsAskedFor = new Set<Promise<RunStatus>>();
 
 function leaseMs(deps: RunDependencies): number {
-  return deps.config.imports.timeoutMs + RUN_LEASE_MARGIN_MS;
+  return deps.config.imports.runLeaseMs;
 }
 
 /**

@@ -142,23 +142,29 @@ export async function keepInStep(run: RunOfSource): Promise<void> {
   for (const event of masters.values()) {
     if (!taken.has(event)) continue;
     await writeVevent(step, event, null);
-    await yieldToEventLoop();
+    await between(step);
   }
   for (const event of overrides.values()) {
     await writeOverride(step, event, masters, taken);
-    await yieldToEventLoop();
+    await between(step);
   }
   for (const [key, row] of step.previous) {
     if (seen.has(key) || row.digest === REMOVED) continue;
     if (rest && deletedOccurrence(row, masters)) {
       await removeOccurrence(step, row);
-      await yieldToEventLoop();
+      await between(step);
       continue;
     }
     if (!reading.complete && !reading.deleted.has(row.uid)) continue;
     await removeVevent(step, row, masters);
-    await yieldToEventLoop();
+    await between(step);
   }
+}
+
+/** Between two events: the event loop's turn, and the run stops here when its process stops. */
+async function between(step: Step): Promise<void> {
+  await yieldToEventLoop();
+  step.tally.budget.stopIfStopping();
 }
 
 /** Whether this process said once that, without SITE_URL, its own items coming back cannot be told. */
@@ -218,6 +224,7 @@ function writesRow(step: Step, row: ImportedRow): boolean {
 /** A REST source's venues and organizers changed there (its list of changes): those its site's sources made, written. */
 async function keepLinkedItemsInStep(step: Step, linkedItems: LinkedItems): Promise<void> {
   for (const { kind, item } of step.reading.linked) {
+    step.tally.budget.stopIfStopping();
     try {
       await linkedItems.changed(kind, item);
     } catch (error) {

@@ -171,7 +171,7 @@ class Pages {
       const answer = await fetchFeed(
         url.href,
         { etag: null, lastModified: null },
-        { ...this.options.fetch, timeoutMs, maxBytes: this.budget.bytes, format: "json" },
+        { ...this.options.fetch, timeoutMs, maxBytes: this.budget.bytes, format: "json", signal: this.budget.stopping },
       );
       if (answer.notModified) throw new FeedFetchError("the source answered 304 to a request without validators");
       this.budget.spendBytes(Buffer.byteLength(answer.text));

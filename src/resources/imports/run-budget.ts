@@ -35,6 +35,8 @@ export class RunBudget {
     private readonly limits: Pick<ImportConfig, "timeoutMs" | "maxBytes" | "maxEvents">,
     /** How many items one request may bring (a page's size); the requests a run may make follow from it. */
     itemsPerRequest: number,
+    /** Aborted when the process stops: the run stops at its next request, or its next event. */
+    readonly stopping: AbortSignal = new AbortController().signal,
   ) {
     this.deadline = performance.now() + limits.timeoutMs;
     this.bytesLeft = limits.maxBytes;
@@ -47,11 +49,17 @@ export class RunBudget {
 
   /** How long the run's next request may take (its share of the time left); past the deadline, the run fails. */
   requestTime(): number {
+    this.stopIfStopping();
     const left = Math.floor(this.deadline - performance.now());
     if (left <= 0)
       throw new FeedFetchError(`the source's answers took longer than ${this.limits.timeoutMs} ms (IMPORT_TIMEOUT_MS)`);
     if (this.requestsLeft-- <= 0) throw new FeedFetchError("the source's pages do not end");
     return left;
+  }
+
+  /** Throws when the process stops (the run is recorded as interrupted: import-run.ts). */
+  stopIfStopping(): void {
+    if (this.stopping.aborted) throw new Error("the process stops");
   }
 
   /** The bytes the next answer may have. */
