@@ -164,4 +164,21 @@ describe("progress of long commands", () => {
     expect(out).toEqual({ events: expect.any(Number) });
     expect(err).not.toMatch(/search documents/);
   });
+
+  it("sync:restored, after a restore no instance saw, makes every sync token given out before 410 (docs/operating.md)", async () => {
+    const listed = await server.raw("GET", "/calendar/events/v1/events");
+    const token = listed.body.next_sync_token as string;
+    expect((await server.raw("GET", `/calendar/events/v1/events?sync_token=${encodeURIComponent(token)}`)).status).toBe(
+      200,
+    );
+    const { code, out } = await cli("sync:restored");
+    expect([code, out]).toEqual([0, { epoch: expect.any(Number) }]);
+    const refused = await server.raw("GET", `/calendar/events/v1/events?sync_token=${encodeURIComponent(token)}`);
+    expect([refused.status, refused.body.code]).toEqual([410, "rest_sync_token_expired"]);
+    const again = await server.raw("GET", "/calendar/events/v1/events");
+    const fresh = again.body.next_sync_token as string;
+    expect((await server.raw("GET", `/calendar/events/v1/events?sync_token=${encodeURIComponent(fresh)}`)).status).toBe(
+      200,
+    );
+  });
 });

@@ -1,6 +1,7 @@
 // Incremental sync (README "Keeping a copy in sync"): every listing ends with a token; the token
 // gives what changed since, through the same filters, with tombstones for what is gone or no
 // longer shown; expired and foreign tokens are 410; concurrent writes are never missed.
+import { Prisma } from "../generated/prisma/sqlite/client";
 import { pruneTombstones } from "../src/sync/change-log-repository";
 import { issueCredentials } from "../src/resources/users/user-admin";
 import { createLinkedVia, createTermVia, createUser } from "./support/fixtures";
@@ -247,6 +248,63 @@ describe("sync tokens of events", () => {
     await polling;
     (await changesSince("events", token)).shown.forEach((id) => seen.add(id));
     expect(created.filter((event) => !seen.has(event.id))).toEqual([]);
+  });
+});
+
+describe("a restore of an earlier backup (issue 58)", () => {
+  /** What a restore does to the log: its clock back at `seq`, the changes after it (and their items) gone. */
+  async function restoreTo(seq: number, ids: number[]) {
+    await server.db.transact(async (tx) => {
+      await tx.$executeRaw`DELETE FROM "SyncChange" WHERE "seq" > ${seq}`;
+      for (const id of ids) await tx.$executeRaw`DELETE FROM "Event" WHERE "id" = ${id}`;
+      await tx.$executeRaw`UPDATE "SyncClock" SET "seq" = ${seq} WHERE "id" = 1`;
+    });
+  }
+  const seqOf = async () =>
+    Number(
+      (await server.db.direct.rows<{ seq: number }>(Prisma.sql`SELECT "seq" FROM "SyncClock" WHERE "id" = 1`))[0].seq,
+    );
+
+  it("is noticed: the kept representations go, and every sync token given out before is 410", async () => {
+    const before = tokenOf(await get("/events?search=Restored"));
+    const seq = await seqOf();
+    const made = [await createEvent({ title: "Restored away 1" }), await createEvent({ title: "Restored away 2" })];
+    const after = tokenOf(await get("/events?search=Restored"));
+    // Kept: the list as it is now.
+    expect((await get("/events?search=Restored")).body.events).toHaveLength(2);
+    await restoreTo(
+      seq,
+      made.map((event) => event.id),
+    );
+    // The list the database holds, not the one kept from before the restore.
+    expect((await get("/events?search=Restored")).body.events).toEqual([]);
+    for (const token of [before, after]) {
+      const answer = await get(`/events?sync_token=${encodeURIComponent(token)}`);
+      expect([answer.status, answer.body.code]).toEqual([410, "rest_sync_token_expired"]);
+    }
+    // A mirror lists again, and is told of what changes from there.
+    const fresh = tokenOf(await get("/events?search=Restored"));
+    await createEvent({ title: "Restored again" });
+    const changes = await get(`/events?sync_token=${encodeURIComponent(fresh)}`);
+    expect(changes.body.events.map((event: { title: string }) => event.title)).toEqual(["Restored again"]);
+  });
+
+  it("refuses a token from past the log's end (a restore no instance saw), and every other of its history", async () => {
+    const older = tokenOf(await get("/events?search=Lost"));
+    const seq = await seqOf();
+    const lost = await createEvent({ title: "Lost" });
+    const future = tokenOf(await get("/events?search=Lost"));
+    // A new process, which never saw the log: its cache knows nothing of where it stood.
+    const other = await startTestServer({ DATABASE_URL: server.config.databaseUrl });
+    try {
+      await restoreTo(seq, [lost.id]);
+      for (const token of [future, older]) {
+        const answer = await other.raw("GET", `${root}/events?sync_token=${encodeURIComponent(token)}`);
+        expect([answer.status, answer.body.code]).toEqual([410, "rest_sync_token_expired"]);
+      }
+    } finally {
+      await other.close();
+    }
   });
 });
 

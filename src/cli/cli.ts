@@ -15,6 +15,7 @@ import { prismaRunner } from "../db/data-migrations";
 import { migrate } from "../db/migrate";
 import { terminalProgress } from "../logging/progress";
 import { rebuildEventSearch } from "../resources/events/event-search-sql";
+import { logPosition, nextEpoch } from "../sync/change-log-repository";
 
 const USAGE = `usage: npm run cli -- <command> [options]
 
@@ -31,6 +32,9 @@ const USAGE = `usage: npm run cli -- <command> [options]
       applies pending migrations
   search:rebuild
       writes the event search index again from the events' texts
+  sync:restored
+      after restoring a backup: every sync token given out before is refused (410), so that each
+      mirror lists again once; prints the log's new epoch
 
 roles: administrator, editor, author, contributor, subscriber
 The database is DATABASE_URL (default file:./data/calendar.db). On a terminal, migrate and
@@ -63,6 +67,8 @@ async function run(command: string, options: Options, db: Database): Promise<unk
       return revokeKeys(db, { key: options.key, login: options.login });
     case "search:rebuild":
       return { events: await rebuildEventSearch(prismaRunner(db), terminalProgress()) };
+    case "sync:restored":
+      return restored(db);
     default:
       throw new Error(`no code for the command ${command}`);
   }
@@ -77,7 +83,15 @@ const COMMAND_OPTIONS: Record<string, string[]> = {
   "keys:revoke": ["key", "login"],
   migrate: [],
   "search:rebuild": [],
+  "sync:restored": [],
 };
+
+/** A restore made while no instance ran (none saw the log go back): the log's history moves on. */
+async function restored(db: Database): Promise<{ epoch: number }> {
+  const { epoch } = await logPosition(db);
+  await nextEpoch(db, epoch);
+  return { epoch: (await logPosition(db)).epoch };
+}
 
 function checkArguments(command: string, extra: string[], options: string[]): void {
   const allowed = COMMAND_OPTIONS[command];

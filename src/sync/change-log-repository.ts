@@ -38,11 +38,27 @@ const LAST_ITEM_ID = 2_147_483_647;
  * given as transactions commit, see src/db/transaction.ts), so its token starts here. `horizon`:
  * the oldest position a token may still start from.
  */
-export async function logPosition(db: Database): Promise<{ position: LogPosition; horizon: number }> {
-  const [clock] = await db.direct.rows<{ seq: number | bigint | string; horizon: number | bigint | string }>(
-    Prisma.sql`SELECT "seq", "horizon" FROM "SyncClock" WHERE "id" = 1`,
+export async function logPosition(db: Database): Promise<{ position: LogPosition; horizon: number; epoch: number }> {
+  const [clock] = await db.direct.rows<{
+    seq: number | bigint | string;
+    horizon: number | bigint | string;
+    epoch: number | bigint | string;
+  }>(Prisma.sql`SELECT "seq", "horizon", "epoch" FROM "SyncClock" WHERE "id" = 1`);
+  return {
+    position: { seq: Number(clock.seq), itemId: LAST_ITEM_ID },
+    horizon: Number(clock.horizon),
+    epoch: Number(clock.epoch),
+  };
+}
+
+/**
+ * Moves the log's history on from `seen` (a restore took the clock back: see SyncClock.epoch),
+ * unless another instance did already. Every sync token of an earlier epoch is refused from then on.
+ */
+export async function nextEpoch(db: Database, seen: number): Promise<void> {
+  await db.transact(
+    (tx) => tx.$executeRaw`UPDATE "SyncClock" SET "epoch" = "epoch" + 1 WHERE "id" = 1 AND "epoch" = ${seen}`,
   );
-  return { position: { seq: Number(clock.seq), itemId: LAST_ITEM_ID }, horizon: Number(clock.horizon) };
 }
 
 /** The oldest position a token may still start from. */

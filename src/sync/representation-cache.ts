@@ -1,6 +1,6 @@
 import type { Database } from "../db/database";
 import { entityTag } from "../http/conditional";
-import { changedItemsAfter, logPosition, type LogPosition } from "./change-log-repository";
+import { changedItemsAfter, logPosition, nextEpoch, type LogPosition } from "./change-log-repository";
 
 /** A representation as sent: its JSON and its entity tag. */
 export interface PreparedRepresentation {
@@ -76,6 +76,8 @@ export class RepresentationCache {
   private readonly showing = new Map<LoggedItem, Set<string>>();
   private bytes = 0;
   private position: number | null = null;
+  /** The log's history the position is of (SyncClock.epoch). */
+  private epoch: number | null = null;
   private generation = 0;
   private catchingUp: Promise<void> = Promise.resolve();
 
@@ -93,12 +95,12 @@ export class RepresentationCache {
 
   /** Brings the cache to where the change log stands now. */
   async freshen(): Promise<Freshness> {
-    const { position, horizon } = await logPosition(this.db);
+    const { position, horizon, epoch } = await logPosition(this.db);
     if (this.maxBytes === 0) return { generation: -1, position };
-    if (position.seq !== this.position) {
+    if (position.seq !== this.position || epoch !== this.epoch) {
       // One catch-up at a time, each from where the last one left the cache.
       // A catch-up that failed (the database went away) fails its own request, not the next ones'.
-      this.catchingUp = this.catchingUp.catch(() => undefined).then(() => this.catchUp(position.seq, horizon));
+      this.catchingUp = this.catchingUp.catch(() => undefined).then(() => this.catchUp(position.seq, horizon, epoch));
       await this.catchingUp;
     }
     return { generation: this.generation, position };
@@ -159,13 +161,23 @@ export class RepresentationCache {
     this.bytes = 0;
   }
 
-  private async catchUp(seq: number, horizon: number): Promise<void> {
-    if (this.position !== null && seq <= this.position) return;
+  private async catchUp(seq: number, horizon: number, epoch: number): Promise<void> {
+    const sameHistory = this.epoch === null || epoch === this.epoch;
+    if (this.position !== null && seq === this.position && sameHistory) return;
+    if (this.position !== null && seq < this.position && sameHistory) {
+      // The log went back: the database was restored from an earlier backup. What was kept shows
+      // a history that is gone, and so do the sync tokens given out since: the log moves on to
+      // another epoch, whose tokens alone are taken.
+      await nextEpoch(this.db, epoch);
+      epoch += 1;
+    }
     this.generation += 1;
-    // The first look at the log, or one after the tombstones it needs were pruned: start empty.
-    if (this.position === null || this.position < horizon) {
+    // The first look at the log, one after the tombstones it needs were pruned, or of another
+    // history (a restore, seen here or by another instance): start empty.
+    if (this.position === null || this.position < horizon || this.position > seq || epoch !== this.epoch) {
       this.clear();
       this.position = seq;
+      this.epoch = epoch;
       return;
     }
     // Every item changed after the position the cache was at, up to now and maybe beyond.

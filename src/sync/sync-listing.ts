@@ -10,8 +10,8 @@ import { declaredQuery } from "../openapi/query-normalizer";
 import type { Services } from "../services";
 import {
   changesAfter,
-  logHorizon,
   logPosition,
+  nextEpoch,
   type LoggedChange,
   type LogPosition,
   type SyncResource,
@@ -57,6 +57,8 @@ function filtersOf(req: Request): Record<string, unknown> {
 /** A sync request: the changes after `after`, through the filters of the listing that made its token. */
 export interface SyncRequest {
   after: LogPosition;
+  /** The log's history the token is of. */
+  epoch: number;
   /** The token's filters, which the next token keeps. */
   filters: Record<string, unknown>;
   /** The request's query as the handler reads it: the token's filters, with the request's own presentation parameters. */
@@ -76,13 +78,28 @@ export async function syncRequestOf(
   const query = declaredQuery(req);
   if (query.sync_token === undefined) return null;
   const content = await services.syncTokens.decode(String(query.sync_token), resource);
-  if (!content || content.position.seq < (await logHorizon(services.db))) throw new ApiError("rest_sync_token_expired");
+  const clock = await logPosition(services.db);
+  // A position the log has not reached: its history was lost (a restore of an earlier backup).
+  if (content && content.epoch === clock.epoch && content.position.seq > clock.position.seq)
+    await nextEpoch(services.db, clock.epoch);
+  if (
+    !content ||
+    content.epoch !== clock.epoch ||
+    content.position.seq < clock.horizon ||
+    content.position.seq > clock.position.seq
+  )
+    throw new ApiError("rest_sync_token_expired");
   if (query.page !== undefined && query.page !== 1) throw invalidParam("page", "rest_sync_not_paged");
   const given = filtersOf(req);
   if (Object.keys(given).length > 0 && JSON.stringify(given) !== JSON.stringify(content.filters))
     throw invalidParam("sync_token", "rest_sync_filters_differ");
   // The request's own parameters (and the document's defaults), the token's filters over them.
-  return { after: content.position, filters: content.filters, query: { ...query, ...content.filters } };
+  return {
+    after: content.position,
+    epoch: content.epoch,
+    filters: content.filters,
+    query: { ...query, ...content.filters },
+  };
 }
 
 /**
@@ -97,9 +114,10 @@ export async function listingToken(
   services: Services,
   readBefore?: LogPosition,
 ): Promise<() => Promise<string>> {
-  const position = readBefore ?? (await logPosition(services.db)).position;
+  const clock = await logPosition(services.db);
+  const position = readBefore ?? clock.position;
   return async () => {
-    const token = await services.syncTokens.encode({ resource, position, filters: filtersOf(req) });
+    const token = await services.syncTokens.encode({ resource, position, epoch: clock.epoch, filters: filtersOf(req) });
     setSyncTokenHeader(res, token);
     return token;
   };
@@ -196,6 +214,7 @@ export async function sendSyncPage<R>(
   const token = await services.syncTokens.encode({
     resource: page.resource,
     position: last ? { seq: last.seq, itemId: last.itemId } : sync.after,
+    epoch: sync.epoch,
     filters: sync.filters,
   });
   const url = (entries: Array<[string, string | number]>) => `${ctx.apiBase}${page.path}?${encodeQuery(entries)}`;

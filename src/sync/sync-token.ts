@@ -7,11 +7,14 @@ import type { LogPosition, SyncResource } from "./change-log-repository";
 export interface SyncTokenContent {
   resource: SyncResource;
   position: LogPosition;
+  /** The log's history the position is of (SyncClock.epoch). */
+  epoch: number;
   /** The filter parameters of the list that made the token, as validated then. */
   filters: Record<string, unknown>;
 }
 
-const VERSION = 1;
+/** Version 2 carries the log's epoch; a token of version 1 (an earlier release) is of the first epoch. */
+const VERSION = 2;
 const SIGNATURE_BYTES = 16;
 
 /**
@@ -39,7 +42,14 @@ export class SyncTokens {
 
   async encode(content: SyncTokenContent): Promise<string> {
     const payload = Buffer.from(
-      JSON.stringify([VERSION, content.resource, content.position.seq, content.position.itemId, content.filters]),
+      JSON.stringify([
+        VERSION,
+        content.resource,
+        content.position.seq,
+        content.position.itemId,
+        content.filters,
+        content.epoch,
+      ]),
     ).toString("base64url");
     return `${payload}.${(await this.signature(payload)).toString("base64url")}`;
   }
@@ -51,10 +61,10 @@ export class SyncTokens {
     const expected = await this.signature(payload);
     const given = Buffer.from(signature, "base64url");
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-    const [version, tokenResource, seq, itemId, filters] = JSON.parse(
+    const [version, tokenResource, seq, itemId, filters, epoch = 0] = JSON.parse(
       Buffer.from(payload, "base64url").toString("utf8"),
-    ) as [number, SyncResource, number, number, Record<string, unknown>];
-    if (version !== VERSION || tokenResource !== resource) return null;
-    return { resource, position: { seq, itemId }, filters };
+    ) as [number, SyncResource, number, number, Record<string, unknown>, number?];
+    if ((version !== VERSION && version !== 1) || tokenResource !== resource) return null;
+    return { resource, position: { seq, itemId }, epoch, filters };
   }
 }

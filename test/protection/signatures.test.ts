@@ -77,6 +77,7 @@ describe("sync tokens", () => {
   const content = {
     resource: "events" as const,
     position: { seq: 42, itemId: 7 },
+    epoch: 3,
     filters: { categories: [3], featured: true },
   };
 
@@ -85,11 +86,12 @@ describe("sync tokens", () => {
     expect(token).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{22}$/);
     const [payload] = token.split(".");
     expect(JSON.parse(Buffer.from(payload!, "base64url").toString())).toEqual([
-      1,
+      2,
       "events",
       42,
       7,
       { categories: [3], featured: true },
+      3,
     ]);
     await expect(tokens.decode(token, "events")).resolves.toEqual(content);
     // The site's key is read once and kept: another reader of the same database agrees.
@@ -100,7 +102,7 @@ describe("sync tokens", () => {
     const token = await tokens.encode(content);
     const [payload, signature] = token.split(".") as [string, string];
     expect(await tokens.decode(token, "venues")).toBeNull();
-    const altered = Buffer.from(JSON.stringify([1, "events", 1, 7, {}])).toString("base64url");
+    const altered = Buffer.from(JSON.stringify([2, "events", 1, 7, {}, 3])).toString("base64url");
     for (const refused of [
       `${altered}.${signature}`,
       `${payload}.${signature.slice(0, -2)}`,
@@ -121,11 +123,12 @@ describe("sync tokens", () => {
     const key = await siteSecret(db, "sync-token-key", "the sync token key");
     const sign = (payload: string) =>
       createHmac("sha256", key).update(payload).digest().subarray(0, 16).toString("base64url");
-    const v2 = Buffer.from(JSON.stringify([2, "events", 42, 7, {}])).toString("base64url");
+    const v3 = Buffer.from(JSON.stringify([3, "events", 42, 7, {}, 3])).toString("base64url");
     expect(signature).toBe(sign(token.split(".")[0]!));
-    expect(await tokens.decode(`${v2}.${sign(v2)}`, "events")).toBeNull();
+    expect(await tokens.decode(`${v3}.${sign(v3)}`, "events")).toBeNull();
+    // An earlier release's token (version 1, no epoch) is of the log's first epoch.
     const v1 = Buffer.from(JSON.stringify([1, "events", 42, 7, {}])).toString("base64url");
-    expect(await tokens.decode(`${v1}.${sign(v1)}`, "events")).toEqual({ ...content, filters: {} });
+    expect(await tokens.decode(`${v1}.${sign(v1)}`, "events")).toEqual({ ...content, epoch: 0, filters: {} });
   });
 
   it("made by another installation are refused", async () => {

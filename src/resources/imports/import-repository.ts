@@ -149,7 +149,8 @@ export function insertRun(
 /** A run's heartbeat: its lease, and its source's, until `until` (while the run is still open). */
 export function renewLease(db: Database, run: { id: number; sourceId: number }, until: number): Promise<void> {
   return db.transact(async (tx) => {
-    const open = await tx.$executeRaw`UPDATE "ImportRun" SET "leaseUntil" = ${until} WHERE "id" = ${run.id} AND "status" = 'running'`;
+    const open =
+      await tx.$executeRaw`UPDATE "ImportRun" SET "leaseUntil" = ${until} WHERE "id" = ${run.id} AND "status" = 'running'`;
     if (open > 0) await tx.$executeRaw`UPDATE "ImportSource" SET "leaseUntil" = ${until} WHERE "id" = ${run.sourceId}`;
   });
 }

@@ -3,7 +3,7 @@ import type { Config } from "../../config";
 import type { Database } from "../../db/database";
 import { inTransaction, lockFor, type Tx } from "../../db/transaction";
 import type { Language } from "../../i18n/languages";
-import type { SyncResource } from "../../sync/change-log-repository";
+import { logPosition, type SyncResource } from "../../sync/change-log-repository";
 import { SyncTokens } from "../../sync/sync-token";
 import type { ItemSnapshot } from "./webhook-record";
 import { newMessageId } from "./webhook-signature";
@@ -213,11 +213,12 @@ async function keepWaitingBounded(
 /** A gap notice's body: its data, and the sync token of each collection (for the unfiltered list) from where the receiver missed changes. */
 async function gapBody(db: Database, subscriptionId: number, timestamp: string, data: GapData): Promise<string> {
   const tokens = new SyncTokens(db);
+  const { epoch } = await logPosition(db);
   const syncTokens: Record<string, string> = {};
   for (const [resource, position] of Object.entries(data.since) as Array<
     [SyncResource, { seq: number; itemId: number }]
   >) {
-    syncTokens[resource] = await tokens.encode({ resource, position, filters: {} });
+    syncTokens[resource] = await tokens.encode({ resource, position, epoch, filters: {} });
   }
   return JSON.stringify({
     type: GAP,

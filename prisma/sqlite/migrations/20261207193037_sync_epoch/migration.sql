@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "SyncClock" ADD COLUMN "epoch" INTEGER NOT NULL DEFAULT 0;
