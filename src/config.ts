@@ -276,6 +276,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       `OTEL_TRACES_EXPORTER must list ${TRACE_EXPORTERS.join(", ")} (comma-separated), not "${env.OTEL_TRACES_EXPORTER}"`,
     );
+  for (const name of ["OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"]) {
+    const endpoint = env[name]?.trim();
+    if (endpoint && !/^https?:$/.test(URL.canParse(endpoint) ? new URL(endpoint).protocol : ""))
+      throw new ConfigError(`${name} must be an http(s) URL (http://collector:4318), not "${env[name]}"`);
+  }
   return {
     logLevel: oneOf<LogLevel>(env, "LOG_LEVEL", LOG_LEVELS, "info"),
     port: integer(env, "PORT", 8080, 0, 65535),

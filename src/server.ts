@@ -6,7 +6,7 @@ import { createServer as createNetServer } from "node:net";
 import { BRIDGES, createApp, serviceMetrics } from "./app";
 import { joinClusterMetrics, serveClusterMetrics } from "./metrics/cluster-metrics";
 import { ConfigError, loadConfig, type Config } from "./config";
-import { openDatabase, sessionSettingsProblem, type Database } from "./db/database";
+import { openDatabase, type Database } from "./db/database";
 import { migrate, missingMigrations } from "./db/migrate";
 import { createHttpServer, stopGracefully } from "./http/server-limits";
 import { warmUp } from "./http/warm-up";
@@ -73,8 +73,7 @@ async function openUsableDatabase(config: Config): Promise<Database> {
     },
     (error) => databaseStartupMessage(error, config),
   );
-  const problem =
-    db.provider === "postgresql" && config.databaseSessionSettings === "role" ? await sessionSettingsProblem(db) : null;
+  const problem = await db.startupProblem();
   if (problem !== null) {
     await db.close();
     throw new StartupFailure(problem);
@@ -82,8 +81,9 @@ async function openUsableDatabase(config: Config): Promise<Database> {
   return db;
 }
 
-async function runWorker(config: Config, logger: Logger): Promise<void> {
-  const db = await openUsableDatabase(config);
+/** Serves on `opened` (the database a single process checked as it started), or on one it opens. */
+async function runWorker(config: Config, logger: Logger, opened?: Database): Promise<void> {
+  const db = opened ?? (await openUsableDatabase(config));
   const metrics = serviceMetrics(db);
   if (cluster.isWorker) joinClusterMetrics(metrics);
   const app = createApp({ config, db, logger, metrics });
@@ -263,7 +263,12 @@ async function main(): Promise<void> {
         logger.info(`waiting for the database (${shownDatabaseUrl(config.databaseUrl)}): connecting, then migrating`),
       2000,
     );
+    let usable: Database | undefined;
     try {
+      // Connected to as the service will use it, before anything is migrated: a pooler that
+      // refuses the connection's settings, a role without them, a pooler that loses prepared
+      // statements stop the start here, with the database as it was.
+      usable = await openUsableDatabase(config);
       if (config.migrateOnStart) {
         const { applied } = await step(
           () => migrate(config.databaseUrl),
@@ -280,15 +285,19 @@ async function main(): Promise<void> {
             `MIGRATE_ON_START=false, and the database lacks ${missing.length} migration(s) of this version (${missing[0]}${missing.length > 1 ? ", …" : ""}): run "npm run migrate" first, or start with MIGRATE_ON_START=true`,
           );
       }
+    } catch (error) {
+      await usable?.close();
+      throw error;
     } finally {
       clearTimeout(waiting);
     }
     if (config.workers > 1) {
       // Workers connect as the service does (pool settings and all): a server that refuses that
-      // is said once, here, rather than by every worker in turn.
-      await (await openUsableDatabase(config)).close();
+      // was said once, above, rather than by every worker in turn.
+      await usable.close();
       return runPrimary(config, logger);
     }
+    return runWorker(config, logger, usable);
   }
   await runWorker(config, logger);
 }

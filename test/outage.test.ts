@@ -303,6 +303,11 @@ describe("a start-up that cannot succeed", () => {
       { OTEL_TRACES_EXPORTER: "otlp,jaeger" },
       /^OTEL_TRACES_EXPORTER must list otlp, zipkin, console, none \(comma-separated\), not "otlp,jaeger"$/,
     ],
+    [
+      "an OTLP endpoint that is no URL (issue 58)",
+      { OTEL_EXPORTER_OTLP_ENDPOINT: "not a url" },
+      /^OTEL_EXPORTER_OTLP_ENDPOINT must be an http\(s\) URL \(http:\/\/collector:4318\), not "not a url"$/,
+    ],
     ["a HOST no resolver knows", { HOST: "no-such-host.invalid" }, /^HOST: no-such-host\.invalid is not a name/],
     ["a PostgreSQL URL without a server", { DATABASE_URL: "postgresql://" }, /^DATABASE_URL names no server/],
     [

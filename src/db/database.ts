@@ -8,6 +8,7 @@ import { postgresDirectReads, sqliteDirectReads, type DirectReads } from "./dire
 import { pgAdapter, pgDriver } from "./pg-driver";
 import { postgresWriter, sqliteWriter, type DriverWriter, type Transact } from "./driver-transaction";
 import type { Provider } from "./provider";
+import type { Pool, PoolClient } from "pg";
 
 /**
  * The Prisma client type the data layer is written against. The PostgreSQL client is generated
@@ -42,6 +43,12 @@ export interface Database {
   direct: DirectReads;
   /** How the PostgreSQL pool is used now (for /metrics); null on SQLite, which has no pool. */
   poolUse(): PoolUse | null;
+  /**
+   * What keeps the service from using the database as it is set (found at start, before anything
+   * is migrated): a role without the session settings, a pooler that loses prepared statements;
+   * null when nothing does. SQLite: always null.
+   */
+  startupProblem(): Promise<string | null>;
   close(): Promise<void>;
 }
 
@@ -290,6 +297,7 @@ async function openSqlite(databaseUrl: string): Promise<Database> {
     },
     direct,
     poolUse: () => null,
+    startupProblem: async () => null,
     async close() {
       clearInterval(optimizer);
       await direct.close();
@@ -338,6 +346,7 @@ async function openPostgres(
   // Made on first use, as on SQLite.
   let client: Db | undefined;
   const prisma = () => (client ??= new PrismaClient({ adapter: new (pgAdapter().PrismaPg)(pool) }) as Db);
+  const direct = postgresDirectReads(pool, prepared);
   return {
     provider: "postgresql",
     get read() {
@@ -347,8 +356,15 @@ async function openPostgres(
     get write() {
       return prisma();
     },
-    direct: postgresDirectReads(pool, prepared),
+    direct,
     poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize }),
+    async startupProblem() {
+      if (sessionSettings === "role") {
+        const lacking = await sessionSettingsProblem({ direct });
+        if (lacking !== null) return lacking;
+      }
+      return prepared ? preparedStatementsProblem(pool) : null;
+    },
     async close() {
       await client?.$disconnect();
       await pool.end();
@@ -368,12 +384,60 @@ export function openDatabase(options: DatabaseOptions): Promise<Database> {
     : openSqlite(options.databaseUrl);
 }
 
+/** How many times the probe looks for another server connection behind a pooler before it takes the session as stable. */
+const PROBE_TRIES = 8;
+
+/**
+ * Whether the statements the service prepares survive from one transaction to the next: a pooler
+ * in transaction mode (PgBouncer) gives each transaction a server connection, and before 1.21
+ * (or without `max_prepared_statements`) one prepared on one server connection is unknown on
+ * another (`prepared statement "…" does not exist`: a 500 for almost every request). The probe
+ * prepares a statement in one transaction and runs it again in one that another client made land
+ * on another server connection (their backends' pids tell); directly on PostgreSQL, or behind a
+ * pooler that keeps prepared statements, it runs. Null when it does, else what to set.
+ */
+async function preparedStatementsProblem(pool: Pool): Promise<string | null> {
+  const [prober, holder] = [await pool.connect(), await pool.connect()];
+  const probe = { name: "calendar_startup_probe", text: "SELECT 1" };
+  const pid = async (client: PoolClient) =>
+    Number((await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0].pid);
+  try {
+    await prober.query("BEGIN");
+    const preparedOn = await pid(prober);
+    await prober.query(probe);
+    await prober.query("COMMIT");
+    for (let tries = 0; tries < PROBE_TRIES; tries += 1) {
+      // The holder takes a server connection in its own transaction, so that the prober's next one gets another.
+      await holder.query("BEGIN");
+      await pid(holder);
+      await prober.query("BEGIN");
+      const now = await pid(prober);
+      const elsewhere = now !== preparedOn;
+      const failed = elsewhere
+        ? await prober.query(probe).then(
+            () => null,
+            (error: Error) => error,
+          )
+        : null;
+      await prober.query("ROLLBACK").catch(() => undefined);
+      await holder.query("COMMIT");
+      if (failed !== null)
+        return `DATABASE_PREPARED_STATEMENTS: the connection pooler does not keep prepared statements from one transaction to the next (${failed.message}): set DATABASE_PREPARED_STATEMENTS=false, or use PgBouncer 1.21 or later with max_prepared_statements`;
+      if (elsewhere) return null;
+    }
+    return null;
+  } finally {
+    prober.release(true);
+    holder.release(true);
+  }
+}
+
 /**
  * With DATABASE_SESSION_SETTINGS=role, whether the role brings SESSION_SETTINGS to the service's
  * connections: null if so, else what to run. (A longer or shorter statement limit is the
  * operator's choice; none at all is not.)
  */
-export async function sessionSettingsProblem(db: Database): Promise<string | null> {
+export async function sessionSettingsProblem(db: Pick<Database, "direct">): Promise<string | null> {
   const rows = await db.direct.rows<{ name: string; setting: string; role: string }>(
     Prisma.sql`SELECT "name", "setting", current_user AS "role" FROM pg_settings
       WHERE "name" IN ('statement_timeout', 'jit', 'work_mem')`,
