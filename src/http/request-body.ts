@@ -54,10 +54,44 @@ function declaredLength(req: Request): number {
 
 /**
  * A request refused before its body was read in full: the connection closes once the answer is
- * sent, instead of reading the rest (a client may have announced gigabytes).
+ * sent, instead of reading the rest (a client may have announced gigabytes). A caller the body
+ * reader refused (one allowed to write: see lingerOver) is not cut short so.
  */
 export function closeIfBodyUnread(req: Request, res: Response): void {
-  if (!req.complete && !res.headersSent) res.setHeader("Connection", "close");
+  if (!req.complete && !res.headersSent && !LINGERING.has(req)) res.setHeader("Connection", "close");
+}
+
+/**
+ * After a refusal of its body (413 and the like), how long and how many more of its bytes are read
+ * and thrown away, as nginx's lingering close does: a client still sending when the answer comes
+ * (a 5 MB JSON body, a chunked upload) would get a reset rather than the answer if the connection
+ * closed under it (Node's and undici's clients report EPIPE or UND_ERR_SOCKET, never the 413). Past
+ * either bound the connection is cut.
+ */
+const LINGER_MS = 10_000;
+const LINGER_BYTES = 128 * 1024 * 1024;
+
+const LINGERING = new WeakSet<Request>();
+
+/**
+ * The answer to a refused body goes out at once; the rest of the body is read and discarded, within
+ * LINGER_MS and LINGER_BYTES, so that the client reads it. Only for callers who may call the
+ * operation (the body reader runs after that is settled): an anonymous body costs nothing, it is
+ * cut short (closeIfBodyUnread).
+ */
+function lingerOver(req: Request): void {
+  if (req.complete || LINGERING.has(req)) return;
+  LINGERING.add(req);
+  let drained = 0;
+  const cut = () => req.socket.destroy();
+  const timer = setTimeout(cut, LINGER_MS);
+  timer.unref();
+  req.on("data", (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > LINGER_BYTES) cut();
+  });
+  req.once("close", () => clearTimeout(timer));
+  req.resume();
 }
 
 /** A multipart body's fields as a form's; its files drained; every bound above. */
@@ -156,11 +190,20 @@ export function readRequestBody(limitBytes: number): RequestHandler {
     const done = (error?: unknown) => {
       if (answered) return;
       answered = true;
-      if (error) closeIfBodyUnread(req, res);
+      req.off("data", countBytes);
+      if (error) lingerOver(req);
       next(error);
+    };
+    // Counted as it arrives: the answer goes out as the count passes the bound (the parsers would
+    // read a chunked body to its end before saying it is too large).
+    let received = 0;
+    const countBytes = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > limitBytes) done(tooLarge());
     };
     if (declaredLength(req) > limitBytes) return done(tooLarge());
     if (/^multipart\/form-data\b/i.test(req.headers["content-type"] ?? "")) return readMultipart(req, limitBytes, done);
+    req.on("data", countBytes);
     parseJson(req, res, (jsonError?: unknown) => {
       if (jsonError) return done(jsonError);
       parseForm(req, res, done);
