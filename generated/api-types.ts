@@ -4383,12 +4383,14 @@ export interface components {
          */
         RateLimitPolicy: string;
         /**
-         * @description The strong entity tag of the representation (RFC 9110), a digest of its bytes as sent: it
-         *     changes whenever the representation changes, and only then, and each variant of a URL (its
-         *     `_fields`, language, JSON or iCalendar) has its own. Send it back in `If-None-Match` to
-         *     revalidate a copy (`304` while it is current) and in `If-Match` to make a write conditional
-         *     (`412` when the item has changed since). A write's answer carries the tag of the item as a
-         *     `GET` of it gives it now; an item deleted for good has none.
+         * @description The strong entity tag of the representation (RFC 9110). Of an item, it names the item's state:
+         *     it changes whenever the item, or anything it shows (an event's venue, organizers and terms), is
+         *     written, each language has its own, and versions of the service that render the item otherwise
+         *     give it the same (an `If-Match` read from one instance holds on another during an upgrade). Of
+         *     a collection, a `_fields` variant or an iCalendar file, a digest of its bytes as sent. Send it
+         *     back in `If-None-Match` to revalidate a copy (`304` while it is current) and in `If-Match` to
+         *     make a write conditional (`412` when the item has changed since). A write's answer carries the
+         *     tag of the item as a `GET` of it gives it now; an item deleted for good has none.
          * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
          */
         ETag: string;

@@ -13,7 +13,6 @@ import { ADMIN_HEADERS, startTestServer, type TestServer } from "./support/test-
 
 jest.setTimeout(120_000);
 
-const root = "/calendar/events/v1";
 const LIMIT = 1024 * 1024;
 const MESSAGE = "The request body is too large.";
 let server: TestServer;

@@ -209,3 +209,55 @@ describe("If-Match", () => {
     expect((await get(`/venues/${venue.id}`)).body.phone).toBe("105");
   });
 });
+
+describe("item tags across releases (issue 58)", () => {
+  it("name the item's state: an If-Match read from an instance that renders it otherwise is honoured, for an unchanged item", async () => {
+    // Another instance on the same database that renders every item otherwise (its addresses are
+    // another site's), as the previous release beside this one renders some: the same state, other bytes.
+    const other = await startTestServer({
+      DATABASE_URL: server.config.databaseUrl,
+      PUBLIC_URL: "https://other.example",
+    });
+    try {
+      const event = await createEventVia(server, {
+        title: "Two renderings",
+        start_date: utcWall(60),
+        end_date: utcWall(61),
+      });
+      const venue = await createLinkedVia(server, "venues", { venue: "Two renderings hall" });
+      const category = await createTermVia(server, "categories", { name: "Two renderings" });
+      for (const path of [`/events/${event.id}`, `/venues/${venue.id}`, `/categories/${category.id}`]) {
+        const here = await get(path);
+        const there = await other.raw("GET", `${root}${path}`);
+        expect(here.text).not.toBe(there.text);
+        expect(there.headers.get("etag")).toBe(here.headers.get("etag"));
+        const written = await other.raw("PATCH", `${root}${path}`, {
+          body: path.startsWith("/categories") ? { description: "Changed" } : { featured: false },
+          headers: { ...ADMIN_HEADERS, "If-Match": here.headers.get("etag")! },
+        });
+        expect([path, written.status]).toEqual([path, 200]);
+        // Changed since: the tag read before no longer holds, on either instance.
+        const stale = await write(
+          "PATCH",
+          path,
+          path.startsWith("/categories") ? { description: "Again" } : { sticky: true },
+          {
+            "If-Match": here.headers.get("etag")!,
+          },
+        );
+        expect([path, stale.status]).toEqual([path, 412]);
+      }
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("still take the tag the release before gave (a digest of its representation), for an unchanged item", async () => {
+    const event = await createEventVia(server, { title: "Tag of old", start_date: utcWall(62), end_date: utcWall(63) });
+    const read = await get(`/events/${event.id}`);
+    const { createHash } = await import("node:crypto");
+    const digest = `"${createHash("sha256").update(read.text).digest("base64url").slice(0, 27)}"`;
+    const written = await write("PATCH", `/events/${event.id}`, { featured: true }, { "If-Match": digest });
+    expect(written.status).toBe(200);
+  });
+});

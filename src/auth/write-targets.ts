@@ -39,12 +39,12 @@ export function checkWriteTargets(operations: Record<string, Operation>): Reques
 /**
  * The item of a write as its handler hands it to the store: what was found before validation,
  * with the checks to make again under the item's lock (the same rule, and the request's If-Match
- * against `etagOf`, the tag of the item's representation as a GET by this caller would give it).
+ * against `etagsOf`, the tags the item is known by now, as a GET by this caller would give them).
  */
 export function writeTargetOf<R extends Versioned>(
   req: Request,
   rule: TargetRule<R>,
-  etagOf: (record: R) => string,
+  etagsOf: (record: R) => string[],
 ): WriteTarget<R> {
   const record = req.writeTarget as R | undefined;
   if (!record) throw new Error("a write's item used before it was found (checkWriteTargets)");
@@ -55,7 +55,7 @@ export function writeTargetOf<R extends Versioned>(
     verify(current: R | null): asserts current is R {
       if (!current) throw ifMatch !== null ? new ApiError("rest_precondition_failed") : rule.notFound(req);
       if (!rule.allows(req, current)) throw new ApiError("rest_forbidden");
-      if (!ifMatchHolds(ifMatch, () => etagOf(current))) throw new ApiError("rest_precondition_failed");
+      if (!ifMatchHolds(ifMatch, () => etagsOf(current))) throw new ApiError("rest_precondition_failed");
     },
   };
 }

@@ -6,8 +6,9 @@ import { yieldToEventLoop } from "../event-loop";
 /**
  * Conditional requests (RFC 9110 §13), what lets a client revalidate a copy it has and make a
  * read-modify-write safe:
- * - every representation the API sends with a 200 to GET carries a strong `ETag`, a digest of its
- *   exact bytes, so it changes whenever the representation does, in whatever way;
+ * - every representation the API sends with a 200 to GET carries a strong `ETag`: of a list, a
+ *   digest of its exact bytes; of an item, a digest of the item's state (stateTag), which changes
+ *   whenever the item or anything it shows is written, and not when a release renders it otherwise;
  * - a GET whose `If-None-Match` names the current tag gets `304 Not Modified` without a body,
  *   whatever `Cache-Control` the request has (fetch() adds `no-cache` to every request with a
  *   conditional header, and Express's own `req.fresh` then answers 200 every time);
@@ -19,6 +20,16 @@ import { yieldToEventLoop } from "../event-loop";
 /** A strong entity tag of a representation: a digest of its exact bytes. */
 export function entityTag(body: string): string {
   return tagOfDigest(createHash("sha256").update(body));
+}
+
+/**
+ * The entity tag of one item: a digest of its state (its id, its count of writes, those of the
+ * items it shows, the language and the reader), not of the bytes a version of the service renders
+ * it in. Two releases serving side by side (a rolling upgrade) give an unchanged item the same tag,
+ * so an `If-Match` read from one is honoured by the other.
+ */
+export function stateTag(state: readonly unknown[]): string {
+  return entityTag(JSON.stringify(["item-state-1", ...state]));
 }
 
 function tagOfDigest(hash: Hash): string {
@@ -96,15 +107,16 @@ export function ifMatchOf(req: Request): IfMatch {
 }
 
 /**
- * Whether If-Match holds for an item whose current tag is `current` (null: there is no item). A
- * strong comparison: a weak tag (`W/"..."`) never matches.
+ * Whether If-Match holds for an item whose current tags are `current` (null: there is no item;
+ * several: the tags the item is known by now). A strong comparison: a weak tag (`W/"..."`) never
+ * matches.
  */
-export function ifMatchHolds(ifMatch: IfMatch, current: (() => string) | null): boolean {
+export function ifMatchHolds(ifMatch: IfMatch, current: (() => string[]) | null): boolean {
   if (ifMatch === null) return true;
   if (current === null) return false;
   if (ifMatch === "*") return true;
-  const tag = current();
-  return ifMatch.includes(tag);
+  const tags = current();
+  return ifMatch.some((tag) => tags.includes(tag));
 }
 
 function opaqueTag(tag: string): string {

@@ -25,12 +25,12 @@ export interface KeptRepresentation extends PreparedRepresentation {
 
 /** Its tag is worked out when first sent: the representations of list items are never sent alone. */
 class Entry implements KeptRepresentation {
-  private tag: string | undefined;
-
   constructor(
     readonly json: string,
     readonly shows: LoggedItem[],
     readonly headers: ReadonlyArray<readonly [string, string]>,
+    /** Given (an item's state tag: http/conditional.ts), or worked out from the JSON when first sent. */
+    private tag?: string,
   ) {}
 
   get etag(): string {
@@ -127,8 +127,9 @@ export class RepresentationCache {
     json: string,
     shows: LoggedItem[],
     headers: ReadonlyArray<readonly [string, string]> = [],
+    etag?: string,
   ): PreparedRepresentation {
-    const entry = new Entry(json, shows, headers);
+    const entry = new Entry(json, shows, headers, etag);
     const bytes = json.length * BYTES_PER_CHARACTER;
     if (freshness.generation !== this.generation || bytes > this.maxBytes / 16) return entry;
     this.drop(key);

@@ -24,6 +24,7 @@ import {
   destroysOf,
   postTargetRules,
   postWriteContext,
+  itemTagOf,
   readTagOf,
   refText,
   sendWritten,
@@ -51,6 +52,22 @@ import { postTombstoneRule } from "../../sync/sync-listing";
 const FORMS: ItemForms<EventRecord> = {
   read: (event, ctx) => serializeEvent(event, ctx, { jsonLd: true, translations: true }),
   written: withoutJsonLd,
+  // Its occurrences' horizon moves without a write of it; its terms' counts without writes of them;
+  // readers are shown the venues and organizers they may read (as the serializer shows them).
+  state: (event, ctx) => [
+    "event",
+    event.id,
+    event.version,
+    event.recurrenceUntil?.getTime() ?? null,
+    ctx.language,
+    event.venues
+      .filter(({ venue }) => canReadItem(ctx.principal, "venues", venue))
+      .map(({ venue }) => [venue.id, venue.version]),
+    event.organizers
+      .filter(({ organizer }) => canReadItem(ctx.principal, "organizers", organizer))
+      .map(({ organizer }) => [organizer.id, organizer.version]),
+    event.terms.map(({ term }) => [term.id, term.version, term.count]),
+  ],
 };
 
 /** The name calendar apps show for a feed. */
@@ -168,11 +185,13 @@ export function eventOperations(services: Services) {
     const event = await readableEvent(req, ctx, shared?.named);
     if (calendar) return sendSingleCalendar(res, event, ctx);
     const body = FORMS.read(event, ctx);
-    if (!shared || !isPublic(event)) return sendRepresentation(res, body);
+    const etag = itemTagOf(FORMS, event, ctx);
+    if (!shared || !isPublic(event)) return sendRepresentation(res, body, { etag });
     const json = JSON.stringify(body);
     const shows = itemsShownBy(event);
-    if (shared.slugKey && shared.named?.ownSlug) representations.keep(shared.freshness, shared.slugKey, json, shows);
-    sendPrepared(res, representations.keep(shared.freshness, shared.idKey(event.id), json, shows));
+    const kept = (key: string) => representations.keep(shared.freshness, key, json, shows, [], etag);
+    if (shared.slugKey && shared.named?.ownSlug) kept(shared.slugKey);
+    sendPrepared(res, kept(shared.idKey(event.id)));
   };
 
   /** The event a GET names (`named`: found already), when the caller may read it: else the error the original answers. */

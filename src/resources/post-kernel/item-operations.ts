@@ -2,7 +2,7 @@ import type { Request, Response } from "express";
 import { mayWriteItem } from "../../auth/post-permissions";
 import { can, type PostType } from "../../auth/roles";
 import type { OwnedItem } from "../../auth/visibility";
-import { entityTagOf, sendRepresentation } from "../../http/conditional";
+import { entityTagOf, sendRepresentation, stateTag } from "../../http/conditional";
 import { ApiError, type ErrorCode } from "../../http/errors";
 import { itemRefOf, type ItemRef, type TargetRule, type Versioned } from "../../http/operation-types";
 import { context, requestLanguage, type RequestContext } from "../../http/request-context";
@@ -83,6 +83,16 @@ export function destroysOf(req: Request): boolean {
 export interface ItemForms<R> {
   read(record: R, ctx: RequestContext): object;
   written(read: object): object;
+  /**
+   * The item's state as its tag names it (stateTag): what a write of it, or of what it shows (as
+   * this reader is shown it), changes; with the language.
+   */
+  state(record: R, ctx: RequestContext): unknown[];
+}
+
+/** The tag of an item as a GET of it by this request's caller gives it. */
+export function itemTagOf<R>(forms: ItemForms<R>, record: R, ctx: RequestContext): string {
+  return stateTag(forms.state(record, ctx));
 }
 
 /** A post's write form: its read form without the schema.org description only GETs carry. */
@@ -91,15 +101,19 @@ export function withoutJsonLd(read: object): object {
   return written;
 }
 
-/** The tag of an item's representation as a GET of it by this request's caller would give it. */
-export function readTagOf<R>(forms: ItemForms<R>, ctx: RequestContext): (record: R) => string {
-  return (record) => entityTagOf(forms.read(record, ctx));
+/**
+ * The tags an item is known by, as a GET of it by this request's caller would give them: its state's,
+ * and the digest of its representation, which the release before tags were of states gave (an
+ * If-Match read from an instance of that release, during the upgrade).
+ */
+export function readTagOf<R>(forms: ItemForms<R>, ctx: RequestContext): (record: R) => string[] {
+  return (record) => [itemTagOf(forms, record, ctx), entityTagOf(forms.read(record, ctx))];
 }
 
 /**
- * Answers a write with the item in its write form, and the tag of its read form: the tag a GET
- * would give now, which the client can send back in If-Match. An item deleted for good is
- * answered as it was, without a tag.
+ * Answers a write with the item in its write form, and its tag: the tag a GET would give now,
+ * which the client can send back in If-Match. An item deleted for good is answered as it was,
+ * without a tag.
  */
 export function sendWritten<R>(
   req: Request,
@@ -108,9 +122,9 @@ export function sendWritten<R>(
   forms: ItemForms<R>,
   options: { status?: number; deleted?: boolean } = {},
 ): void {
-  const read = forms.read(record, context(req));
-  sendRepresentation(res, forms.written(read), {
+  const ctx = context(req);
+  sendRepresentation(res, forms.written(forms.read(record, ctx)), {
     status: options.status,
-    etag: options.deleted ? null : entityTagOf(read),
+    etag: options.deleted ? null : itemTagOf(forms, record, ctx),
   });
 }

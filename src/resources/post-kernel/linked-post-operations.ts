@@ -12,6 +12,7 @@ import {
   destroysOf,
   postTargetRules,
   postWriteContext,
+  itemTagOf,
   readTagOf,
   refText,
   sendWritten,
@@ -65,6 +66,7 @@ export function linkedPostOperations<R extends LinkedPostRecord, I>(
   const forms: ItemForms<R> = {
     read: (record, ctx) => serialize(record, ctx, { jsonLd: true, translations: true }),
     written: withoutJsonLd,
+    state: (record, ctx) => [kind, record.id, record.version, ctx.language],
   };
   const rules = postTargetRules<R>(type, (ref, order) => store.resolve(db, ref, order), codes.notFound, services);
   const targetOf = (req: Request, rule: TargetRule<R>) => writeTargetOf(req, rule, readTagOf(forms, context(req)));
@@ -111,7 +113,7 @@ export function linkedPostOperations<R extends LinkedPostRecord, I>(
       const record = await store.resolve(db, ref, ctx);
       if (!record) throw new ApiError(codes.notFound, { ref: refText(ref) });
       if (!canReadItem(ctx.principal, type, record)) throw new ApiError(codes.notAccessible);
-      sendRepresentation(res, forms.read(record, ctx));
+      sendRepresentation(res, forms.read(record, ctx), { etag: itemTagOf(forms, record, ctx) });
     },
 
     async create(req: Request, res: Response): Promise<void> {

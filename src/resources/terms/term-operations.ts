@@ -16,7 +16,7 @@ import {
 import { context, type RequestContext } from "../../http/request-context";
 import type { Services } from "../../services";
 import { markupFilterOf } from "../../text/kses";
-import { readTagOf, sendWritten, type ItemForms } from "../post-kernel/item-operations";
+import { itemTagOf, readTagOf, sendWritten, type ItemForms } from "../post-kernel/item-operations";
 import { CATEGORIES, TAGS, type TaxonomyConfig, type TermRecord } from "./term-record";
 import { termListQueryOf, type TermListParams } from "./term-query";
 import { serializeTerm } from "./term-serializer";
@@ -39,6 +39,8 @@ function termHandlers(config: TaxonomyConfig, services: Services): ItemOperation
   const forms: ItemForms<TermRecord> = {
     read: (term, ctx: RequestContext) => serializeTerm(term, config, ctx, { translations: true }),
     written: (read) => read,
+    // Its count moves with its events' writes, not its own.
+    state: (term, ctx) => [config.taxonomy, term.id, term.version, term.count, ctx.language],
   };
   // Writes need only the caller's role (the spec's scopes): any such caller may write any term.
   const rule: TargetRule<TermRecord> = {
@@ -92,7 +94,7 @@ function termHandlers(config: TaxonomyConfig, services: Services): ItemOperation
   const get: OperationHandler = async (req, res) => {
     const term = await resolveTerm(db, config.taxonomy, termIdOf(req));
     if (!term) throw new ApiError(config.notFound, { id: termIdOf(req) });
-    sendRepresentation(res, forms.read(term, context(req)));
+    sendRepresentation(res, forms.read(term, context(req)), { etag: itemTagOf(forms, term, context(req)) });
   };
 
   const create: OperationHandler = async (req, res) => {
