@@ -2,13 +2,13 @@
 import { tracing } from "./tracing/start";
 import cluster from "node:cluster";
 import type { Server } from "node:http";
-import { createServer as createNetServer } from "node:net";
 import { BRIDGES, createApp, serviceMetrics } from "./app";
 import { joinClusterMetrics, serveClusterMetrics } from "./metrics/cluster-metrics";
 import { ConfigError, loadConfig, type Config } from "./config";
-import { openDatabase, type Database } from "./db/database";
+import { openDatabase, providerOf, type Database } from "./db/database";
 import { migrate, missingMigrations } from "./db/migrate";
 import { createHttpServer, stopGracefully } from "./http/server-limits";
+import { probePort } from "./http/port-probe";
 import { warmUp } from "./http/warm-up";
 import { createLogger, type Logger } from "./logging/logger";
 import { publishDueItems } from "./resources/post-kernel/scheduled-publishing";
@@ -48,15 +48,6 @@ async function step<T>(work: () => Promise<T>, describe: (error: unknown) => str
     const message = describe(error);
     throw message === null ? error : new StartupFailure(message);
   }
-}
-
-/** Whether the port can be listened on, found out before anything is migrated. */
-function checkPortFree(config: Config): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer();
-    probe.once("error", reject);
-    probe.listen(config.port, config.host, () => probe.close(() => resolve()));
-  });
 }
 
 /** The database, opened as the service uses it, and found there and usable: else a StartupFailure. */
@@ -254,7 +245,7 @@ async function main(): Promise<void> {
     // Once per start, before any worker serves: workers never migrate. A port that is taken is
     // found before the database is touched.
     await step(
-      () => checkPortFree(config),
+      () => probePort(config.port, config.host),
       (error) => portStartupMessage(error, config),
     );
     // A database that does not answer at once is said to be waited for, not met with silence.
@@ -265,10 +256,11 @@ async function main(): Promise<void> {
     );
     let usable: Database | undefined;
     try {
-      // Connected to as the service will use it, before anything is migrated: a pooler that
-      // refuses the connection's settings, a role without them, a pooler that loses prepared
-      // statements stop the start here, with the database as it was.
-      usable = await openUsableDatabase(config);
+      // PostgreSQL is connected to as the service will use it, before anything is migrated: a
+      // pooler that refuses the connection's settings, a role without them, a pooler that loses
+      // prepared statements stop the start here, with the database as it was. (An SQLite file is
+      // made by the migration, or not at all.)
+      if (providerOf(config.databaseUrl) === "postgresql") usable = await openUsableDatabase(config);
       if (config.migrateOnStart) {
         const { applied } = await step(
           () => migrate(config.databaseUrl),
@@ -293,8 +285,8 @@ async function main(): Promise<void> {
     }
     if (config.workers > 1) {
       // Workers connect as the service does (pool settings and all): a server that refuses that
-      // was said once, above, rather than by every worker in turn.
-      await usable.close();
+      // is said once, here, rather than by every worker in turn.
+      await (usable ?? (await openUsableDatabase(config))).close();
       return runPrimary(config, logger);
     }
     return runWorker(config, logger, usable);
