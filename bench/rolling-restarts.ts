@@ -7,9 +7,10 @@
 // and started again one at a time, each waited for until its `/readyz` says 200, RESTARTS times
 // (default 10). Every request that gets no answer, or an answer that is none of the operation's
 // own (a 502 or 504 of nginx, a 5xx of the service), is a failure; the run prints them, and fails
-// when there is one.
+// when there is one. First, a body over the block's client_max_body_size must get nginx's 413 as
+// the service's error envelope.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Client } from "pg";
@@ -21,8 +22,19 @@ const CLIENTS = 8;
 const TOKEN = "rolling-restarts-admin-token-0123456789";
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
-/** The nginx block of docs/operating.md, on loopback: the upstream's servers are the two instances. */
+/**
+ * The nginx block of docs/operating.md as written, on loopback: its upstream's servers are the two
+ * instances, it listens on a port of ours without TLS; every other line is the page's.
+ */
 function nginxConfig(folder: string, port: number, upstreams: number[]): string {
+  const page = readFileSync(resolve(ROOT, "docs/operating.md"), "utf8");
+  const block = /^```nginx\n([\s\S]*?)^```$/m.exec(page)?.[1];
+  if (!block) throw new Error("docs/operating.md has no nginx block");
+  let server = 0;
+  const documented = block
+    .replace(/^(\s*server )\S+:8080/gm, (_, indent: string) => `${indent}127.0.0.1:${upstreams[server++]}`)
+    .replace(/^(\s*)listen 443 ssl;/m, `$1listen 127.0.0.1:${port};`);
+  if (server !== upstreams.length) throw new Error("the nginx block's upstream no longer has two servers");
   return `
 daemon off;
 worker_processes 1;
@@ -36,30 +48,23 @@ http {
   fastcgi_temp_path ${folder}/fastcgi;
   uwsgi_temp_path ${folder}/uwsgi;
   scgi_temp_path ${folder}/scgi;
-  upstream calendar {
-${upstreams.map((upstream) => `    server 127.0.0.1:${upstream} max_fails=0;`).join("\n")}
-    keepalive 32;
-    keepalive_timeout 4s;
-  }
-  server {
-    listen 127.0.0.1:${port};
-    client_max_body_size 1m;
-    error_page 413 = @too_large;
-    location @too_large {
-      default_type application/json;
-      return 413 '{"code":"rest_payload_too_large","message":"The request body is too large.","data":{"status":413}}';
-    }
-    location / {
-      proxy_pass http://calendar;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $http_host;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      proxy_set_header X-Forwarded-Proto $scheme;
-    }
-  }
+${documented}
 }
 `;
+}
+
+/** nginx's own refusal of a body over client_max_body_size is the service's error envelope. */
+async function checkTooLarge(base: string): Promise<void> {
+  const response = await fetch(`${base}/calendar/events/v1/events`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ title: "x".repeat(2 * 1024 * 1024) }),
+  });
+  const answer = (await response.json().catch(() => undefined)) as { code?: string; data?: { status?: number } };
+  const type = response.headers.get("content-type") ?? "";
+  if (response.status !== 413 || !type.startsWith("application/json") || answer?.code !== "rest_payload_too_large")
+    throw new Error(`a 2 MiB body through nginx: ${response.status} ${type} ${JSON.stringify(answer)}`);
+  console.log("a 2 MiB body through nginx: 413 rest_payload_too_large, as JSON");
 }
 
 function startInstance(port: number, databaseUrl: string): ChildProcess {
@@ -165,6 +170,7 @@ async function main(): Promise<void> {
     client(`http://127.0.0.1:${proxyPort}`, number, () => running, tally),
   );
   try {
+    await checkTooLarge(`http://127.0.0.1:${proxyPort}`);
     for (let restart = 0; restart < RESTARTS; restart++) {
       const which = restart % 2;
       await new Promise((wait) => setTimeout(wait, 1_000));
@@ -182,8 +188,7 @@ async function main(): Promise<void> {
     running = false;
     await Promise.all(clients);
     nginx.kill("SIGTERM");
-    if (process.env.SHOW_NGINX_ERRORS)
-      console.log(require("node:fs").readFileSync(join(folder, "error.log"), "utf8").slice(-3000));
+    if (process.env.SHOW_NGINX_ERRORS) console.log(readFileSync(join(folder, "error.log"), "utf8").slice(-3000));
     for (const instance of instances) instance.kill("SIGTERM");
     await Promise.all(instances.map(stopped));
     rmSync(folder, { recursive: true, force: true });

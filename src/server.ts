@@ -32,9 +32,23 @@ import { pingDatabase } from "./db/availability";
 const PUBLISH_DUE_EVERY_MS = 60_000;
 const PRUNE_SYNC_LOG_EVERY_MS = 3_600_000;
 
+/**
+ * The first SIGTERM or SIGINT starts the stop; a SIGTERM after it is ignored, for supervisors send
+ * more than one (systemd's KillMode=control-group signals every process of the unit, then again
+ * those left once the main one has exited, and the primary signals its workers too): left to
+ * Node's default, it would cut the requests under way. A second SIGINT (Ctrl-C again) ends the
+ * process at once.
+ */
 function onStopSignal(stop: (signal: string) => void): void {
-  process.once("SIGTERM", () => stop("SIGTERM"));
-  process.once("SIGINT", () => stop("SIGINT"));
+  let stopping = false;
+  const handle = (signal: NodeJS.Signals) => {
+    if (!stopping) {
+      stopping = true;
+      stop(signal);
+    } else if (signal === "SIGINT") process.exit(130);
+  };
+  process.on("SIGTERM", handle);
+  process.on("SIGINT", handle);
 }
 
 /** A start-up failure the operator can fix: said in one line naming the setting, then exit 1. */

@@ -210,13 +210,16 @@ export function eventOperations(services: Services) {
     if (!event) throw new ApiError("rest-event-not-found", { ref: refText(ref) });
     if (event.status === "trash") throw new ApiError("event-no-longer-available");
     if (!canReadItem(ctx.principal, "events", event)) throw new ApiError("event-not-accessible");
-    const password = queryOf(req, "getEvent").password;
-    const opened =
-      event.passwordHash === null ||
-      editable(event, ctx.principal) ||
-      (await eventPasswords.opensOne(event.passwordHash, password, clientOf(req)));
-    if (!opened) throw new ApiError("event-password-protected");
+    await requireOpened(req, ctx, event);
     return event;
+  };
+
+  /** A password-protected event opens to those who may edit it, and to a request with its password. */
+  const requireOpened = async (req: Request, ctx: RequestContext, event: EventRecord): Promise<void> => {
+    if (event.passwordHash === null || editable(event, ctx.principal)) return;
+    const password = queryOf(req, "getEvent").password;
+    if (!(await eventPasswords.opensOne(event.passwordHash, password, clientOf(req))))
+      throw new ApiError("event-password-protected");
   };
 
   /** One event as an iCalendar file. */
