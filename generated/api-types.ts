@@ -208,7 +208,8 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The item's slug.
+                 * @description The item's slug, read as WordPress reads one asked for: in any case, percent-encoded or not
+                 *     (`jazz-night`, `Jazz-Night`, `%F0%9F%8E%B7-night` and `🎷-night` name the same slugs).
                  * @example blue-note
                  */
                 slug: components["parameters"]["ItemSlug"];
@@ -340,7 +341,8 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The item's slug.
+                 * @description The item's slug, read as WordPress reads one asked for: in any case, percent-encoded or not
+                 *     (`jazz-night`, `Jazz-Night`, `%F0%9F%8E%B7-night` and `🎷-night` name the same slugs).
                  * @example blue-note
                  */
                 slug: components["parameters"]["ItemSlug"];
@@ -469,7 +471,8 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The item's slug.
+                 * @description The item's slug, read as WordPress reads one asked for: in any case, percent-encoded or not
+                 *     (`jazz-night`, `Jazz-Night`, `%F0%9F%8E%B7-night` and `🎷-night` name the same slugs).
                  * @example blue-note
                  */
                 slug: components["parameters"]["ItemSlug"];
@@ -1165,7 +1168,7 @@ export interface components {
          *     today; a later version may add one, which a client should treat as `rest_invalid_param`.
          * @enum {string}
          */
-        ErrorDetailCode: "rest_invalid_type" | "rest_out_of_range" | "rest_too_short" | "rest_too_long" | "rest_too_few_items" | "rest_too_many_items" | "rest_not_in_enum" | "rest_invalid_format" | "rest_invalid_value" | "rest_missing_field" | "rest_empty_value" | "rest_invalid_param" | "rest_invalid_text" | "rest_too_deep" | "rest_invalid_date" | "rest_invalid_timezone" | "rest_end_before_start" | "rest_event_too_long" | "rest_invalid_slug" | "rest_invalid_term_name" | "rest_invalid_parent" | "rest_invalid_recurrence" | "rest_invalid_webhook_target" | "rest_invalid_import_source" | "rest_recurrence_too_costly" | "rest_too_many_occurrences" | "rest_too_many_dates" | "rest_missing_callback_param" | "rest_status_forbidden" | "rest_event_not_found" | "rest_venue_not_found" | "rest_organizer_not_found" | "rest_term_not_found" | "rest_user_not_found" | "rest_linked_item_not_found" | "rest_sync_filters_differ" | "rest_sync_not_paged" | "rest_invalid_response";
+        ErrorDetailCode: "rest_invalid_type" | "rest_out_of_range" | "rest_too_short" | "rest_too_long" | "rest_too_few_items" | "rest_too_many_items" | "rest_not_in_enum" | "rest_invalid_format" | "rest_invalid_value" | "rest_missing_field" | "rest_empty_value" | "rest_invalid_param" | "rest_invalid_text" | "rest_too_deep" | "rest_invalid_date" | "rest_invalid_timezone" | "rest_end_before_start" | "rest_event_too_long" | "rest_invalid_term_name" | "rest_invalid_parent" | "rest_invalid_recurrence" | "rest_invalid_webhook_target" | "rest_invalid_import_source" | "rest_recurrence_too_costly" | "rest_too_many_occurrences" | "rest_too_many_dates" | "rest_missing_callback_param" | "rest_status_forbidden" | "rest_event_not_found" | "rest_venue_not_found" | "rest_organizer_not_found" | "rest_term_not_found" | "rest_user_not_found" | "rest_linked_item_not_found" | "rest_sync_filters_differ" | "rest_sync_not_paged" | "rest_invalid_response";
         /**
          * @description The error envelope of every error response. `code` is stable and never translated;
          *     `message` is in the request language.
@@ -1252,7 +1255,7 @@ export interface components {
          */
         PhpBooleanFlag: boolean | ("true" | "false" | "1" | "0" | "yes" | "no" | "y" | "n" | "on" | "off" | "enable" | "disable" | "enabled" | "disabled") | string;
         /**
-         * @description Ids or slugs. In a query string, a comma-separated string or a repeated parameter; spaces around items and empty items are dropped.
+         * @description Ids or slugs (slugs read as by-slug routes read them, in any case, percent-encoded or not). In a query string, a comma-separated string or a repeated parameter; spaces around items and empty items are dropped.
          * @example [
          *       "12",
          *       "live-music"
@@ -1300,10 +1303,10 @@ export interface components {
          */
         GlobalIdLineage: components["schemas"]["GlobalId"][];
         /**
-         * @description The id of the user who owns the item.
+         * @description The id of the user who owns the item, as a string of digits, as WordPress gives a post's author.
          * @example 1
          */
-        ItemAuthor: number;
+        ItemAuthor: string;
         /**
          * @description A date and time, `YYYY-MM-DD HH:MM:SS`.
          * @example 2026-11-21 18:30:00
@@ -1495,10 +1498,10 @@ export interface components {
         };
         /**
          * @description A place where events happen. **Departure**: every field is present (null when empty, where the
-         *     original leaves empty fields out), `author` is an integer, and there is a `rest_url`.
+         *     original leaves empty fields out), and there is a `rest_url`.
          * @example {
          *       "id": 3,
-         *       "author": 1,
+         *       "author": "1",
          *       "status": "publish",
          *       "date": "2026-11-21 10:00:00",
          *       "date_utc": "2026-11-21 10:00:00",
@@ -1598,10 +1601,10 @@ export interface components {
         EventVenue: components["schemas"]["Venue"] | components["schemas"]["Venue"][] | components["schemas"]["Venue"][];
         /**
          * @description A person or organization that organizes events. **Departure**: every field is present (null
-         *     when empty), `author` is an integer, and there is a `rest_url`.
+         *     when empty), and there is a `rest_url`.
          * @example {
          *       "id": 7,
-         *       "author": 1,
+         *       "author": "1",
          *       "status": "publish",
          *       "date": "2026-11-21 10:00:00",
          *       "date_utc": "2026-11-21 10:00:00",
@@ -1672,7 +1675,7 @@ export interface components {
          *     original: `description`, `excerpt`, `cost` and `website` are empty, `image` is `false`,
          *     `cost_details` is empty, the flags (`all_day`, `show_map`, ...) are `null`, and `categories`,
          *     `tags`, `venue` and `organizer` are empty lists; title, dates, status, slug and links stay.
-         *     **Departure**: `author` is an integer; `ticketed` and `post_parent` are plain fields; a `cost`
+         *     **Departure**: `ticketed` and `post_parent` are plain fields; a `cost`
          *     written without a currency symbol is shown as written (no site currency is added), and `"0"` as
          *     `Free`; `excerpt` is made from the description when the event has none of its own (the
          *     original's is `""`); `show_map` and `show_map_link` are on unless a write turns them off;
@@ -1683,7 +1686,7 @@ export interface components {
          *       "global_id_lineage": [
          *         "localhost:8080?id=31&type=event"
          *       ],
-         *       "author": 1,
+         *       "author": "1",
          *       "status": "publish",
          *       "date": "2026-11-21 10:00:00",
          *       "date_utc": "2026-11-21 10:00:00",
@@ -1927,11 +1930,11 @@ export interface components {
             events: components["schemas"]["Event"][];
         } & components["schemas"]["CollectionTotals"];
         /**
-         * Format: int32
-         * @description The id of an existing user to own the item. Only users who may edit others' items can give it to someone else.
+         * @description The id of an existing user to own the item: a number (canonical), or a string of its digits, as
+         *     items show it. Only users who may edit others' items can give it to someone else.
          * @example 3
          */
-        WriteItemAuthor: number;
+        WriteItemAuthor: number | string;
         /**
          * @description A date: `YYYY-MM-DD`, `YYYY-MM-DD HH:MM[:SS]`, ISO 8601 with an offset, Unix seconds, or a
          *     relative phrase such as `now`, `tomorrow 9am`, `+5 days`, `next wednesday 4pm`,
@@ -1951,9 +1954,13 @@ export interface components {
          */
         WriteDescription: string | null;
         /**
-         * @description The slug, in the request language. It is normalized (lower case, no accents, words joined by
-         *     `-`) and made unique in that language with a `-2`, `-3`... suffix. Without it, a new item's
-         *     slug is made from its name, and so is a translation's, the first time it is given a name.
+         * @description The slug, in the request language. It is made a slug as WordPress makes one (`sanitize_title`):
+         *     tags stripped, accents removed, lower case, every other character past ASCII kept as its UTF-8
+         *     octets percent-encoded (`🎷` is `%f0%9f%8e%b7`), what is left but letters, digits, `_` and `-`
+         *     dropped, words joined by `-`, at most 200 characters; then made unique in that language with a
+         *     `-2`, `-3`... suffix. A slug of which nothing is left (`!!!`) is as if none were given. Without
+         *     one, a new item's slug is made from its name, and so is a translation's, the first time it is
+         *     given a name.
          * @example blue-note
          */
         WriteSlug: string;
@@ -1969,6 +1976,11 @@ export interface components {
          * @example https://images.example.org/blue-note.jpg
          */
         WriteImage: string | null;
+        /**
+         * @description A cost as a number, stored as its decimal text.
+         * @example 10
+         */
+        WriteCostNumber: number;
         /**
          * @description An absolute http(s) URL; `null` or `""` removes it. Its host is a name in ASCII (an IDN in its
          *     `xn--` form) or an IPv4 address, with a port up to 65535; no user name or password. Its path,
@@ -2085,17 +2097,26 @@ export interface components {
          */
         WriteIds: number[];
         /**
+         * @description A term's id, or its slug or name.
+         * @example 4
+         */
+        WriteTermRef: number | string;
+        /**
          * @description Categories or tags. Canonical: a list of their ids, kept in order (`[]` removes them all). As the
-         *     original accepts: a list of ids, slugs or names, or such items comma-separated in one string
-         *     (`""` removes them all). A slug or name is looked up in the request language, then the default
-         *     one; a name that matches no term creates one, for writers who may manage the taxonomy
-         *     (`403 rest_forbidden` for the others). An id must be of an existing term of the taxonomy.
+         *     original accepts: a list of ids, slugs or names, such items comma-separated in one string (`""`
+         *     removes them all), or an object whose values are such items, read as the list of its values in
+         *     order (PHP clients send arrays with keys so: `{"0": 2, "2": 7}`; and `{"id": 2}`; `{}` removes
+         *     them all). A slug or name is looked up in the request language, then the default one; a name
+         *     that matches no term creates one, for writers who may manage the taxonomy (`403
+         *     rest_forbidden` for the others). An id must be of an existing term of the taxonomy.
          * @example [
          *       4,
          *       5
          *     ]
          */
-        WriteTermRefs: components["schemas"]["WriteIds"] | (number | string)[] | string;
+        WriteTermRefs: components["schemas"]["WriteIds"] | components["schemas"]["WriteTermRef"][] | string | {
+            [key: string]: components["schemas"]["WriteTermRef"];
+        };
         /**
          * @description An existing item, by its id.
          * @example {
@@ -2239,7 +2260,12 @@ export interface components {
             slug?: components["schemas"]["WriteSlug"];
             status?: components["schemas"]["PostStatus"];
             /**
-             * @description The event's IANA time zone (`America/New_York`, `UTC`...). Default, on creation, the site time zone.
+             * @description The event's IANA time zone (`America/New_York`, `UTC`...). Default, on creation, the site
+             *     time zone. As the original accepts, WordPress's name of an offset (`UTC+2`, `UTC-3`,
+             *     `UTC+5.5`, `UTC+5:30`), which a site set to an offset gives as its events' zone: it is the
+             *     zone that has that offset all year, and is shown by that name (`Etc/GMT-2`, `Asia/Kolkata`;
+             *     **Departure**: the original shows the offset's name). An offset no place keeps all year
+             *     (`UTC+3.5`) is `400` (`rest_invalid_timezone`): name the place's zone instead.
              * @example America/New_York
              */
             timezone?: string;
@@ -2252,10 +2278,11 @@ export interface components {
             end_date?: components["schemas"]["WriteDate"];
             image?: components["schemas"]["WriteImage"];
             /**
-             * @description The cost, free text (`$23`, `20€`, `10 - 20`, `Free`) or a list of such texts.
+             * @description The cost, free text (`$23`, `20€`, `10 - 20`, `Free`) or a list of such texts; as the original
+             *     accepts, a number is its text (`10` is `"10"`), in a list too.
              * @example $23
              */
-            cost?: (string | null) | string[];
+            cost?: (string | null) | components["schemas"]["WriteCostNumber"] | (string | components["schemas"]["WriteCostNumber"])[];
             website?: components["schemas"]["WriteUrl"];
             show_map?: components["schemas"]["WriteFlag"];
             show_map_link?: components["schemas"]["WriteFlag"];
@@ -2495,8 +2522,9 @@ export interface components {
          */
         WriteTermDescription: string | null;
         /**
-         * @description The slug, in the request language. It is normalized (lower case, no accents, words joined by
-         *     `-`) and made unique with a `-2`, `-3`... suffix; without it, the slug is derived from the name.
+         * @description The slug, in the request language, made a slug as WordPress makes one (see `WriteSlug`) and
+         *     made unique with a `-2`, `-3`... suffix. A slug of which nothing is left (`!!!`) is as if none
+         *     were given; without one, the slug is made from the name.
          * @example live-music
          */
         WriteTermSlug: string;
@@ -4165,7 +4193,8 @@ export interface components {
          */
         Force: components["schemas"]["QueryFlag"];
         /**
-         * @description The item's slug.
+         * @description The item's slug, read as WordPress reads one asked for: in any case, percent-encoded or not
+         *     (`jazz-night`, `Jazz-Night`, `%F0%9F%8E%B7-night` and `🎷-night` name the same slugs).
          * @example blue-note
          */
         ItemSlug: string;
@@ -4266,7 +4295,7 @@ export interface components {
          */
         TermEvent: number;
         /**
-         * @description Only the term with exactly this slug (in the request language or the default one).
+         * @description Only the term with this slug (in the request language or the default one), read as by-slug routes read one (in any case, percent-encoded or not).
          * @example concerts
          */
         TermSlug: string;
@@ -5571,7 +5600,8 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The item's slug.
+                 * @description The item's slug, read as WordPress reads one asked for: in any case, percent-encoded or not
+                 *     (`jazz-night`, `Jazz-Night`, `%F0%9F%8E%B7-night` and `🎷-night` name the same slugs).
                  * @example blue-note
                  */
                 slug: components["parameters"]["ItemSlug"];
@@ -5657,7 +5687,8 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The item's slug.
+                 * @description The item's slug, read as WordPress reads one asked for: in any case, percent-encoded or not
+                 *     (`jazz-night`, `Jazz-Night`, `%F0%9F%8E%B7-night` and `🎷-night` name the same slugs).
                  * @example blue-note
                  */
                 slug: components["parameters"]["ItemSlug"];
@@ -5722,7 +5753,8 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The item's slug.
+                 * @description The item's slug, read as WordPress reads one asked for: in any case, percent-encoded or not
+                 *     (`jazz-night`, `Jazz-Night`, `%F0%9F%8E%B7-night` and `🎷-night` name the same slugs).
                  * @example blue-note
                  */
                 slug: components["parameters"]["ItemSlug"];
@@ -5794,7 +5826,8 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The item's slug.
+                 * @description The item's slug, read as WordPress reads one asked for: in any case, percent-encoded or not
+                 *     (`jazz-night`, `Jazz-Night`, `%F0%9F%8E%B7-night` and `🎷-night` name the same slugs).
                  * @example blue-note
                  */
                 slug: components["parameters"]["ItemSlug"];
@@ -5858,7 +5891,8 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The item's slug.
+                 * @description The item's slug, read as WordPress reads one asked for: in any case, percent-encoded or not
+                 *     (`jazz-night`, `Jazz-Night`, `%F0%9F%8E%B7-night` and `🎷-night` name the same slugs).
                  * @example blue-note
                  */
                 slug: components["parameters"]["ItemSlug"];
@@ -6390,7 +6424,8 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The item's slug.
+                 * @description The item's slug, read as WordPress reads one asked for: in any case, percent-encoded or not
+                 *     (`jazz-night`, `Jazz-Night`, `%F0%9F%8E%B7-night` and `🎷-night` name the same slugs).
                  * @example blue-note
                  */
                 slug: components["parameters"]["ItemSlug"];
@@ -6446,7 +6481,8 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The item's slug.
+                 * @description The item's slug, read as WordPress reads one asked for: in any case, percent-encoded or not
+                 *     (`jazz-night`, `Jazz-Night`, `%F0%9F%8E%B7-night` and `🎷-night` name the same slugs).
                  * @example blue-note
                  */
                 slug: components["parameters"]["ItemSlug"];
@@ -6504,7 +6540,8 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The item's slug.
+                 * @description The item's slug, read as WordPress reads one asked for: in any case, percent-encoded or not
+                 *     (`jazz-night`, `Jazz-Night`, `%F0%9F%8E%B7-night` and `🎷-night` name the same slugs).
                  * @example blue-note
                  */
                 slug: components["parameters"]["ItemSlug"];
@@ -6569,7 +6606,8 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The item's slug.
+                 * @description The item's slug, read as WordPress reads one asked for: in any case, percent-encoded or not
+                 *     (`jazz-night`, `Jazz-Night`, `%F0%9F%8E%B7-night` and `🎷-night` name the same slugs).
                  * @example blue-note
                  */
                 slug: components["parameters"]["ItemSlug"];
@@ -6626,7 +6664,8 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The item's slug.
+                 * @description The item's slug, read as WordPress reads one asked for: in any case, percent-encoded or not
+                 *     (`jazz-night`, `Jazz-Night`, `%F0%9F%8E%B7-night` and `🎷-night` name the same slugs).
                  * @example blue-note
                  */
                 slug: components["parameters"]["ItemSlug"];
@@ -7158,7 +7197,8 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The item's slug.
+                 * @description The item's slug, read as WordPress reads one asked for: in any case, percent-encoded or not
+                 *     (`jazz-night`, `Jazz-Night`, `%F0%9F%8E%B7-night` and `🎷-night` name the same slugs).
                  * @example blue-note
                  */
                 slug: components["parameters"]["ItemSlug"];
@@ -7214,7 +7254,8 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The item's slug.
+                 * @description The item's slug, read as WordPress reads one asked for: in any case, percent-encoded or not
+                 *     (`jazz-night`, `Jazz-Night`, `%F0%9F%8E%B7-night` and `🎷-night` name the same slugs).
                  * @example blue-note
                  */
                 slug: components["parameters"]["ItemSlug"];
@@ -7272,7 +7313,8 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The item's slug.
+                 * @description The item's slug, read as WordPress reads one asked for: in any case, percent-encoded or not
+                 *     (`jazz-night`, `Jazz-Night`, `%F0%9F%8E%B7-night` and `🎷-night` name the same slugs).
                  * @example blue-note
                  */
                 slug: components["parameters"]["ItemSlug"];
@@ -7337,7 +7379,8 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The item's slug.
+                 * @description The item's slug, read as WordPress reads one asked for: in any case, percent-encoded or not
+                 *     (`jazz-night`, `Jazz-Night`, `%F0%9F%8E%B7-night` and `🎷-night` name the same slugs).
                  * @example blue-note
                  */
                 slug: components["parameters"]["ItemSlug"];
@@ -7394,7 +7437,8 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The item's slug.
+                 * @description The item's slug, read as WordPress reads one asked for: in any case, percent-encoded or not
+                 *     (`jazz-night`, `Jazz-Night`, `%F0%9F%8E%B7-night` and `🎷-night` name the same slugs).
                  * @example blue-note
                  */
                 slug: components["parameters"]["ItemSlug"];
@@ -7502,7 +7546,7 @@ export interface operations {
                  */
                 event?: components["parameters"]["TermEvent"];
                 /**
-                 * @description Only the term with exactly this slug (in the request language or the default one).
+                 * @description Only the term with this slug (in the request language or the default one), read as by-slug routes read one (in any case, percent-encoded or not).
                  * @example concerts
                  */
                 slug?: components["parameters"]["TermSlug"];
@@ -7973,7 +8017,7 @@ export interface operations {
                  */
                 event?: components["parameters"]["TermEvent"];
                 /**
-                 * @description Only the term with exactly this slug (in the request language or the default one).
+                 * @description Only the term with this slug (in the request language or the default one), read as by-slug routes read one (in any case, percent-encoded or not).
                  * @example concerts
                  */
                 slug?: components["parameters"]["TermSlug"];

@@ -55,11 +55,24 @@ function withoutAnnotations(schema: unknown): unknown {
   return Object.fromEntries(kept.map(([key, value]) => [key, withoutAnnotations(value)]));
 }
 
-/** Whether `wider` takes every value `narrower` takes: equal, or a union with a branch that does, type by type. */
+/**
+ * Whether `wider` takes every value `narrower` takes: equal; a union of which each branch is
+ * taken; a union with a branch that takes it, type by type; or a list like it whose items take
+ * every item it takes.
+ */
 export function covers(wider: JsonObject, narrower: JsonObject): boolean {
   const [a, b] = [withoutAnnotations(wider) as JsonObject, withoutAnnotations(narrower) as JsonObject];
   if (isDeepStrictEqual(a, b)) return true;
+  const narrowerBranches = (b.anyOf ?? b.oneOf) as JsonObject[] | undefined;
+  if (narrowerBranches !== undefined && Object.keys(b).length === 1)
+    return narrowerBranches.every((branch) => covers(a, branch));
   if (Array.isArray(b.type)) return b.type.every((type) => covers(a, { ...b, type }));
+  if (Array.isArray(a.type) && typeof b.type === "string" && a.type.includes(b.type))
+    return isDeepStrictEqual({ ...a, type: b.type }, b);
+  if (a.type === "array" && b.type === "array" && a.items && b.items) {
+    const rest = (schema: JsonObject) => Object.fromEntries(Object.entries(schema).filter(([key]) => key !== "items"));
+    if (isDeepStrictEqual(rest(a), rest(b)) && covers(a.items as JsonObject, b.items as JsonObject)) return true;
+  }
   const branches = (a.anyOf ?? a.oneOf) as JsonObject[] | undefined;
   return branches !== undefined && branches.some((branch) => covers(branch, b));
 }

@@ -269,7 +269,7 @@ describe("AuthorizationCest", () => {
     const gift = await as("author", "POST", "/events", { ...event, author: users.otherAuthor.id });
     expect(gift.status).toBe(403);
     const byEditor = await as("editor", "POST", "/events", { ...event, author: users.author.id });
-    expect(byEditor.body.author).toBe(users.author.id);
+    expect(byEditor.body.author).toBe(String(users.author.id));
   });
 });
 

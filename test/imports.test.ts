@@ -753,7 +753,7 @@ describe("the import sources API", () => {
     );
     expect(await runSource(created.body.id)).toMatchObject({ status: "succeeded", created: 2 });
     const [event] = byTitle(await allEvents(), "Owned meetup #42");
-    expect((await ok(admin("GET", `/events/${event.id}`))).body.author).toBe(owner.id);
+    expect((await ok(admin("GET", `/events/${event.id}`))).body.author).toBe(String(owner.id));
     await server.db.write.user.update({ where: { id: owner.id }, data: { role: "editor" } });
     expect(await runSource(created.body.id)).toMatchObject({
       status: "failed",

@@ -402,7 +402,6 @@ describe.each<[Collection, string, string]>([
       ["name", ""],
       ["description", ""],
       ["slug", ""],
-      ["slug", "!!!"],
       ["name", 42],
     ])("rejects %s=%j with 400 naming it", async (field, value) => {
       const response = await server.raw("POST", path(collection), {

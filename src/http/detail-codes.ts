@@ -45,11 +45,11 @@ export const DETAIL_CODES = {
     },
   },
   rest_invalid_timezone: {
-    meaning: "not an IANA time zone",
+    meaning: "neither an IANA time zone nor an offset some place keeps all year",
     message: {
-      en: "Must be an IANA time zone, such as America/New_York or UTC.",
-      "pt-br": "Deve ser um fuso horário IANA, como America/Sao_Paulo ou UTC.",
-      es: "Debe ser una zona horaria IANA, como Europe/Madrid o UTC.",
+      en: "Must be an IANA time zone, such as America/New_York or UTC, or an offset some place keeps all year, such as UTC+2.",
+      "pt-br": "Deve ser um fuso horário IANA, como America/Sao_Paulo ou UTC, ou uma diferença que algum lugar mantém o ano todo, como UTC-3.",
+      es: "Debe ser una zona horaria IANA, como Europe/Madrid o UTC, o una diferencia que algún lugar mantiene todo el año, como UTC+2.",
     },
   },
   rest_end_before_start: {
@@ -66,14 +66,6 @@ export const DETAIL_CODES = {
       en: "An event may last at most 50 years.",
       "pt-br": "Um evento pode durar no máximo 50 anos.",
       es: "Un evento puede durar como máximo 50 años.",
-    },
-  },
-  rest_invalid_slug: {
-    meaning: "a slug with nothing left once normalized",
-    message: {
-      en: "Must contain at least one letter or digit.",
-      "pt-br": "Deve conter pelo menos uma letra ou um dígito.",
-      es: "Debe contener al menos una letra o un dígito.",
     },
   },
   rest_invalid_term_name: {

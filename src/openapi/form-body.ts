@@ -6,9 +6,11 @@ import type { JsonObject, SpecOperation } from "./spec";
  * A form-encoded body (`application/x-www-form-urlencoded`) holds only text: `post_parent=31`,
  * `geo_lat=59.9`, `show_map=1`, `venue[geo_lat]=59.9`. Before the body is validated, each value is
  * read as its field's schema declares it, as WordPress reads its parameters: text where the field
- * takes text, else a number, a boolean, or (`""` in a field that takes `null`) null. A value that
- * is none of those stays text, and validation refuses it as it would in JSON. The schema is the
- * operation's body schema, the same for both media types.
+ * takes text, else a number, a boolean, or (`""` in a field that takes `null`) null; one value
+ * where only a list is taken is a list of it (`event_types=event.created`: OpenAPI's form encoding
+ * writes a list of one item so, and WordPress's lists take one value). A value that is none of
+ * those stays text, and validation refuses it as it would in JSON. The schema is the operation's
+ * body schema, the same for both media types.
  */
 
 // A decimal number as a form writes it.
@@ -64,8 +66,14 @@ function itemSchema(schema: JsonObject): JsonObject | undefined {
   return partSchema(schema, (variant) => variant.items);
 }
 
+const SCALARS = ["string", "integer", "number", "boolean", "null", "object"];
+
 export function readFormValue(schema: JsonObject, value: unknown): unknown {
-  if (typeof value === "string") return readText(schema, value);
+  if (typeof value === "string") {
+    const types = typesOf(schema);
+    const items = types.has("array") && !SCALARS.some((type) => types.has(type)) ? itemSchema(schema) : undefined;
+    return items ? [readFormValue(items, value)] : readText(schema, value);
+  }
   if (Array.isArray(value)) {
     const items = itemSchema(schema);
     return items ? value.map((item) => readFormValue(items, item)) : value;

@@ -10,14 +10,15 @@ import type { Schemas } from "../../http/operation-types";
 const AMOUNT = /\d+(?:[.,]\d+)*/g;
 const FREE = /\bfree\b/i;
 
-/** The stored form: a string, or a JSON list of strings. */
-export function storedCost(input: string | string[] | null | undefined): string | null {
+/** The stored form: a string, or a JSON list of strings; a number given is its decimal text. */
+export function storedCost(input: string | number | Array<string | number> | null | undefined): string | null {
   if (input === null || input === undefined) return null;
+  const text = (item: string | number) => (typeof item === "number" ? String(item) : item.trim());
   if (Array.isArray(input)) {
-    const items = input.map((item) => item.trim()).filter((item) => item !== "");
+    const items = input.map(text).filter((item) => item !== "");
     return items.length > 0 ? JSON.stringify(items) : null;
   }
-  return input.trim() === "" ? null : input.trim();
+  return text(input) === "" ? null : text(input);
 }
 
 function costTexts(stored: string | null): string[] {

@@ -1,11 +1,6 @@
 import { DateTime } from "luxon";
-import {
-  formatWallClock,
-  instantOfWallClock,
-  isValidZone,
-  parseDateInput,
-  zoneAbbreviation,
-} from "../../dates/date-input";
+import { formatWallClock, instantOfWallClock, parseDateInput, zoneAbbreviation } from "../../dates/date-input";
+import { zoneNamed } from "../../dates/offset-zones";
 import type { ParamProblems } from "../../http/errors";
 import type { Schemas } from "../../http/operation-types";
 import { flagOf } from "../post-kernel/write-flags";
@@ -55,7 +50,9 @@ export function resolveEventTimes(
   }
   let timezone = current?.timezone ?? siteTimezone;
   if (input.timezone !== undefined) {
-    if (isValidZone(input.timezone)) timezone = input.timezone;
+    // A tz database name, or WordPress's name of an offset (`UTC+2`) read as its zone.
+    const zone = zoneNamed(input.timezone);
+    if (zone !== null) timezone = zone;
     else problems.add("timezone", "rest_invalid_timezone");
   }
   const wallClock = (param: "start_date" | "end_date", currentWall: string | undefined): string | null => {

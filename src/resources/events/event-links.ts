@@ -45,9 +45,10 @@ function organizerRefs(value: Schemas["WriteOrganizerRefs"]): LinkedRef<Schemas[
   return linkedRef(value);
 }
 
-/** Ids as numbers, slugs and names as text: from a list, or from one comma-separated string. */
+/** Ids as numbers, slugs and names as text: from a list, one comma-separated string, or an object's values (PHP's keyed arrays). */
 function termRefs(value: Schemas["WriteTermRefs"]): Array<number | string> {
-  const items: Array<number | string> = typeof value === "string" ? value.split(",") : value;
+  const items: Array<number | string> =
+    typeof value === "string" ? value.split(",") : Array.isArray(value) ? value : Object.values(value);
   return items
     .map((item) => (typeof item === "string" ? item.trim() : item))
     .filter((item) => item !== "")

@@ -47,6 +47,7 @@ import { createEvent, removeEvent, updateEvent } from "./event-store";
 import { eventCalendar, sendCalendar, wantsCalendar, withSeries, type KeptEvents } from "./event-ical";
 import type { Freshness } from "../../sync/representation-cache";
 import { postTombstoneRule } from "../../sync/sync-listing";
+import { slugLookupKeys } from "../../text/slug";
 
 /** A single GET shows the event with its schema.org data; writes answer without it. */
 const FORMS: ItemForms<EventRecord> = {
@@ -242,7 +243,8 @@ export function eventOperations(services: Services) {
     const freshness = await representations.freshen();
     const variant = `read|${ctx.language}|${ctx.apiBase}`;
     const idKey = (id: number) => `events:${id}|${variant}`;
-    const slugKey = "slug" in ref ? `events-slug:${ref.slug}|${variant}` : null;
+    // Under the slug as looked up (`Jazz-Night` and `jazz-night` are one), kept only when that exact slug matched.
+    const slugKey = "slug" in ref ? `events-slug:${slugLookupKeys(ref.slug)[0] ?? ""}|${variant}` : null;
     const keptBySlug = slugKey === null ? undefined : representations.get(slugKey);
     if (keptBySlug) return { freshness, idKey, slugKey, kept: keptBySlug, named: null };
     const named = await resolveEventId(db, ref, ctx);

@@ -10,6 +10,7 @@ import { isItemId, type ItemRef } from "../../http/operation-types";
 import type { Language } from "../../i18n/languages";
 import { ORGANIZER_COLUMNS, ORGANIZER_VALUE_TYPES, organizerSelect } from "../organizers/organizer-record";
 import { itemBySlugSql, slugMatchSql } from "../post-kernel/slug-sql";
+import { slugLookupKeys } from "../../text/slug";
 import { TERM_COLUMNS, TERM_VALUE_TYPES, termSelect } from "../terms/term-record";
 import { VENUE_COLUMNS, VENUE_VALUE_TYPES, venueSelect } from "../venues/venue-record";
 import {
@@ -276,10 +277,14 @@ export async function resolveEventId(
   order: { language: Language; defaultLanguage: Language },
 ): Promise<{ id: number; ownSlug: boolean } | null> {
   if (!("slug" in ref)) return isItemId(ref.id) ? { id: ref.id, ownSlug: false } : null;
-  const [row] = await db.direct.rows<{ eventId: number | string; language: string }>(
+  const [row] = await db.direct.rows<{ eventId: number | string; language: string; slug: string }>(
     slugMatchSql("EventText", ref.slug, order.language, order.defaultLanguage),
   );
-  return row === undefined ? null : { id: Number(row.eventId), ownSlug: row.language === order.language };
+  if (row === undefined) return null;
+  return {
+    id: Number(row.eventId),
+    ownSlug: row.language === order.language && row.slug === slugLookupKeys(ref.slug)[0],
+  };
 }
 
 export interface EventPage {

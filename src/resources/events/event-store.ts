@@ -11,7 +11,7 @@ import { changedColumns } from "../post-kernel/item-columns";
 import { lockItem, lockTarget } from "../post-kernel/post-repository";
 import { nameForNewSlug, textRowsToWrite } from "../post-kernel/item-texts";
 import { resolvePostFields, type PostWriteContext } from "../post-kernel/post-fields";
-import { checkSlugHasLetters, freeSlug, retryOnSlugClash, slugBase } from "../post-kernel/unique-slug";
+import { freeSlug, givenSlug, retryOnSlugClash, slugBase } from "../post-kernel/unique-slug";
 import { flagOf } from "../post-kernel/write-flags";
 import { storedCost } from "./event-cost";
 import type { AlsoInTransaction, LinkedItemWriters } from "../../services";
@@ -111,7 +111,7 @@ async function textChangeWithSlug(
   id: number,
 ) {
   const change = textChange(input, markupFilterOf(ctx.principal));
-  const wanted = input.slug ?? nameForNewSlug(EVENT_TEXT, event?.texts ?? [], ctx.language, change, id);
+  const wanted = givenSlug(input.slug) ?? nameForNewSlug(EVENT_TEXT, event?.texts ?? [], ctx.language, change, id);
   if (wanted !== undefined) {
     change.slug = await freeSlug(db, tx, `event:${ctx.language}`, slugBase(wanted, "event"), (candidates) =>
       takenEventSlugs(tx, ctx.language, candidates, event?.id ?? null),
@@ -235,7 +235,6 @@ export async function createEvent(
       const fields = await resolvePostFields(tx, input, ctx, problems);
       const given = resolveEventTimes(input, null, ctx.siteTimezone, ctx.now, problems);
       const rule = recurrenceWrite(input, null, given, problems);
-      checkSlugHasLetters(input.slug, problems);
       await checkItemLinks(db, tx, ctx, links, null, input.post_parent, problems);
       problems.throwIfAny();
       const { rule: recurrence, times } = rule
@@ -297,7 +296,6 @@ export async function updateEvent(
       const fields = await resolvePostFields(tx, input, ctx, problems, current);
       const times = resolveEventTimes(input, current, ctx.siteTimezone, ctx.now, problems);
       let recurrence = recurrenceWrite(input, current, times, problems);
-      checkSlugHasLetters(input.slug, problems);
       const links = linkChanges(wantedLinks, current);
       await checkItemLinks(db, tx, ctx, links, current, input.post_parent, problems);
       problems.throwIfAny();

@@ -1,5 +1,6 @@
 import { isWebUrl } from "../../text/web-url";
 import { MAX_EXDATES, MAX_RDATES } from "../../dates/recurrence-limits";
+import { zoneOfOffsetName } from "../../dates/offset-zones";
 import type { FeedEvent, FeedProblem, LinkedItemData, RemoteTerm, RestDetails } from "./feed-event";
 
 /**
@@ -196,21 +197,18 @@ function recurrenceOf(value: unknown): FeedEvent["recurrence"] | "too many dates
   return { rrule: value.rrule, rdate: dates(value.rdate), exdate: dates(value.exdate) };
 }
 
-const UTC_OFFSET = /^UTC([+-])(\d{1,2})(?:(?::(\d{2}))|(?:\.(\d+)))?$/;
+const UTC_OFFSET = /^UTC[+-]/i;
 
 /**
  * The event's zone and wall clocks. The Events Calendar gives a site set to an offset rather than
- * a city as WordPress names it (`UTC+0`, `UTC+2`, `UTC-3:30`, `UTC+5.5`): a whole hour is that
- * fixed zone (`UTC`, `Etc/GMT-2`: POSIX's sign is the reverse), any other offset the event's UTC
- * times in the zone `UTC`. Any other name is the source's, and the write says whether it is one.
+ * a city as WordPress names it (`UTC+0`, `UTC+2`, `UTC-3:30`, `UTC+5.5`): the zone that has that
+ * offset all year (src/dates/offset-zones.ts), else the event's UTC times in the zone `UTC`. Any
+ * other name is the source's, and the write says whether it is one.
  */
 function zoneAndTimes(item: Json, start: string, end: string, zone: string) {
-  const offset = UTC_OFFSET.exec(zone);
-  if (!offset) return { timezone: zone, start, end };
-  const [, sign, hours, minutes, fraction] = offset;
-  const whole = (minutes === undefined || Number(minutes) === 0) && (fraction === undefined || Number(fraction) === 0);
-  if (whole && Number(hours) <= 14)
-    return { timezone: Number(hours) === 0 ? "UTC" : `Etc/GMT${sign === "+" ? "-" : "+"}${Number(hours)}`, start, end };
+  if (!UTC_OFFSET.test(zone)) return { timezone: zone, start, end };
+  const fixed = zoneOfOffsetName(zone);
+  if (fixed !== null) return { timezone: fixed, start, end };
   const utcStart = text(item.utc_start_date, 19);
   const utcEnd = text(item.utc_end_date, 19);
   if (!utcStart || !WALL_CLOCK.test(utcStart) || !utcEnd || !WALL_CLOCK.test(utcEnd)) return null;

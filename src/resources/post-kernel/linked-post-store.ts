@@ -17,7 +17,7 @@ import type { LinkedPostFilters, LinkedPostOrder } from "./linked-post-query";
 import type { LinkedPostRepository } from "./linked-post-repository";
 import { LINKED_POST_TEXT, type LinkedPostTextField } from "./post-record";
 import { resolvePostFields, type PostFieldsInput, type PostWriteContext } from "./post-fields";
-import { checkSlugHasLetters, freeSlug, retryOnSlugClash, slugBase } from "./unique-slug";
+import { freeSlug, givenSlug, retryOnSlugClash, slugBase } from "./unique-slug";
 
 /**
  * The data layer venues and organizers share (TEC's "linked posts": the items events link to).
@@ -139,7 +139,8 @@ export function createLinkedPostStore<
     change: TextChange,
     id?: number,
   ): Promise<string | undefined> {
-    const wanted = input.slug ?? nameForNewSlug(LINKED_POST_TEXT, current?.texts ?? [], ctx.language, change, id);
+    const wanted =
+      givenSlug(input.slug) ?? nameForNewSlug(LINKED_POST_TEXT, current?.texts ?? [], ctx.language, change, id);
     if (wanted === undefined) return undefined;
     const asKept = !current || current.sourceLanguage === ctx.language;
     return freeSlug(
@@ -173,7 +174,6 @@ export function createLinkedPostStore<
     problems: ParamProblems,
   ): Promise<number | null> {
     const fields = await resolvePostFields(tx, input, ctx, problems);
-    checkSlugHasLetters(input.slug, problems);
     if (problems.any()) return null;
     const change = textChange(input, ctx);
     const columns = model.columns(input);
@@ -272,7 +272,6 @@ export function createLinkedPostStore<
           const current = await lockTarget(db, tx, repository.tables.table, target, () => repository.find(tx, id));
           const problems = new ParamProblems();
           const fields = await resolvePostFields(tx, input, ctx, problems, current);
-          checkSlugHasLetters(input.slug, problems);
           problems.throwIfAny();
           // Trashing through a status change unlinks the item from its events, as DELETE does.
           if (fields.status === "trash" && current.status !== "trash") await repository.unlinkEvents(tx, id);

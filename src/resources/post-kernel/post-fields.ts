@@ -5,7 +5,7 @@ import type { PostStatus } from "../../auth/visibility";
 import { parseDateInput } from "../../dates/date-input";
 import type { Tx } from "../../db/transaction";
 import { ApiError, type ParamProblems } from "../../http/errors";
-import type { Schemas } from "../../http/operation-types";
+import { isItemId, type Schemas } from "../../http/operation-types";
 import type { Language } from "../../i18n/languages";
 import { authorExists } from "./post-repository";
 
@@ -49,10 +49,13 @@ export async function resolvePostFields(
 ): Promise<ResolvedPostFields> {
   let authorId = current?.authorId ?? ctx.principal.userId;
   if (input.author !== undefined) {
-    if (!(await authorExists(tx, input.author))) problems.add("author", "rest_user_not_found", "notFound");
-    else if (input.author !== authorId && !can(ctx.principal.role, `edit_others_${ctx.type}`))
+    // A number, or its digits as items show them.
+    const wanted = Number(input.author);
+    if (!isItemId(wanted) || !(await authorExists(tx, wanted)))
+      problems.add("author", "rest_user_not_found", "notFound");
+    else if (wanted !== authorId && !can(ctx.principal.role, `edit_others_${ctx.type}`))
       throw new ApiError("rest_forbidden");
-    else authorId = input.author;
+    else authorId = wanted;
   }
 
   let postDate = current?.postDate ?? ctx.now;

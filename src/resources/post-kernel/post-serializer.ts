@@ -65,7 +65,7 @@ export function imageOf(url: string | null, kind: PostKind, id: number): Schemas
 export function postHead(record: PostRecordBase, ctx: RequestContext) {
   return {
     id: record.id,
-    author: record.authorId,
+    author: String(record.authorId),
     status: record.status as Schemas["PostStatus"],
     date: formatWallClock(record.postDate, ctx.siteTimezone),
     date_utc: formatWallClock(record.postDate, "UTC"),

@@ -1,6 +1,5 @@
 import type { Database } from "../../db/database";
 import { driverCause, lockFor, type Tx } from "../../db/transaction";
-import type { ParamProblems } from "../../http/errors";
 import { firstFreeSlug, slugify, type TakenAmong } from "../../text/slug";
 
 /** Codes of a duplicate value refused by a unique index: Prisma's, SQLite's (better-sqlite3), PostgreSQL's. */
@@ -32,9 +31,13 @@ export async function retryOnSlugClash<T>(write: () => Promise<T>): Promise<T> {
   }
 }
 
-/** A slug a write gives must keep a letter or a digit once normalized; else `rest_invalid_slug`. */
-export function checkSlugHasLetters(slug: string | undefined, problems: ParamProblems): void {
-  if (slug !== undefined && slugify(slug) === "") problems.add("slug", "rest_invalid_slug");
+/**
+ * The slug a write gives, if it makes one: as WordPress saves posts and terms, a slug of which
+ * nothing is left once made a slug (`!!!`, `<b></b>`) is as if none were given, and the item's
+ * is made from its name.
+ */
+export function givenSlug(slug: string | undefined): string | undefined {
+  return slug !== undefined && slugify(slug) !== "" ? slug : undefined;
 }
 
 /** The slug candidates' base: the slugified text, or a fallback for text with no letters. */

@@ -1,5 +1,7 @@
 import { Prisma } from "../../../generated/prisma/sqlite/client";
 import { inList, likePatternContaining } from "../../db/row-writes";
+import { slugLookupKeys } from "../../text/slug";
+import { slugIn } from "../post-kernel/slug-sql";
 import type { TermListQuery } from "./term-record";
 
 /**
@@ -27,10 +29,12 @@ function conditionsSql(query: TermListQuery): Prisma.Sql {
   for (const word of query.searchWords)
     conditions.push(Prisma.sql`"x"."searchText" LIKE ${likePatternContaining(word)} ESCAPE '\\'`);
   // A slug names the term by its slug in the request language, or in the default one.
-  if (query.slug !== undefined)
+  if (query.slug !== undefined) {
+    const keys = slugLookupKeys(query.slug);
     conditions.push(
-      Prisma.sql`("x"."slug" = ${query.slug} OR EXISTS (SELECT 1 FROM "TermText" "d" WHERE "d"."termId" = "i"."id" AND "d"."language" = ${query.defaultLanguage} AND "d"."slug" = ${query.slug}))`,
+      Prisma.sql`(${slugIn(Prisma.raw(`"x"."slug"`), keys)} OR EXISTS (SELECT 1 FROM "TermText" "d" WHERE "d"."termId" = "i"."id" AND "d"."language" = ${query.defaultLanguage} AND ${slugIn(Prisma.raw(`"d"."slug"`), keys)}))`,
     );
+  }
   return Prisma.join(conditions, " AND ");
 }
 

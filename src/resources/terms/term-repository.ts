@@ -21,6 +21,7 @@ import {
   type TermRecord,
 } from "./term-record";
 import { languageOrderSql } from "../post-kernel/slug-sql";
+import { slugLookupKeys } from "../../text/slug";
 import { termCountSql, termPageSql } from "./term-list-sql";
 
 /**
@@ -85,10 +86,9 @@ export function resolveTerm(db: Database, taxonomy: Taxonomy, id: number): Promi
 }
 
 /**
- * Ids of the terms that `refs` name, each ref an id or a slug (of the request language first,
- * then the default one, then any). Refs that name no term of the taxonomy come back in `unknown`.
+ * The term each of `slugs` names, by the slug lookup's language order and keys (see slug-sql.ts:
+ * `Music` finds `music`): one statement for them all.
  */
-/** The term each of `slugs` names, by the slug lookup's language order (see slug-sql.ts): one statement for them all. */
 async function termIdsBySlug(
   db: Database,
   taxonomy: Taxonomy,
@@ -97,13 +97,26 @@ async function termIdsBySlug(
   defaultLanguage: Language,
 ): Promise<Map<string, number>> {
   const order = languageOrderSql(Prisma.raw(`"language"`), language, defaultLanguage);
+  const keysOf = new Map(slugs.map((slug) => [slug, slugLookupKeys(slug)]));
+  const keys = [...new Set([...keysOf.values()].flat())];
+  if (keys.length === 0) return new Map();
   const rows = await db.direct.rows<{ slug: string; termId: number | bigint }>(
     Prisma.sql`SELECT "slug", "termId" FROM (SELECT "slug", "termId", ROW_NUMBER() OVER (PARTITION BY "slug" ORDER BY ${order}) AS "rank"
-      FROM "TermText" WHERE "taxonomy" = ${taxonomy} AND "slug" IN (${Prisma.join(slugs)})) "m" WHERE "rank" = 1`,
+      FROM "TermText" WHERE "taxonomy" = ${taxonomy} AND "slug" IN (${Prisma.join(keys)})) "m" WHERE "rank" = 1`,
   );
-  return new Map(rows.map((row) => [row.slug, Number(row.termId)]));
+  const termOfKey = new Map(rows.map((row) => [row.slug, Number(row.termId)]));
+  const terms = new Map<string, number>();
+  for (const [slug, candidates] of keysOf) {
+    const key = candidates.find((candidate) => termOfKey.has(candidate));
+    if (key !== undefined) terms.set(slug, termOfKey.get(key)!);
+  }
+  return terms;
 }
 
+/**
+ * Ids of the terms that `refs` name, each ref an id or a slug (of the request language first,
+ * then the default one, then any). Refs that name no term of the taxonomy come back in `unknown`.
+ */
 export async function resolveTermRefs(
   db: Database,
   taxonomy: Taxonomy,

@@ -8,10 +8,10 @@ import { markupFilterOf, type MarkupFilter } from "../../text/kses";
 import { can } from "../../auth/roles";
 import type { PostWriteContext } from "../post-kernel/post-fields";
 import { sortKeyOf } from "../../text/search-text";
-import { firstFreeSlug, slugify } from "../../text/slug";
+import { firstFreeSlug, slugify, slugLookupKeys } from "../../text/slug";
 import { lockTarget } from "../post-kernel/post-repository";
 import { nameForNewSlug, textRowsToWrite } from "../post-kernel/item-texts";
-import { checkSlugHasLetters } from "../post-kernel/unique-slug";
+import { givenSlug } from "../post-kernel/unique-slug";
 import type { TaxonomyConfig } from "./term-record";
 import {
   CATEGORIES,
@@ -126,12 +126,6 @@ async function uniqueSlug(tx: Tx, ctx: TermWriteContext, wanted: string, termId:
   return firstFreeSlug(base, (candidates) => takenTermSlugs(tx, ctx.config.taxonomy, ctx.language, candidates, termId));
 }
 
-function refuseSlugWithoutLetters(slug: string | undefined): void {
-  const problems = new ParamProblems();
-  checkSlugHasLetters(slug, problems);
-  problems.throwIfAny();
-}
-
 /**
  * Writes of a taxonomy's terms take turns (an advisory lock on PostgreSQL; SQLite writes one at a
  * time anyway): a name must be free among its siblings and a slug in its language, which a check
@@ -145,7 +139,7 @@ async function createTermIn(tx: Tx, ctx: TermWriteContext, given: Schemas["Creat
   const parentId = ctx.config.hierarchical && input.parent ? input.parent : null;
   if (ctx.config.hierarchical && input.parent !== undefined) await checkParent(tx, null, input.parent);
   await checkNameFree(tx, ctx, input.name, parentId, null);
-  const slug = await uniqueSlug(tx, ctx, input.slug ?? input.name, null);
+  const slug = await uniqueSlug(tx, ctx, givenSlug(input.slug) ?? input.name, null);
   const id = await insertTerm(tx, {
     taxonomy: ctx.config.taxonomy,
     parentId,
@@ -163,7 +157,6 @@ export async function createTerm(
   ctx: TermWriteContext,
   input: Schemas["CreateCategoryRequest"],
 ): Promise<TermRecord> {
-  refuseSlugWithoutLetters(input.slug);
   return inTransaction(db, async (tx) => {
     await takeTurns(db, tx, ctx.config);
     const id = await createTermIn(tx, ctx, input);
@@ -178,12 +171,18 @@ export async function createTerm(
 async function termsNamed(tx: Tx, ctx: TermWriteContext, texts: string[]): Promise<Map<string, number>> {
   const found = new Map<string, number>();
   if (texts.length === 0) return found;
-  const rows = await termTextsMatching(tx, ctx.config.taxonomy, texts, texts.map(sortKeyOf));
+  const keysOf = new Map(texts.map((text) => [text, slugLookupKeys(text)]));
+  const slugs = [...new Set([...keysOf.values()].flat())];
+  const rows = await termTextsMatching(tx, ctx.config.taxonomy, slugs, texts.map(sortKeyOf));
   const rank = (language: string) => (language === ctx.language ? 0 : language === ctx.defaultLanguage ? 1 : 2);
   const best = (matches: typeof rows) => [...matches].sort((a, b) => rank(a.language) - rank(b.language))[0];
   for (const text of texts) {
-    const match =
-      best(rows.filter((row) => row.slug === text)) ?? best(rows.filter((row) => row.sortKey === sortKeyOf(text)));
+    // Its slug (in any case or encoding, most exact first), else its name.
+    const bySlug = keysOf
+      .get(text)!
+      .map((key) => best(rows.filter((row) => row.slug === key)))
+      .find((match) => match !== undefined);
+    const match = bySlug ?? best(rows.filter((row) => row.sortKey === sortKeyOf(text)));
     if (match) found.set(text, match.termId);
   }
   return found;
@@ -310,7 +309,6 @@ export async function updateTerm(
   target: WriteTarget<TermRecord>,
   given: TermWrite,
 ): Promise<TermRecord> {
-  refuseSlugWithoutLetters(given.slug);
   const input = filtered(given, ctx.markup);
   const id = target.record.id;
   return inTransaction(db, async (tx) => {
@@ -334,7 +332,7 @@ export async function updateTerm(
     const change: Partial<Record<TermTextField, string | null>> = {};
     if (input.name !== undefined) change.name = input.name;
     if (input.description !== undefined) change.description = input.description;
-    const wantedSlug = input.slug ?? nameForNewSlug(TERM_TEXT, term.texts, ctx.language, change);
+    const wantedSlug = givenSlug(input.slug) ?? nameForNewSlug(TERM_TEXT, term.texts, ctx.language, change);
     if (wantedSlug !== undefined) change.slug = await uniqueSlug(tx, ctx, wantedSlug, id);
     await saveTerm(tx, id, { ...(parentId !== term.parentId ? { parentId } : {}), modifiedAt: ctx.now });
     await writeTexts(tx, term, ctx, change);

@@ -182,15 +182,26 @@ export async function saveApiKeyHash(db: Database, id: number, secretHash: strin
   await db.transact((tx) => updateRows(tx, "ApiKey", Prisma.sql`"id" = ${id}`, { secretHash }));
 }
 
-/** The user of an active application password of `login` whose digest is `secretHash`. */
+/**
+ * Whose application password a Basic credential's name asks for: the user of that login, or, as
+ * WordPress takes one, a user whose e-mail address it is (in any case), when it is one.
+ */
+function passwordOwnerIs(login: string): Prisma.Sql {
+  if (!login.includes("@")) return Prisma.sql`"u"."login" = ${login}`;
+  return Prisma.sql`("u"."login" = ${login} OR lower("u"."email") = ${login.toLowerCase()})`;
+}
+
+/** The user of an active application password of `login` (or of that e-mail address) whose digest is `secretHash`. */
 export async function applicationPasswordUser(
   db: Database,
   login: string,
   secretHash: string,
 ): Promise<PrincipalRow | null> {
+  // A login first, where one user's login is another's address.
   const [row] = await db.direct.rows<PrincipalColumns>(
     Prisma.sql`SELECT ${PRINCIPAL_SELECT} FROM "ApplicationPassword" "p" JOIN "User" "u" ON "u"."id" = "p"."userId"
-      WHERE "p"."revokedAt" IS NULL AND "u"."login" = ${login} AND "p"."secretHash" = ${secretHash} LIMIT 1`,
+      WHERE "p"."revokedAt" IS NULL AND ${passwordOwnerIs(login)} AND "p"."secretHash" = ${secretHash}
+      ORDER BY CASE WHEN "u"."login" = ${login} THEN 0 ELSE 1 END LIMIT 1`,
   );
   return row ? principalOf(row) : null;
 }
@@ -203,7 +214,7 @@ export async function legacyApplicationPasswords(
   const rows = await db.direct.rows<PrincipalColumns & { passwordRowId: number | bigint; secretHash: string }>(
     Prisma.sql`SELECT "p"."id" AS "passwordRowId", "p"."secretHash", ${PRINCIPAL_SELECT}
       FROM "ApplicationPassword" "p" JOIN "User" "u" ON "u"."id" = "p"."userId"
-      WHERE "p"."revokedAt" IS NULL AND "u"."login" = ${login} AND substr("p"."secretHash", 1, 7) = 'scrypt$'
+      WHERE "p"."revokedAt" IS NULL AND ${passwordOwnerIs(login)} AND substr("p"."secretHash", 1, 7) = 'scrypt$'
       ORDER BY "p"."id"`,
   );
   return rows.map((row) => ({ id: Number(row.passwordRowId), secretHash: row.secretHash, user: principalOf(row) }));
