@@ -4008,10 +4008,12 @@ export interface components {
         StrictDates: components["schemas"]["PhpBooleanFlag"];
         /**
          * @description Words to look for in the title, excerpt and description, in the request language (falling back
-         *     to the default language where an event is not translated). Case and accents are ignored; every
-         *     word must occur, as part of a word or whole (`fest` finds "Festival"); words are not reduced to
-         *     their stems (`festivals` does not find "Festival"), since a search finds what the original's
-         *     does. Results keep the list's order (`orderby`, start date unless given), as the original's event
+         *     to the default language where an event is not translated), read as WordPress reads a search:
+         *     `"a phrase"` is one term, `-word` (or `"-a phrase"`) leaves out the events that hold it, every
+         *     other term must occur, as part of a word or whole (`fest` finds "Festival"); single letters and
+         *     English stopwords (`the`, `at`, in `en` requests) are not looked for, and a search of ten terms
+         *     or more is looked for whole. Case and accents are ignored; words are not reduced to their stems
+         *     (`festivals` does not find "Festival"), since a search finds what the original's does. Results keep the list's order (`orderby`, start date unless given), as the original's event
          *     archive does; `orderby=relevance` ranks them by where the words are found. Password-protected events are
          *     found only by callers who may edit them or who give their `password` (as WordPress keeps
          *     protected posts out of visitors' searches). Search finds a word within the first 1,000
@@ -4200,8 +4202,9 @@ export interface components {
         ItemSlug: string;
         /**
          * @description Words to look for, in the request language (falling back to the default language where an item
-         *     is not translated). Case and accents are ignored; every word must occur somewhere in the item's
-         *     searchable fields.
+         *     is not translated), read as WordPress reads a search (see the events' `search`: `"a phrase"`,
+         *     `-word` to leave out, stopwords). Case and accents are ignored; every term must occur somewhere
+         *     in the item's searchable fields.
          * @example jazz club
          */
         PostSearch: string;
@@ -4682,10 +4685,12 @@ export interface operations {
                 strict_dates?: components["parameters"]["StrictDates"];
                 /**
                  * @description Words to look for in the title, excerpt and description, in the request language (falling back
-                 *     to the default language where an event is not translated). Case and accents are ignored; every
-                 *     word must occur, as part of a word or whole (`fest` finds "Festival"); words are not reduced to
-                 *     their stems (`festivals` does not find "Festival"), since a search finds what the original's
-                 *     does. Results keep the list's order (`orderby`, start date unless given), as the original's event
+                 *     to the default language where an event is not translated), read as WordPress reads a search:
+                 *     `"a phrase"` is one term, `-word` (or `"-a phrase"`) leaves out the events that hold it, every
+                 *     other term must occur, as part of a word or whole (`fest` finds "Festival"); single letters and
+                 *     English stopwords (`the`, `at`, in `en` requests) are not looked for, and a search of ten terms
+                 *     or more is looked for whole. Case and accents are ignored; words are not reduced to their stems
+                 *     (`festivals` does not find "Festival"), since a search finds what the original's does. Results keep the list's order (`orderby`, start date unless given), as the original's event
                  *     archive does; `orderby=relevance` ranks them by where the words are found. Password-protected events are
                  *     found only by callers who may edit them or who give their `password` (as WordPress keeps
                  *     protected posts out of visitors' searches). Search finds a word within the first 1,000
@@ -5013,10 +5018,12 @@ export interface operations {
                 strict_dates?: components["parameters"]["StrictDates"];
                 /**
                  * @description Words to look for in the title, excerpt and description, in the request language (falling back
-                 *     to the default language where an event is not translated). Case and accents are ignored; every
-                 *     word must occur, as part of a word or whole (`fest` finds "Festival"); words are not reduced to
-                 *     their stems (`festivals` does not find "Festival"), since a search finds what the original's
-                 *     does. Results keep the list's order (`orderby`, start date unless given), as the original's event
+                 *     to the default language where an event is not translated), read as WordPress reads a search:
+                 *     `"a phrase"` is one term, `-word` (or `"-a phrase"`) leaves out the events that hold it, every
+                 *     other term must occur, as part of a word or whole (`fest` finds "Festival"); single letters and
+                 *     English stopwords (`the`, `at`, in `en` requests) are not looked for, and a search of ten terms
+                 *     or more is looked for whole. Case and accents are ignored; words are not reduced to their stems
+                 *     (`festivals` does not find "Festival"), since a search finds what the original's does. Results keep the list's order (`orderby`, start date unless given), as the original's event
                  *     archive does; `orderby=relevance` ranks them by where the words are found. Password-protected events are
                  *     found only by callers who may edit them or who give their `password` (as WordPress keeps
                  *     protected posts out of visitors' searches). Search finds a word within the first 1,000
@@ -5943,8 +5950,9 @@ export interface operations {
                 per_page?: components["parameters"]["PerPage"];
                 /**
                  * @description Words to look for, in the request language (falling back to the default language where an item
-                 *     is not translated). Case and accents are ignored; every word must occur somewhere in the item's
-                 *     searchable fields.
+                 *     is not translated), read as WordPress reads a search (see the events' `search`: `"a phrase"`,
+                 *     `-word` to leave out, stopwords). Case and accents are ignored; every term must occur somewhere
+                 *     in the item's searchable fields.
                  * @example jazz club
                  */
                 search?: components["parameters"]["PostSearch"];
@@ -6716,8 +6724,9 @@ export interface operations {
                 per_page?: components["parameters"]["PerPage"];
                 /**
                  * @description Words to look for, in the request language (falling back to the default language where an item
-                 *     is not translated). Case and accents are ignored; every word must occur somewhere in the item's
-                 *     searchable fields.
+                 *     is not translated), read as WordPress reads a search (see the events' `search`: `"a phrase"`,
+                 *     `-word` to leave out, stopwords). Case and accents are ignored; every term must occur somewhere
+                 *     in the item's searchable fields.
                  * @example jazz club
                  */
                 search?: components["parameters"]["PostSearch"];

@@ -48,7 +48,8 @@ export const DETAIL_CODES = {
     meaning: "neither an IANA time zone nor an offset some place keeps all year",
     message: {
       en: "Must be an IANA time zone, such as America/New_York or UTC, or an offset some place keeps all year, such as UTC+2.",
-      "pt-br": "Deve ser um fuso horário IANA, como America/Sao_Paulo ou UTC, ou uma diferença que algum lugar mantém o ano todo, como UTC-3.",
+      "pt-br":
+        "Deve ser um fuso horário IANA, como America/Sao_Paulo ou UTC, ou uma diferença que algum lugar mantém o ano todo, como UTC-3.",
       es: "Debe ser una zona horaria IANA, como Europe/Madrid o UTC, o una diferencia que algún lugar mantiene todo el año, como UTC+2.",
     },
   },

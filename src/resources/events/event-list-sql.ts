@@ -25,7 +25,11 @@ export interface EventFilters {
   /** Which events the caller may see (and asked for), as an OR-list. */
   visible: StatusCondition[];
   window: EventWindow;
+  /** A search's words, that the index looks for (see searchOf in search-text.ts). */
   searchWords: string[];
+  /** A search's phrases, checked on the text as written; and the terms the text must not hold. */
+  searchPhrases?: string[];
+  searchExcluded?: string[];
   /**
    * SQLite: for each search word, the index's terms its token prefixes begin, when there are few
    * enough to be looked up one by one (searchTermsSql); null for a word with more. Unset: prefixes.
@@ -111,6 +115,20 @@ function protectedOpenSql({ passwordHash, editable }: EventFilters["protectedOpe
   return Prisma.sql`(${Prisma.join(open, " OR ")})`;
 }
 
+/** Whether a list is a search (of words, phrases or terms to leave out). */
+export function isSearch(filters: EventFilters): boolean {
+  return filters.searchWords.length + (filters.searchPhrases?.length ?? 0) + (filters.searchExcluded?.length ?? 0) > 0;
+}
+
+/**
+ * A search's terms to leave out: events whose text in the list's language holds one of them
+ * (`-music`), as WordPress's `NOT LIKE` on each searched field.
+ */
+function searchExclusionSql(language: Language, excluded: string[]): Prisma.Sql {
+  const likes = excluded.map((term) => Prisma.sql`"s"."searchText" LIKE ${`%${term}%`}`);
+  return Prisma.sql`NOT EXISTS (SELECT 1 FROM "EventText" "s" WHERE "s"."eventId" = "e"."id" AND "s"."language" = ${language} AND (${Prisma.join(likes, " OR ")}))`;
+}
+
 /** The rows (FROM) and conditions (WHERE) of a list of events, the event table aliased "e". */
 export function eventListSql(filters: EventFilters, provider: Provider): { from: Prisma.Sql; where: Prisma.Sql } {
   const { window } = filters;
@@ -124,9 +142,10 @@ export function eventListSql(filters: EventFilters, provider: Provider): { from:
   if (window.endsBefore) conditions.push(Prisma.sql`"e"."endsAt" < ${window.endsBefore}`);
   if (window.endsAfter) conditions.push(Prisma.sql`"e"."endsAt" > ${window.endsAfter}`);
   const searching = filters.searchWords.length > 0;
-  if (searching) {
-    const recheck = searchRecheckSql(filters.language, filters.searchWords);
+  if (isSearch(filters)) {
+    const recheck = searchRecheckSql(filters.language, filters.searchWords, filters.searchPhrases);
     if (recheck) conditions.push(recheck);
+    if (filters.searchExcluded?.length) conditions.push(searchExclusionSql(filters.language, filters.searchExcluded));
     conditions.push(protectedOpenSql(filters.protectedOpen));
   }
   // Most selective first, as calendars go: a venue or an organizer has few events, a tag more,
@@ -229,7 +248,7 @@ function onlyDateWindow(
     window.endsAfter === undefined &&
     filters.visible.length > 0 &&
     filters.visible.every((condition) => condition.authorId === undefined) &&
-    filters.searchWords.length === 0 &&
+    !isSearch(filters) &&
     filters.categoryIds === undefined &&
     filters.tagIds === undefined &&
     filters.venueIds === undefined &&
@@ -362,10 +381,11 @@ export function searchTermsSql(language: Language, words: string[]): Prisma.Sql 
 
 /**
  * What the index cannot tell of a search: that its text in `language` has the words longer than
- * the index's tokens (which it matched on their first characters). Null when it can tell it all.
+ * the index's tokens (which it matched on their first characters), and its phrases as written
+ * (the index finds their words anywhere). Null when it can tell it all.
  */
-export function searchRecheckSql(language: Language, words: string[]): Prisma.Sql | null {
-  const long = words.filter((word) => !indexedWhole(word));
+export function searchRecheckSql(language: Language, words: string[], phrases: string[] = []): Prisma.Sql | null {
+  const long = [...words.filter((word) => !indexedWhole(word)), ...phrases];
   if (long.length === 0) return null;
   const likes = long.map((word) => Prisma.sql`"s"."searchText" LIKE ${`%${word}%`}`);
   return Prisma.sql`EXISTS (SELECT 1 FROM "EventText" "s" WHERE "s"."eventId" = "e"."id" AND "s"."language" = ${language} AND ${Prisma.join(likes, " AND ")})`;
@@ -484,6 +504,8 @@ function publicSearchInWindow(filters: EventFilters): filters is PublicSearch {
   return (
     filters.searchWords.length > 0 &&
     filters.searchWords.every(indexedWhole) &&
+    !filters.searchPhrases?.length &&
+    !filters.searchExcluded?.length &&
     visible.length === 1 &&
     visible[0].status === "publish" &&
     visible[0].authorId === undefined &&

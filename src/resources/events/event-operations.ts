@@ -32,7 +32,7 @@ import {
   withoutJsonLd,
 } from "../post-kernel/item-operations";
 import { eventFiltersOf } from "./event-query";
-import type { EventFilters, EventOrderBy } from "./event-list-sql";
+import { isSearch, type EventFilters, type EventOrderBy } from "./event-list-sql";
 import { itemsShownBy, type EventRecord } from "./event-record";
 import {
   eventsAmong,
@@ -127,7 +127,7 @@ export function eventOperations(services: Services) {
       readShown: (ids) => eventsAmong(db, ctx, filters, ids),
       // The links repeat the effective window: defaulted and whole-day dates, as applied.
       echo: filters.window.echo,
-      pageKey: filters.searchWords.length > 0 ? undefined : JSON.stringify({ filters, orderBy, order }),
+      pageKey: isSearch(filters) ? undefined : JSON.stringify({ filters, orderBy, order }),
     };
   };
 

@@ -6,7 +6,7 @@ import type { Database } from "../../db/database";
 import { ParamProblems } from "../../http/errors";
 import type { QueryOf } from "../../http/operation-types";
 import type { RequestContext } from "../../http/request-context";
-import { searchWords } from "../../text/search-text";
+import { searchOf } from "../../text/search-text";
 import { resolveTermRefs } from "../terms/term-repository";
 import { organizerRepository } from "../organizers/organizer-repository";
 import { venueIdsWithin, venueRepository } from "../venues/venue-repository";
@@ -42,6 +42,13 @@ function allNameable(ids: number[], rows: OwnedItem[], principal: Principal | nu
  * private parent), are `400 rest_invalid_param` alike, all reported at once: a filter does not
  * tell whether a hidden item exists.
  */
+/** A list's search, as WordPress reads one (words, phrases, terms to leave out). */
+function searchFilters(search: string | undefined, language: string) {
+  if (!search) return { searchWords: [] };
+  const { words, phrases, excluded } = searchOf(search, language);
+  return { searchWords: words, searchPhrases: phrases, searchExcluded: excluded };
+}
+
 export async function eventFiltersOf(
   db: Database,
   query: QueryOf<"listEvents">,
@@ -55,7 +62,7 @@ export async function eventFiltersOf(
     language: ctx.language,
     visible: listableConditions(ctx.principal, "events", statusesToList(ctx.principal, "events", query.status)),
     window: eventWindow(query, ctx.siteTimezone, now, query.include === undefined, problems),
-    searchWords: query.search ? searchWords(query.search) : [],
+    ...searchFilters(query.search, ctx.language),
     featured: query.featured,
     ticketed: query.ticketed,
     includeIds: query.include,

@@ -28,14 +28,16 @@ function conditionsSql(tables: LinkedPostListTables, filters: LinkedPostFilters)
   const linkedEvent = (condition: Prisma.Sql) =>
     Prisma.sql`EXISTS (SELECT 1 FROM ${links} "l" JOIN "Event" "e" ON "e"."id" = "l"."eventId" WHERE "l".${key} = "i"."id" AND ${condition})`;
   const conditions = [visibleSql("i", filters.visible)];
-  if (filters.searchWords.length > 0) {
-    const likes = filters.searchWords.map(
-      (word) => Prisma.sql`"t"."searchText" LIKE ${likePatternContaining(word)} ESCAPE '\\'`,
+  const holding = (terms: string[], join: string) =>
+    Prisma.join(
+      terms.map((term) => Prisma.sql`"t"."searchText" LIKE ${likePatternContaining(term)} ESCAPE '\\'`),
+      join,
     );
-    conditions.push(
-      Prisma.sql`EXISTS (SELECT 1 FROM ${texts} "t" WHERE "t".${key} = "i"."id" AND "t"."language" = ${filters.language} AND ${Prisma.join(likes, " AND ")})`,
-    );
-  }
+  const textOf = (condition: Prisma.Sql) =>
+    Prisma.sql`EXISTS (SELECT 1 FROM ${texts} "t" WHERE "t".${key} = "i"."id" AND "t"."language" = ${filters.language} AND ${condition})`;
+  if (filters.searchWords.length > 0) conditions.push(textOf(holding(filters.searchWords, " AND ")));
+  if (filters.searchExcluded?.length)
+    conditions.push(Prisma.sql`NOT ${textOf(Prisma.sql`(${holding(filters.searchExcluded, " OR ")})`)}`);
   if (filters.eventId !== undefined)
     conditions.push(
       Prisma.sql`EXISTS (SELECT 1 FROM ${links} "l" WHERE "l".${key} = "i"."id" AND "l"."eventId" = ${filters.eventId})`,

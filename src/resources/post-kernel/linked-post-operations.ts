@@ -86,7 +86,10 @@ export function linkedPostOperations<R extends LinkedPostRecord, I>(
       readPage: (page, needed) => store.list(db, filters, orderBy, page, needed),
       readShown: async (ids) =>
         (await store.list(db, { ...filters, onlyIds: ids }, orderBy, { offset: 0, limit: ids.length })).items,
-      pageKey: filters.searchWords.length > 0 ? undefined : JSON.stringify({ filters, orderBy }),
+      pageKey:
+        filters.searchWords.length > 0 || filters.searchExcluded?.length
+          ? undefined
+          : JSON.stringify({ filters, orderBy }),
     };
   };
 

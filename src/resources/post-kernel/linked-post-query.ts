@@ -5,7 +5,7 @@ import { ParamProblems } from "../../http/errors";
 import type { QueryOf } from "../../http/operation-types";
 import type { RequestContext } from "../../http/request-context";
 import { modifiedWindowOf, type ModifiedWindow } from "../../sync/modified-window";
-import { searchWords } from "../../text/search-text";
+import { searchOf } from "../../text/search-text";
 
 /**
  * The filters of GET /venues and GET /organizers (docs/compatibility.md §6.1). Both models have the
@@ -15,7 +15,9 @@ export interface LinkedPostFilters {
   language: Language;
   /** Which items the caller may see (and asked for), as an OR-list. */
   visible: StatusCondition[];
+  /** A search's words and phrases, that every item found holds, and its terms to leave out (see searchOf). */
   searchWords: string[];
+  searchExcluded?: string[];
   /** Only items linked to this event. */
   eventId?: number;
   /**
@@ -34,6 +36,14 @@ export interface LinkedPostFilters {
 /** The query of both list operations (the spec gives them the same parameters). */
 export type LinkedPostListQuery = QueryOf<"listVenues"> & QueryOf<"listOrganizers">;
 
+/** A list's search, as WordPress reads one: its words and phrases are looked for alike (by LIKE). */
+function searchFiltersOf(search: string | undefined, language: string) {
+  if (!search) return { searchWords: [] };
+  const { words, phrases, excluded } = searchOf(search, language);
+  const inPhrases = new Set(phrases.flatMap((phrase) => phrase.split(" ")));
+  return { searchWords: [...words.filter((word) => !inPhrases.has(word)), ...phrases], searchExcluded: excluded };
+}
+
 /** The filters of a list's query, but `event` (an event filter is the events' to check: see ResourceBridges). */
 export function linkedPostFiltersOf(
   query: LinkedPostListQuery,
@@ -51,7 +61,7 @@ export function linkedPostFiltersOf(
   const filters: LinkedPostFilters = {
     language: ctx.language,
     visible: listableConditions(ctx.principal, type, statusesToList(ctx.principal, type, query.status)),
-    searchWords: query.search ? searchWords(query.search) : [],
+    ...searchFiltersOf(query.search, ctx.language),
     hasEvents: query.has_events === undefined ? undefined : { value: query.has_events, visible: readableEvents },
     modified: modifiedWindowOf(query, ctx.siteTimezone, now, problems),
   };
