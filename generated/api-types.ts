@@ -26,6 +26,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/rest-index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The REST API's index, as WordPress serves it
+         * @description WordPress's REST index (what its `/wp-json/` answers), for clients that discover the API as
+         *     WordPress clients do: the site's name and addresses, the namespaces (`calendar/events/v1`) and
+         *     every route, as the namespace index lists them, with the REST root's own. The same answer comes
+         *     at the REST root (`/`, or `REST_ROOT` when set: `/wp-json/`), at `/wp-json/` whatever
+         *     `REST_ROOT` is, at the site root's `?rest_route=/`, each under a language prefix too; and every
+         *     answer of the service carries `Link: <REST root>; rel="https://api.w.org/"`, as WordPress's
+         *     do, by which clients find it.
+         */
+        get: operations["getRestIndex"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/doc": {
         parameters: {
             query?: never;
@@ -1230,6 +1256,99 @@ export interface components {
                 };
             } & {
                 [key: string]: unknown;
+            };
+        };
+        /**
+         * @description WordPress's REST index: the site, its namespaces and every route. `routes` holds the REST
+         *     root's own route (`/`) and the namespace's, as the namespace index lists them.
+         * @example {
+         *       "name": "Events",
+         *       "description": "",
+         *       "url": "http://localhost:8080",
+         *       "home": "http://localhost:8080",
+         *       "gmt_offset": 0,
+         *       "timezone_string": "UTC",
+         *       "namespaces": [
+         *         "calendar/events/v1"
+         *       ],
+         *       "authentication": {},
+         *       "routes": {
+         *         "/": {
+         *           "namespace": "",
+         *           "methods": [
+         *             "GET"
+         *           ],
+         *           "endpoints": [
+         *             {
+         *               "methods": [
+         *                 "GET"
+         *               ],
+         *               "args": {}
+         *             }
+         *           ],
+         *           "_links": {
+         *             "self": [
+         *               {
+         *                 "href": "http://localhost:8080/"
+         *               }
+         *             ]
+         *           }
+         *         }
+         *       },
+         *       "_links": {
+         *         "help": [
+         *           {
+         *             "href": "http://localhost:8080/calendar/events/v1/doc"
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        RestIndex: {
+            /**
+             * @description The calendar's name, in the request language.
+             * @example Events
+             */
+            name: string;
+            /** @example  */
+            description: string;
+            /**
+             * Format: uri
+             * @description The site's address (`SITE_URL`, else the request's origin).
+             * @example http://localhost:8080
+             */
+            url: string;
+            /**
+             * Format: uri
+             * @example http://localhost:8080
+             */
+            home: string;
+            /**
+             * @description The site time zone's offset from UTC now, in hours, as WordPress gives a site's set to a city (`-5`, `5.5`).
+             * @example 0
+             */
+            gmt_offset: number;
+            /**
+             * @description The site time zone (`SITE_TIMEZONE`).
+             * @example UTC
+             */
+            timezone_string: string;
+            /**
+             * @example [
+             *       "calendar/events/v1"
+             *     ]
+             */
+            namespaces: string[];
+            /**
+             * @description How to sign in that WordPress would describe here; none (credentials are made with the CLI, see the README).
+             * @example {}
+             */
+            authentication: Record<string, never>;
+            routes: {
+                [key: string]: components["schemas"]["IndexRoute"];
+            };
+            _links: {
+                help: components["schemas"]["IndexLink"][];
             };
         };
         /** @description An OpenAPI 3.1 document (this one), with `servers[0].url` set to the REST base that was asked for. */
@@ -4432,6 +4551,13 @@ export interface components {
          */
         RetryAfter: number;
         /**
+         * @description The REST root, where WordPress clients find the REST index (`rel="https://api.w.org/"`), as
+         *     every WordPress answer gives it. Every answer of the service carries it (collections beside
+         *     their `next` and `prev` pages).
+         * @example <http://localhost:8080/>; rel="https://api.w.org/"
+         */
+        ApiDiscoveryLink: string;
+        /**
          * @description `Accept, Accept-Encoding`: the same URL answers JSON or HTML, as the request's Accept header asks, compressed as it accepts.
          * @example Accept, Accept-Encoding
          */
@@ -4526,6 +4652,52 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NamespaceIndex"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getRestIndex: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The language of the content and the messages, overriding the language prefix of the path
+                 *     (`/es/...`). Without either, the default language.
+                 * @example es
+                 */
+                i18n_language?: components["parameters"]["I18nLanguage"];
+            };
+            header?: {
+                /**
+                 * @description The entity tags (`ETag`) of copies the client has, comma-separated, or `*`. When one of them is
+                 *     the current representation's tag, the answer is `304 Not Modified`, without a body.
+                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The REST index. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["ApiDiscoveryLink"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestIndex"];
                 };
             };
             304: components["responses"]["NotModified"];

@@ -11,7 +11,15 @@ import { cors } from "./http/cors";
 import { createErrorHandler } from "./http/error-handler";
 import type { AllOperations } from "./http/operation-types";
 import { checkWriteTargets } from "./auth/write-targets";
-import { headAsGet, languagePrefix, namespaceRootSlash, noRoute, resolveContext } from "./http/request-pipeline";
+import {
+  discoveryLink,
+  headAsGet,
+  languagePrefix,
+  namespaceRootSlash,
+  noRoute,
+  resolveContext,
+  restIndexAliases,
+} from "./http/request-pipeline";
 import { readRequestBody } from "./http/request-body";
 import { refuseCrossSiteWrites } from "./http/cross-site-writes";
 import { jsonpCallbacks } from "./http/jsonp";
@@ -160,7 +168,9 @@ export function createApp({
   // Outside the namespace: no language prefix, no rate limit (see the spec's Health section).
   mountOperations(app, probes, handlers, "");
   app.use(languagePrefix);
+  app.use(discoveryLink(config));
   app.use(restRouteParameter(config.restRoot));
+  app.use(restIndexAliases(config.restRoot, namespaceBasePath(config)));
   app.use(methodOverride);
   app.use(jsonpCallbacks(config.jsonp));
   app.use(responseShaping);

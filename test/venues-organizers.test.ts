@@ -406,7 +406,11 @@ describe.each<[LinkedCollection, string, string]>([
         body: { author: editor.id, date_utc: "2020-02-02 02:02:02", status: "pending" },
         headers: ADMIN_HEADERS,
       });
-      expect(response.body).toMatchObject({ author: String(editor.id), date_utc: "2020-02-02 02:02:02", status: "pending" });
+      expect(response.body).toMatchObject({
+        author: String(editor.id),
+        date_utc: "2020-02-02 02:02:02",
+        status: "pending",
+      });
     });
 
     it("allows renaming to another item's name", async () => {

@@ -110,7 +110,11 @@ export function setCollectionHeaders(
   links: CollectionLinks,
 ): Array<[string, string]> {
   const headers = collectionHeaders(total, totalPages, links);
-  for (const [name, value] of headers) res.setHeader(name, value);
+  for (const [name, value] of headers) {
+    // The pages' links beside the REST root's (http/request-pipeline.ts, discoveryLink), in one field.
+    const before = name === "Link" ? res.getHeader("Link") : undefined;
+    res.setHeader(name, typeof before === "string" ? `${before}, ${value}` : value);
+  }
   return headers;
 }
 

@@ -34,6 +34,34 @@ export function namespaceRootSlash(basePath: string): RequestHandler {
   };
 }
 
+/**
+ * WordPress's REST index answers at the REST root (`REST_ROOT`, `/` by default), at `/wp-json/`
+ * whatever the root, and at the site root's `?rest_route=/` (which restRouteParameter made the
+ * REST root): the spec's `/rest-index`, where the routes take it.
+ */
+export function restIndexAliases(restRoot: string, basePath: string): RequestHandler {
+  const roots = new Set([restRoot || "/", `${restRoot}/`, "/wp-json", "/wp-json/"]);
+  return (req, _res, next) => {
+    const queryStart = req.url.indexOf("?");
+    const path = queryStart < 0 ? req.url : req.url.slice(0, queryStart);
+    if ((req.method === "GET" || req.method === "HEAD") && roots.has(path))
+      req.url = `${basePath}/rest-index${queryStart < 0 ? "" : req.url.slice(queryStart)}`;
+    next();
+  };
+}
+
+/**
+ * Every answer names the REST root as WordPress's do (`Link: <…>; rel="https://api.w.org/"`), in
+ * the request's language prefix: WordPress clients discover the API by it.
+ */
+export function discoveryLink(config: Config): RequestHandler {
+  return (req, res, next) => {
+    const prefix = req.prefixLanguage === undefined ? "" : `/${req.prefixLanguage}`;
+    res.setHeader("Link", `<${requestOrigin(req, config)}${prefix}${config.restRoot}/>; rel="https://api.w.org/"`);
+    next();
+  };
+}
+
 /** HEAD is answered by the GET route (Node leaves the body out of the response). */
 export const headAsGet: RequestHandler = (req, _res, next) => {
   if (req.method === "HEAD") req.method = "GET";

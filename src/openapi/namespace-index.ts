@@ -1,3 +1,5 @@
+import { DateTime } from "luxon";
+import type { Language } from "../i18n/languages";
 import { NAMESPACE, type JsonObject, type SpecOperation } from "./spec";
 
 /**
@@ -140,6 +142,42 @@ export function renderIndex(routes: Map<string, IndexRoute>, apiBase: string, re
   const rendered: JsonObject = {};
   for (const [key, route] of routes) rendered[key] = renderRoute(route, apiBase);
   return { namespace: NAMESPACE, routes: rendered, _links: { up: [{ href: restRootUrl }] } };
+}
+
+/** The calendar's name in each language, where WordPress gives its site's. */
+const CALENDAR_NAME: Record<Language, string> = { en: "Events", "pt-br": "Eventos", es: "Eventos" };
+
+/** Where the REST index is, and what it says of the site. */
+export interface RestIndexSite {
+  language: Language;
+  siteUrl: string;
+  siteTimezone: string;
+  restRootUrl: string;
+  documentationUrl: string;
+}
+
+/** WordPress's REST index (its `/wp-json/`): the site, the namespace, the REST root's route and the namespace's. */
+export function renderRestIndex(routes: Map<string, IndexRoute>, apiBase: string, site: RestIndexSite): JsonObject {
+  const root: JsonObject = {
+    namespace: "",
+    methods: ["GET"],
+    endpoints: [{ methods: ["GET"], args: {} }],
+    _links: { self: [{ href: site.restRootUrl }] },
+  };
+  const namespaceRoutes = renderIndex(routes, apiBase, site.restRootUrl).routes as JsonObject;
+  const offsetMinutes = DateTime.now().setZone(site.siteTimezone).offset;
+  return {
+    name: CALENDAR_NAME[site.language],
+    description: "",
+    url: site.siteUrl,
+    home: site.siteUrl,
+    gmt_offset: offsetMinutes / 60,
+    timezone_string: site.siteTimezone,
+    namespaces: [NAMESPACE],
+    authentication: {},
+    routes: { "/": root, ...namespaceRoutes },
+    _links: { help: [{ href: site.documentationUrl }] },
+  };
 }
 
 /** Each route's pattern, made once: every answer on a route looks its route up (route-options.ts). */

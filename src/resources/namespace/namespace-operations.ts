@@ -4,7 +4,7 @@ import type { Operation, Operations } from "../../http/operation-types";
 import { context } from "../../http/request-context";
 import type { Language } from "../../i18n/languages";
 import type { Documentation } from "../../openapi/documentation";
-import { renderIndex, type IndexRoute } from "../../openapi/namespace-index";
+import { renderIndex, renderRestIndex, type IndexRoute } from "../../openapi/namespace-index";
 import { NAMESPACE } from "../../openapi/spec";
 import type { Services } from "../../services";
 
@@ -13,7 +13,7 @@ export function namespaceOperations(
   services: Services,
   routes: (language: Language) => Map<string, IndexRoute>,
   documentation: Documentation,
-): Operations<"getNamespaceIndex" | "getApiDocumentation" | "headApiDocumentation"> {
+): Operations<"getNamespaceIndex" | "getRestIndex" | "getApiDocumentation" | "headApiDocumentation"> {
   // The REST root the client used (language prefix included), where WordPress points `up`.
   const restRootUrl = (apiBase: string) => `${apiBase.slice(0, apiBase.length - NAMESPACE.length - 1)}/`;
 
@@ -41,6 +41,19 @@ export function namespaceOperations(
       run(req, res) {
         const ctx = context(req);
         sendRepresentation(res, renderIndex(routes(ctx.language), ctx.apiBase, restRootUrl(ctx.apiBase)));
+      },
+    },
+    getRestIndex: {
+      run(req, res) {
+        const ctx = context(req);
+        const site = {
+          language: ctx.language,
+          siteUrl: ctx.siteUrl,
+          siteTimezone: ctx.siteTimezone,
+          restRootUrl: restRootUrl(ctx.apiBase),
+          documentationUrl: `${ctx.apiBase}/doc`,
+        };
+        sendRepresentation(res, renderRestIndex(routes(ctx.language), ctx.apiBase, site));
       },
     },
     getApiDocumentation: documentationPage,
