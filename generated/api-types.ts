@@ -1931,7 +1931,7 @@ export interface components {
              */
             timezone: string;
             /**
-             * @description The zone's abbreviation at the start of the event.
+             * @description The zone's abbreviation at the start of the event, as the time zone database gives it (as PHP does): `EST`, `CEST`, `JST`, and digits where the database has no letters (`-03` for São Paulo, `+0545` for Kathmandu).
              * @example EST
              */
             timezone_abbr: string;
@@ -3583,7 +3583,8 @@ export interface components {
         /**
          * @description The credential is valid, but its user may not do this (`rest_forbidden`), whatever its scheme;
          *     or a browser sent a write for a page of another site without CORS's consent (a form, a `no-cors`
-         *     fetch: `rest_cross_site_write`).
+         *     fetch, a POST with a form, multipart, text/plain or no body from an origin not listed by name:
+         *     `rest_cross_site_write`).
          */
         Forbidden: {
             headers: {

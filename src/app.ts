@@ -171,14 +171,15 @@ export function createApp({
   app.use(discoveryLink(config));
   app.use(restRouteParameter(config.restRoot));
   app.use(restIndexAliases(config.restRoot, namespaceBasePath(config)));
-  app.use(methodOverride);
   app.use(jsonpCallbacks(config.jsonp));
   app.use(responseShaping);
   app.use(rateLimit(config.rateLimitPerMinute));
   app.use(rejectNulInPath);
   app.use(namespaceRootSlash(namespaceBasePath(config)));
   app.use(headAsGet);
+  // Before the override: a page elsewhere sends `POST ...?_method=DELETE`, and no preflight asks.
   app.use(refuseCrossSiteWrites(config));
+  app.use(methodOverride);
   app.use(authenticate(new CredentialVerifier(db, config, credentialStore)));
   app.use(routeOptions(config, namespaceBasePath(config), indexRoutes, operations));
   app.use(

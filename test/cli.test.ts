@@ -136,7 +136,7 @@ describe("npm run cli", () => {
       reassigned_to: "heir",
       items_reassigned: 1,
     });
-    expect((await server.raw("GET", `/calendar/events/v1/venues/${venue.body.id}`)).body.author).toBe(heir.id);
+    expect((await server.raw("GET", `/calendar/events/v1/venues/${venue.body.id}`)).body.author).toBe(String(heir.id));
   });
 });
 

@@ -388,7 +388,7 @@ describe("writes a page on another site makes a browser send", () => {
     browserLike("POST", `${root}/events/${id}?_method=DELETE`, { ...editor.basic, ...headers }, "");
   const form = { "Content-Type": "application/x-www-form-urlencoded" };
 
-  it("are refused with 403 rest_cross_site_write: a form or no-cors fetch, or an unlisted origin with a simple body", async () => {
+  it("are refused with 403 rest_cross_site_write: a form or no-cors fetch, or an unlisted origin with a simple body, in any mode", async () => {
     const forms: Array<Record<string, string>> = [
       {
         "Content-Type": "text/plain",
@@ -403,6 +403,17 @@ describe("writes a page on another site makes a browser send", () => {
         "Sec-Fetch-Site": "same-site",
         "Sec-Fetch-Mode": "no-cors",
       },
+      // A CORS fetch with a simple body needs no preflight: the browser sends it with the
+      // credentials it remembered, and only hides the answer from the page.
+      {
+        "Content-Type": "text/plain",
+        Origin: "https://evil.example",
+        "Sec-Fetch-Site": "cross-site",
+        "Sec-Fetch-Mode": "cors",
+      },
+      { ...form, Origin: "null", "Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "cors" },
+      { "Content-Type": "multipart/form-data; boundary=x", Origin: "https://evil.example", "Sec-Fetch-Mode": "cors" },
+      { Origin: "null", "Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "cors" },
       // Browsers that send no fetch metadata.
       { "Content-Type": "text/plain", Origin: "https://evil.example" },
       { Origin: "null" },
@@ -443,6 +454,15 @@ describe("writes a page on another site makes a browser send", () => {
     expect(listed.status).toBe(200);
     const serverSide = await deleteAs({});
     expect(serverSide.status).toBe(200);
+    // A DELETE is never sent without a preflight: through CORS, with no body, it goes through.
+    const another = (await server.raw("POST", `${root}/events`, { body: event, headers: ADMIN_HEADERS })).body.id;
+    const corsDelete = await browserLike(
+      "DELETE",
+      `${root}/events/${another}`,
+      { ...editor.bearer, Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "cors" },
+      "",
+    );
+    expect(corsDelete.status).toBe(200);
   });
 });
 

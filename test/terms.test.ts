@@ -52,7 +52,7 @@ describe.each<[Collection, string, string]>([
       for (const header of ["X-TEC-Total", "X-TEC-TotalPages", "X-WP-Total", "X-WP-TotalPages"]) {
         expect(response.headers.get(header)).toBe("0");
       }
-      expect(response.headers.get("Link")).toBeNull();
+      expect(response.headers.get("Link")).toBe(`<${server.origin}/>; rel="https://api.w.org/"`);
     });
 
     it("hides terms no published event uses, unless hide_empty is false (1/0 accepted too)", async () => {
@@ -89,13 +89,15 @@ describe.each<[Collection, string, string]>([
       expect(first.data).not.toHaveProperty("previous_rest_url");
       expect(first.data.rest_url).toBe(`${server.base}/${collection}?page=1&per_page=3&hide_empty=false`);
       expect(first.data.next_rest_url).toBe(`${server.base}/${collection}?page=2&per_page=3&hide_empty=false`);
-      expect(first.response.headers.get("Link")).toBe(`<${first.data.next_rest_url}>; rel="next"`);
+      expect(first.response.headers.get("Link")).toBe(
+        `<${server.origin}/>; rel="https://api.w.org/", <${first.data.next_rest_url}>; rel="next"`,
+      );
 
       const second = await list(collection, { hide_empty: false, per_page: 3, page: 2 });
       expect(second.data.previous_rest_url).toBe(`${server.base}/${collection}?page=1&per_page=3&hide_empty=false`);
       expect(second.data.next_rest_url).toContain("page=3");
       expect(second.response.headers.get("Link")).toBe(
-        `<${second.data.next_rest_url}>; rel="next", <${second.data.previous_rest_url}>; rel="prev"`,
+        `<${server.origin}/>; rel="https://api.w.org/", <${second.data.next_rest_url}>; rel="next", <${second.data.previous_rest_url}>; rel="prev"`,
       );
 
       const third = await list(collection, { hide_empty: false, per_page: 3, page: 3 });

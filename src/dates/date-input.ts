@@ -1,5 +1,6 @@
 import strtotime from "locutus/php/datetime/strtotime";
 import { DateTime, IANAZone } from "luxon";
+import { databaseAbbreviation } from "./zone-abbreviations";
 
 /**
  * Date inputs, as clients of the original send them (docs/compatibility.md "What this service promises"):
@@ -268,32 +269,23 @@ export function dateDetails(wall: string): DateDetails {
   };
 }
 
-const ABBREVIATION_LOCALES = ["en-US", "en-GB", "en-AU", "pt-BR"];
-
 /**
- * The usual abbreviation of a zone at an instant (EST, CET, AEDT, BRT...). Intl knows each
- * abbreviation only in some locales, so several are tried; zones that have none get `GMT+8`.
+ * The abbreviation of a zone at an instant as the time zone database gives it (JST, CET, EDT, -03),
+ * as the original's PHP does; a zone the data does not hold gets Intl's short name (`GMT+9`).
  */
+export function zoneAbbreviation(zone: string, at: Date): string {
+  return databaseAbbreviation(zone, at) ?? intlAbbreviation(zone, at);
+}
+
 // Making a formatter costs a tenth of a millisecond or more: a daily series asks for hundreds.
 const abbreviationFormats = new Map<string, Intl.DateTimeFormat>();
 
-function abbreviationFormat(locale: string, zone: string): Intl.DateTimeFormat {
-  const key = `${locale}|${zone}`;
-  let format = abbreviationFormats.get(key);
+function intlAbbreviation(zone: string, at: Date): string {
+  let format = abbreviationFormats.get(zone);
   if (!format)
-    abbreviationFormats.set(key, (format = new Intl.DateTimeFormat(locale, { timeZone: zone, timeZoneName: "short" })));
-  return format;
-}
-
-export function zoneAbbreviation(zone: string, at: Date): string {
-  let fallback = "";
-  for (const locale of ABBREVIATION_LOCALES) {
-    const name =
-      abbreviationFormat(locale, zone)
-        .formatToParts(at)
-        .find((part) => part.type === "timeZoneName")?.value ?? "";
-    if (name && !/^(GMT|UTC)[+-]/.test(name)) return name;
-    fallback ||= name;
-  }
-  return fallback;
+    abbreviationFormats.set(
+      zone,
+      (format = new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "short" })),
+    );
+  return format.formatToParts(at).find((part) => part.type === "timeZoneName")?.value ?? "";
 }

@@ -6,15 +6,19 @@ import { requestOrigin } from "./request-context";
 /**
  * Writes that a page on another site can make a visitor's browser send, with credentials the
  * browser attaches by itself (Basic credentials it remembered), without CORS's consent: an HTML
- * form, or a `fetch` in `no-cors` mode, whose body is of a "simple" type (form-encoded, multipart
- * or text/plain) and which no preflight announces. WordPress refuses its cookie writes without a
- * nonce for the same reason. Refused (`403 rest_cross_site_write`):
- * - a write the browser marks as such: `Sec-Fetch-Site` other than `same-origin` or `none` with
- *   `Sec-Fetch-Mode` `navigate`, `nested-navigate` or `no-cors`;
- * - from a browser that sends no `Sec-Fetch-Mode`: a write with an `Origin` that is neither the
- *   service's own nor one CORS_ORIGINS lists by name, whose body is of a simple type.
- * Browser applications that send their own `Authorization` go through CORS (a preflight, then
- * `Sec-Fetch-Mode: cors`), and server-side clients send none of these headers: both are as before.
+ * form, or a `fetch` whose body is of a "simple" type (form-encoded, multipart, text/plain or none),
+ * which no preflight announces, whatever its mode: a `cors` fetch with `credentials: "include"`
+ * is sent, and acted on, before the browser hides the answer from the page. WordPress refuses its
+ * cookie writes without a nonce for the same reason. Refused (`403 rest_cross_site_write`):
+ * - a write the browser marks as a navigation or `no-cors` fetch from elsewhere: `Sec-Fetch-Site`
+ *   other than `same-origin` or `none` with `Sec-Fetch-Mode` `navigate`, `nested-navigate` or
+ *   `no-cors`;
+ * - a POST (the one write method a page may send without a preflight: checked before
+ *   `_method` turns it into another) from another site, with a simple body: an `Origin` neither
+ *   the service's own nor one CORS_ORIGINS lists by name (`null` included), or, without `Origin`,
+ *   `Sec-Fetch-Site` other than `same-origin` or `none`.
+ * Browser applications write through CORS with a JSON body (a preflight first), and server-side
+ * clients send none of these headers: both go through.
  */
 
 const READS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -32,16 +36,13 @@ export function refuseCrossSiteWrites(config: Config): RequestHandler {
   return (req, _res, next) => {
     if (READS.has(req.method)) return next();
     const site = req.headers["sec-fetch-site"];
-    const mode = req.headers["sec-fetch-mode"];
     const origin = req.headers.origin;
-    const marked = typeof site === "string" && !SAME_SITE_ORIGIN.has(site) && WITHOUT_CORS.has(String(mode));
-    const unmarked =
-      mode === undefined &&
-      typeof origin === "string" &&
-      origin !== requestOrigin(req, config) &&
-      !named.has(origin) &&
-      simpleBody(req);
-    if (marked || unmarked) return next(new ApiError("rest_cross_site_write"));
+    const fromElsewhere = typeof site === "string" && !SAME_SITE_ORIGIN.has(site);
+    const marked = fromElsewhere && WITHOUT_CORS.has(String(req.headers["sec-fetch-mode"]));
+    const crossSite =
+      typeof origin === "string" ? origin !== requestOrigin(req, config) && !named.has(origin) : fromElsewhere;
+    const withoutPreflight = req.method === "POST" && simpleBody(req);
+    if (marked || (crossSite && withoutPreflight)) return next(new ApiError("rest_cross_site_write"));
     next();
   };
 }

@@ -65,10 +65,10 @@ export const ERRORS = {
   rest_cross_site_write: {
     status: 403,
     message: {
-      en: "A write sent by a page of another site without CORS is refused: send it from this site, or through CORS with your own Authorization header.",
+      en: "A write sent by a page of another site without a CORS preflight is refused: send it from this site, or through CORS with your own Authorization header and a JSON body.",
       "pt-br":
-        "Uma escrita enviada por uma página de outro site sem CORS é recusada: envie-a deste site, ou por CORS com o seu próprio cabeçalho Authorization.",
-      es: "Se rechaza una escritura enviada por una página de otro sitio sin CORS: envíela desde este sitio, o mediante CORS con su propia cabecera Authorization.",
+        "Uma escrita enviada por uma página de outro site sem verificação prévia de CORS é recusada: envie-a deste site, ou por CORS com o seu próprio cabeçalho Authorization e um corpo JSON.",
+      es: "Se rechaza una escritura enviada por una página de otro sitio sin verificación previa de CORS: envíela desde este sitio, o mediante CORS con su propia cabecera Authorization y un cuerpo JSON.",
     },
   },
   rest_payload_too_large: {

@@ -59,9 +59,10 @@ describe("writes a page of another site makes a browser send", () => {
       expect(
         outcome(refuse, request("POST", { "sec-fetch-site": site, "sec-fetch-mode": "navigate" })),
       ).toBeUndefined();
-    expect(
-      outcome(refuse, request("POST", { "sec-fetch-site": "cross-site", "sec-fetch-mode": "cors", origin: elsewhere })),
-    ).toBeUndefined();
+    const cors = { "sec-fetch-site": "cross-site", "sec-fetch-mode": "cors", origin: elsewhere };
+    expect(outcome(refuse, request("POST", { ...cors, "content-type": "application/json" }))).toBeUndefined();
+    // Methods a page cannot send without a preflight, body or none.
+    for (const method of ["PUT", "PATCH", "DELETE"]) expect(outcome(refuse, request(method, cors))).toBeUndefined();
     expect(outcome(refuse, request("POST", { "content-type": "application/json" }))).toBeUndefined();
     for (const method of ["GET", "HEAD", "OPTIONS"])
       expect(outcome(refuse, request(method, { "sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate" }))).toBe(
@@ -70,6 +71,25 @@ describe("writes a page of another site makes a browser send", () => {
     // A mode without a site (no browser sends it), and a form from a server, which sends no Origin.
     expect(outcome(refuse, request("POST", { "sec-fetch-mode": "navigate" }))).toBeUndefined();
     expect(outcome(refuse, request("POST", { "content-type": "application/x-www-form-urlencoded" }))).toBeUndefined();
+  });
+
+  it("through CORS, are refused when a POST's body is simple (no preflight asked), unless the origin is listed", () => {
+    const cors = { "sec-fetch-site": "cross-site", "sec-fetch-mode": "cors" };
+    for (const type of [
+      "application/x-www-form-urlencoded",
+      "multipart/form-data; boundary=x",
+      "text/plain;charset=UTF-8",
+    ])
+      for (const origin of [elsewhere, "null"])
+        expect(outcome(refuse, request("POST", { ...cors, origin, "content-type": type }))).toBe(
+          "rest_cross_site_write",
+        );
+    expect(outcome(refuse, request("POST", { ...cors, origin: elsewhere }))).toBe("rest_cross_site_write");
+    expect(outcome(refuse, request("POST", { ...cors, "content-type": "text/plain" }))).toBe("rest_cross_site_write");
+    const listed = refuseCrossSiteWrites(loadConfig({ CORS_ORIGINS: elsewhere, CALENDAR_ADMIN_TOKEN: "x".repeat(32) }));
+    expect(
+      outcome(listed, request("POST", { ...cors, origin: elsewhere, "content-type": "text/plain" })),
+    ).toBeUndefined();
   });
 
   it("without fetch metadata, are refused by their Origin when the body is simple", () => {

@@ -20,6 +20,7 @@ export async function exercise(baseUrl: string, adminToken: string): Promise<Rec
   const stamp = Date.now();
 
   await seen("getNamespaceIndex", sdk.getNamespaceIndex({ client: anonymous }));
+  await seen("getRestIndex", sdk.getRestIndex({ client: anonymous }));
   await seen("getApiDocumentation", sdk.getApiDocumentation({ client: anonymous }));
   await seen("getHealth", sdk.getHealth({ client: anonymous }));
   await seen("getReadiness", sdk.getReadiness({ client: anonymous }));

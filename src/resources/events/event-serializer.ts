@@ -1,5 +1,5 @@
 import { canReadItem } from "../../auth/visibility";
-import { dateDetails, formatWallClock } from "../../dates/date-input";
+import { dateDetails, formatWallClock, zoneAbbreviation } from "../../dates/date-input";
 import type { Schemas } from "../../http/operation-types";
 import type { RequestContext } from "../../http/request-context";
 import { effectiveText } from "../../i18n/localized-text";
@@ -145,7 +145,9 @@ export function serializeEvent(
     utc_end_date: utcEnd,
     utc_end_date_details: dateDetails(utcEnd),
     timezone: event.timezone,
-    timezone_abbr: event.timezoneAbbr,
+    // Of the time zone data this release holds, not the stored copy an earlier release wrote (which
+    // it still writes, for a previous release serving beside it during an upgrade).
+    timezone_abbr: zoneAbbreviation(event.timezone, event.startsAt),
     ...describeCost(event.cost),
     website: event.website ?? url,
     show_map: event.showMap,
