@@ -176,10 +176,14 @@ describe("include", () => {
     expect(Object.keys(nested.body.data.params)).toEqual(["include"]);
   });
 
-  it("ignores the default date window (departure), but not explicit dates", async () => {
+  it("ignores the date window, the default and dates given, as the original does", async () => {
     const [past] = await createEvents(server, 1, { firstHour: -24 * 30 });
     expect(ids((await events(`?include=${past.id}`)).body.events)).toEqual([past.id]);
-    expect((await events(`?include=${past.id}&start_date=today`)).body.total).toBe(0);
+    const dated = await events(`?include=${past.id}&start_date=today&ends_before=2030-01-01&strict_dates=true`);
+    expect(ids(dated.body.events)).toEqual([past.id]);
+    expect(dated.body.rest_url).toContain("start_date=");
+    // Still read: a date that is none is 400.
+    expect((await events(`?include=${past.id}&start_date=not-a-date`)).status).toBe(400);
   });
 
   it("names a trashed event for those who may list the trash, with status=trash; for others it is unknown (issue 45)", async () => {

@@ -337,6 +337,20 @@ describe.each<[LinkedCollection, string, string]>([
         expect((await server.raw("GET", `${root}/${collection}${path}`, { headers: ADMIN_HEADERS })).status).toBe(200);
       }
     });
+    it(`shows a trashed ${noun} to those who may edit it, as the original does, and 403 to others`, async () => {
+      const trashed = await createLinkedVia(server, collection, { [name]: "Binned" });
+      const deleted = await server.raw("DELETE", `${root}/${collection}/${trashed.id}`, { headers: ADMIN_HEADERS });
+      expect(deleted.status).toBe(200);
+      for (const path of [`/${trashed.id}`, `/by-slug/${trashed.slug}`]) {
+        const anonymous = await server.raw("GET", `${root}/${collection}${path}`);
+        expect([anonymous.status, anonymous.body.code]).toEqual([403, `${noun}-not-accessible`]);
+        const admin = await server.raw("GET", `${root}/${collection}${path}`, { headers: ADMIN_HEADERS });
+        expect([admin.status, admin.body.status, admin.body.id]).toEqual([200, "trash", trashed.id]);
+      }
+      // Its list does not show it to anonymous callers either.
+      const listed = await server.raw("GET", `${root}/${collection}?search=Binned`);
+      expect(listed.body.total).toBe(0);
+    });
   });
 
   describe(`POST, PUT and PATCH /${collection}/{id} and by slug`, () => {

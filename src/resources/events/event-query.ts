@@ -49,6 +49,15 @@ function searchFilters(search: string | undefined, language: string) {
   return { searchWords: words, searchPhrases: phrases, searchExcluded: excluded };
 }
 
+/**
+ * As in the original, `include` lists those events whatever the dates: dates given with it are read
+ * (an unreadable one is 400) and repeated in the links, not applied.
+ */
+function windowOf(query: QueryOf<"listEvents">, siteTimezone: string, now: Date, problems: ParamProblems) {
+  const window = eventWindow(query, siteTimezone, now, query.include === undefined, problems);
+  return query.include === undefined ? window : { echo: window.echo };
+}
+
 export async function eventFiltersOf(
   db: Database,
   query: QueryOf<"listEvents">,
@@ -61,7 +70,7 @@ export async function eventFiltersOf(
   const filters: EventFilters = {
     language: ctx.language,
     visible: listableConditions(ctx.principal, "events", statusesToList(ctx.principal, "events", query.status)),
-    window: eventWindow(query, ctx.siteTimezone, now, query.include === undefined, problems),
+    window: windowOf(query, ctx.siteTimezone, now, problems),
     ...searchFilters(query.search, ctx.language),
     featured: query.featured,
     ticketed: query.ticketed,

@@ -1,5 +1,7 @@
 import type { Request, Response } from "express";
 import type { PostType } from "../../auth/roles";
+import { canEditItem } from "../../auth/post-permissions";
+import type { Principal } from "../../auth/principal";
 import { canReadItem } from "../../auth/visibility";
 import { writeTargetOf } from "../../auth/write-targets";
 import { sendRepresentation } from "../../http/conditional";
@@ -115,7 +117,7 @@ export function linkedPostOperations<R extends LinkedPostRecord, I>(
       const ref = itemRefOf(req);
       const record = await store.resolve(db, ref, ctx);
       if (!record) throw new ApiError(codes.notFound, { ref: refText(ref) });
-      if (!canReadItem(ctx.principal, type, record)) throw new ApiError(codes.notAccessible);
+      if (!readableOnItsRoute(ctx.principal, type, record)) throw new ApiError(codes.notAccessible);
       sendRepresentation(res, forms.read(record, ctx), { etag: itemTagOf(forms, record, ctx) });
     },
 
@@ -155,4 +157,14 @@ export function linkedPostOperations<R extends LinkedPostRecord, I>(
     update: { target: rules.edit, run: handlers.update },
     remove: { target: rules.remove, run: handlers.remove },
   };
+}
+
+/**
+ * A venue or organizer on its own route: a trashed one too, to those who may edit it (WordPress
+ * reads a trashed post's read_post as edit_post), so that it can be looked at before it is restored.
+ * Embedded in events and linked by writes, a trashed one stays unseen (canReadItem).
+ */
+function readableOnItsRoute(principal: Principal | null, type: PostType, record: LinkedPostRecord): boolean {
+  if (record.status === "trash") return principal !== null && canEditItem(principal, type, record);
+  return canReadItem(principal, type, record);
 }
