@@ -39,21 +39,27 @@ function statusError(status: number): StatusError {
 
 type SecurityRequirement = Record<string, string[]>;
 
+/** What an operation asks of its caller: the spec's `security`, and its `x-required-capabilities`. */
+export interface OperationAccess {
+  security?: SecurityRequirement[];
+  /**
+   * The capabilities the caller's role must hold (`edit_events`): kept out of the security
+   * requirements' scopes, which OpenAPI defines for OAuth2 and OpenID schemes only.
+   */
+  "x-required-capabilities"?: string[];
+}
+
 /**
- * Whether the caller may call an operation with these security requirements: one of them empty
- * (`{}`: anyone), or a signed-in caller whose role holds every capability (scope) of one of them
- * (none: any signed-in caller), whatever scheme the credential came in (`authenticate` verified it).
+ * Whether the caller may call an operation: one of its security requirements empty (`{}`: anyone),
+ * or a signed-in caller whose role holds every capability it requires (none: any signed-in caller),
+ * whatever scheme the credential came in (`authenticate` verified it).
  */
-export function mayCall(principal: Principal | null, requirements: SecurityRequirement[] | undefined): boolean {
+export function mayCall(principal: Principal | null, access: OperationAccess | undefined): boolean {
+  const requirements = access?.security;
   if (!requirements || requirements.length === 0) return true;
-  return requirements.some(
-    (requirement) =>
-      Object.keys(requirement).length === 0 ||
-      (principal !== null &&
-        Object.values(requirement)
-          .flat()
-          .every((scope) => can(principal.role, scope))),
-  );
+  if (requirements.some((requirement) => Object.keys(requirement).length === 0)) return true;
+  const capabilities = access?.["x-required-capabilities"] ?? [];
+  return principal !== null && capabilities.every((capability) => can(principal.role, capability));
 }
 
 /**
@@ -63,8 +69,7 @@ export function mayCall(principal: Principal | null, requirements: SecurityRequi
  * required", to every Basic caller it refused.)
  */
 export const requireOperationScopes: RequestHandler = (req, _res, next) => {
-  const requirements = (req as { openapi?: { schema?: { security?: SecurityRequirement[] } } }).openapi?.schema
-    ?.security;
-  if (mayCall(req.principal ?? null, requirements)) return next();
+  const operation = (req as { openapi?: { schema?: OperationAccess } }).openapi?.schema;
+  if (mayCall(req.principal ?? null, operation)) return next();
   next(statusError(req.principal ? 403 : 401));
 };

@@ -1,14 +1,24 @@
 import type { RequestHandler } from "express";
 
-/** What browser scripts may read from responses besides the basics: totals, page links, limits. */
+/**
+ * What browser scripts may read from responses besides the basics: totals, page links, the tag an
+ * If-Match needs, a new item's address, the methods allowed, limits, the sync token.
+ */
 const EXPOSED = [
   "X-TEC-Total",
   "X-TEC-TotalPages",
   "X-WP-Total",
   "X-WP-TotalPages",
   "Link",
+  "ETag",
+  "Location",
+  "Allow",
   "Content-Language",
   "Retry-After",
+  "RateLimit",
+  "RateLimit-Policy",
+  "X-Next-Sync-Token",
+  "X-Feed-Truncated",
   "X-Request-Id",
 ].join(", ");
 const METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE";

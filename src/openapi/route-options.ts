@@ -39,7 +39,7 @@ function methodsAllowed(
   operations: Map<string, SpecOperation>,
 ): string {
   const methods = new Set(
-    route.methods.filter((method) => mayCall(principal ?? null, operations.get(`${method} ${route.path}`)?.security)),
+    route.methods.filter((method) => mayCall(principal ?? null, operations.get(`${method} ${route.path}`))),
   );
   if (methods.has("GET")) methods.add("HEAD");
   return METHOD_ORDER.filter((method) => methods.has(method)).join(", ");

@@ -33,6 +33,8 @@ export interface SpecOperation {
   bodyRequired: boolean;
   /** The spec's security requirements; `{}` stands for anonymous access. */
   security: Array<Record<string, string[]>>;
+  /** The capabilities a caller's role must hold (`x-required-capabilities`). */
+  "x-required-capabilities": string[];
 }
 
 /**
@@ -132,6 +134,7 @@ export function operationsOf(spec: JsonObject): SpecOperation[] {
         bodySchema: content?.["application/json"]?.schema ?? null,
         bodyRequired: body?.required === true,
         security: (operation.security as SpecOperation["security"] | undefined) ?? globalSecurity,
+        "x-required-capabilities": (operation["x-required-capabilities"] as string[] | undefined) ?? [],
       });
     }
   }

@@ -208,19 +208,21 @@ describe("the request's caller", () => {
     expect(refused.req.principal).toBeUndefined();
   });
 
-  it("needs every scope of one of the operation's requirements: 401 when anonymous, 403 when a capability is missing", () => {
-    const outcome = (principal: unknown, security?: Array<Record<string, string[]>>) => {
+  it("needs every capability the operation requires: 401 when anonymous, 403 when a capability is missing", () => {
+    const outcome = (principal: unknown, security?: Array<Record<string, string[]>>, capabilities?: string[]) => {
       let passed: unknown = "not called";
-      const req = { principal, openapi: { schema: { security } } } as unknown as Request;
+      const schema = { security, "x-required-capabilities": capabilities };
+      const req = { principal, openapi: { schema } } as unknown as Request;
       requireOperationScopes(req, {} as never, (error?: unknown) => (passed = error));
       return passed === undefined ? "passed" : [(passed as { status: number }).status, (passed as Error).message];
     };
-    const both = (scopes: string[]): Array<Record<string, string[]>> => [{ bearerAuth: scopes }, { basicAuth: scopes }];
-    expect(outcome(null, both([]))).toEqual([401, "authentication required"]);
-    expect(outcome(maria(), both(["edit_events", "manage_webhooks"]))).toEqual([403, "not allowed"]);
-    expect(outcome(maria(), both(["edit_events", "manage_tags"]))).toBe("passed");
-    expect(outcome(maria(), [{ bearerAuth: ["manage_webhooks"] }, { basicAuth: ["edit_events"] }])).toBe("passed");
-    expect(outcome(null, [{}, { bearerAuth: ["manage_webhooks"] }])).toBe("passed");
+    const signedIn = [{ bearerAuth: [] }, { basicAuth: [] }];
+    expect(outcome(null, signedIn)).toEqual([401, "authentication required"]);
+    expect(outcome(null, signedIn, ["edit_events"])).toEqual([401, "authentication required"]);
+    expect(outcome(maria(), signedIn)).toBe("passed");
+    expect(outcome(maria(), signedIn, ["edit_events", "manage_webhooks"])).toEqual([403, "not allowed"]);
+    expect(outcome(maria(), signedIn, ["edit_events", "manage_tags"])).toBe("passed");
+    expect(outcome(null, [{}, { bearerAuth: [] }], ["manage_webhooks"])).toBe("passed");
     expect(outcome(null, undefined)).toBe("passed");
     expect(outcome(null, [])).toBe("passed");
   });
