@@ -216,7 +216,7 @@ describe("the request's caller", () => {
       requireOperationScopes(req, {} as never, (error?: unknown) => (passed = error));
       return passed === undefined ? "passed" : [(passed as { status: number }).status, (passed as Error).message];
     };
-    const signedIn = [{ bearerAuth: [] }, { basicAuth: [] }];
+    const signedIn: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { basicAuth: [] }];
     expect(outcome(null, signedIn)).toEqual([401, "authentication required"]);
     expect(outcome(null, signedIn, ["edit_events"])).toEqual([401, "authentication required"]);
     expect(outcome(maria(), signedIn)).toBe("passed");
