@@ -656,10 +656,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The numeric id of the item. A non-numeric id does not match this route.
-                 * @example 12
+                 * @description The numeric id of the tag. A non-numeric id does not match this route.
+                 * @example 24
                  */
-                id: components["parameters"]["ItemId"];
+                id: components["parameters"]["TagId"];
             };
             cookie?: never;
         };
@@ -2744,7 +2744,7 @@ export interface components {
         /**
          * @description A new tag. Unknown and read-only fields are ignored.
          * @example {
-         *       "name": "Outdoors"
+         *       "name": "Family friendly"
          *     }
          */
         CreateTagRequest: {
@@ -4133,7 +4133,7 @@ export interface components {
         IfNoneMatch: string;
         /**
          * @description The page of the collection to return, from 1.
-         * @example 2
+         * @example 1
          */
         Page: number;
         /**
@@ -4322,7 +4322,6 @@ export interface components {
          *     log keeps deletions (30 days unless configured otherwise), or not made by this site for this
          *     list, is `410 rest_sync_token_expired`: list again from the first page. See docs/clients.md,
          *     "Keeping a copy in sync".
-         * @example WzEsImV2ZW50cyIsNDIsMjE0NzQ4MzY0Nyx7fV0.8Jk1bPq2dLxN0aQvW3r7Zg
          */
         SyncToken: string;
         /**
@@ -4362,7 +4361,7 @@ export interface components {
          *     item's current representation, as a `GET` of the same URL by the same caller would give it,
          *     has none of these tags, or there is no item, nothing is written and the answer is
          *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
-         * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+         * @example *
          */
         IfMatch: string;
         /**
@@ -4427,7 +4426,6 @@ export interface components {
         /**
          * @description Terms to leave out, as ids or slugs; a list or a comma-separated string. Every item must be an existing term of this taxonomy.
          * @example [
-         *       "3",
          *       "concerts"
          *     ]
          */
@@ -4435,8 +4433,8 @@ export interface components {
         /**
          * @description Only these terms, as ids or slugs; a list or a comma-separated string. Every item must be an existing term of this taxonomy.
          * @example [
-         *       "3",
-         *       "4"
+         *       "music",
+         *       "outdoors"
          *     ]
          */
         TermInclude: components["schemas"]["IdOrSlugList"];
@@ -4488,6 +4486,11 @@ export interface components {
          * @example count
          */
         TagOrderBy: "name" | "id" | "term_id" | "slug" | "count" | "include" | "none" | "modified";
+        /**
+         * @description The numeric id of the tag. A non-numeric id does not match this route.
+         * @example 24
+         */
+        TagId: number;
     };
     requestBodies: {
         UpdateEvent: {
@@ -4883,7 +4886,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The page of the collection to return, from 1.
-                 * @example 2
+                 * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
@@ -5072,7 +5075,6 @@ export interface operations {
                  *     log keeps deletions (30 days unless configured otherwise), or not made by this site for this
                  *     list, is `410 rest_sync_token_expired`: list again from the first page. See docs/clients.md,
                  *     "Keeping a copy in sync".
-                 * @example WzEsImV2ZW50cyIsNDIsMjE0NzQ4MzY0Nyx7fV0.8Jk1bPq2dLxN0aQvW3r7Zg
                  */
                 sync_token?: components["parameters"]["SyncToken"];
                 /**
@@ -5534,7 +5536,7 @@ export interface operations {
                  *     item's current representation, as a `GET` of the same URL by the same caller would give it,
                  *     has none of these tags, or there is no item, nothing is written and the answer is
                  *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
-                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 * @example *
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
@@ -5601,7 +5603,7 @@ export interface operations {
                  *     item's current representation, as a `GET` of the same URL by the same caller would give it,
                  *     has none of these tags, or there is no item, nothing is written and the answer is
                  *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
-                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 * @example *
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
@@ -5675,7 +5677,7 @@ export interface operations {
                  *     item's current representation, as a `GET` of the same URL by the same caller would give it,
                  *     has none of these tags, or there is no item, nothing is written and the answer is
                  *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
-                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 * @example *
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
@@ -5741,7 +5743,7 @@ export interface operations {
                  *     item's current representation, as a `GET` of the same URL by the same caller would give it,
                  *     has none of these tags, or there is no item, nothing is written and the answer is
                  *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
-                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 * @example *
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
@@ -5955,7 +5957,7 @@ export interface operations {
                  *     item's current representation, as a `GET` of the same URL by the same caller would give it,
                  *     has none of these tags, or there is no item, nothing is written and the answer is
                  *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
-                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 * @example *
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
@@ -6023,7 +6025,7 @@ export interface operations {
                  *     item's current representation, as a `GET` of the same URL by the same caller would give it,
                  *     has none of these tags, or there is no item, nothing is written and the answer is
                  *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
-                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 * @example *
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
@@ -6098,7 +6100,7 @@ export interface operations {
                  *     item's current representation, as a `GET` of the same URL by the same caller would give it,
                  *     has none of these tags, or there is no item, nothing is written and the answer is
                  *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
-                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 * @example *
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
@@ -6165,7 +6167,7 @@ export interface operations {
                  *     item's current representation, as a `GET` of the same URL by the same caller would give it,
                  *     has none of these tags, or there is no item, nothing is written and the answer is
                  *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
-                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 * @example *
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
@@ -6214,7 +6216,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The page of the collection to return, from 1.
-                 * @example 2
+                 * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
@@ -6271,7 +6273,6 @@ export interface operations {
                  *     log keeps deletions (30 days unless configured otherwise), or not made by this site for this
                  *     list, is `410 rest_sync_token_expired`: list again from the first page. See docs/clients.md,
                  *     "Keeping a copy in sync".
-                 * @example WzEsImV2ZW50cyIsNDIsMjE0NzQ4MzY0Nyx7fV0.8Jk1bPq2dLxN0aQvW3r7Zg
                  */
                 sync_token?: components["parameters"]["SyncToken"];
                 /**
@@ -6472,7 +6473,7 @@ export interface operations {
                  *     item's current representation, as a `GET` of the same URL by the same caller would give it,
                  *     has none of these tags, or there is no item, nothing is written and the answer is
                  *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
-                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 * @example *
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
@@ -6532,7 +6533,7 @@ export interface operations {
                  *     item's current representation, as a `GET` of the same URL by the same caller would give it,
                  *     has none of these tags, or there is no item, nothing is written and the answer is
                  *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
-                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 * @example *
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
@@ -6599,7 +6600,7 @@ export interface operations {
                  *     item's current representation, as a `GET` of the same URL by the same caller would give it,
                  *     has none of these tags, or there is no item, nothing is written and the answer is
                  *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
-                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 * @example *
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
@@ -6658,7 +6659,7 @@ export interface operations {
                  *     item's current representation, as a `GET` of the same URL by the same caller would give it,
                  *     has none of these tags, or there is no item, nothing is written and the answer is
                  *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
-                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 * @example *
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
@@ -6774,7 +6775,7 @@ export interface operations {
                  *     item's current representation, as a `GET` of the same URL by the same caller would give it,
                  *     has none of these tags, or there is no item, nothing is written and the answer is
                  *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
-                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 * @example *
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
@@ -6835,7 +6836,7 @@ export interface operations {
                  *     item's current representation, as a `GET` of the same URL by the same caller would give it,
                  *     has none of these tags, or there is no item, nothing is written and the answer is
                  *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
-                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 * @example *
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
@@ -6903,7 +6904,7 @@ export interface operations {
                  *     item's current representation, as a `GET` of the same URL by the same caller would give it,
                  *     has none of these tags, or there is no item, nothing is written and the answer is
                  *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
-                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 * @example *
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
@@ -6963,7 +6964,7 @@ export interface operations {
                  *     item's current representation, as a `GET` of the same URL by the same caller would give it,
                  *     has none of these tags, or there is no item, nothing is written and the answer is
                  *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
-                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 * @example *
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
@@ -7012,7 +7013,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The page of the collection to return, from 1.
-                 * @example 2
+                 * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
@@ -7069,7 +7070,6 @@ export interface operations {
                  *     log keeps deletions (30 days unless configured otherwise), or not made by this site for this
                  *     list, is `410 rest_sync_token_expired`: list again from the first page. See docs/clients.md,
                  *     "Keeping a copy in sync".
-                 * @example WzEsImV2ZW50cyIsNDIsMjE0NzQ4MzY0Nyx7fV0.8Jk1bPq2dLxN0aQvW3r7Zg
                  */
                 sync_token?: components["parameters"]["SyncToken"];
                 /**
@@ -7270,7 +7270,7 @@ export interface operations {
                  *     item's current representation, as a `GET` of the same URL by the same caller would give it,
                  *     has none of these tags, or there is no item, nothing is written and the answer is
                  *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
-                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 * @example *
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
@@ -7330,7 +7330,7 @@ export interface operations {
                  *     item's current representation, as a `GET` of the same URL by the same caller would give it,
                  *     has none of these tags, or there is no item, nothing is written and the answer is
                  *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
-                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 * @example *
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
@@ -7397,7 +7397,7 @@ export interface operations {
                  *     item's current representation, as a `GET` of the same URL by the same caller would give it,
                  *     has none of these tags, or there is no item, nothing is written and the answer is
                  *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
-                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 * @example *
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
@@ -7456,7 +7456,7 @@ export interface operations {
                  *     item's current representation, as a `GET` of the same URL by the same caller would give it,
                  *     has none of these tags, or there is no item, nothing is written and the answer is
                  *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
-                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 * @example *
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
@@ -7572,7 +7572,7 @@ export interface operations {
                  *     item's current representation, as a `GET` of the same URL by the same caller would give it,
                  *     has none of these tags, or there is no item, nothing is written and the answer is
                  *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
-                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 * @example *
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
@@ -7633,7 +7633,7 @@ export interface operations {
                  *     item's current representation, as a `GET` of the same URL by the same caller would give it,
                  *     has none of these tags, or there is no item, nothing is written and the answer is
                  *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
-                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 * @example *
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
@@ -7701,7 +7701,7 @@ export interface operations {
                  *     item's current representation, as a `GET` of the same URL by the same caller would give it,
                  *     has none of these tags, or there is no item, nothing is written and the answer is
                  *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
-                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 * @example *
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
@@ -7761,7 +7761,7 @@ export interface operations {
                  *     item's current representation, as a `GET` of the same URL by the same caller would give it,
                  *     has none of these tags, or there is no item, nothing is written and the answer is
                  *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
-                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 * @example *
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
@@ -7810,7 +7810,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The page of the collection to return, from 1.
-                 * @example 2
+                 * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
@@ -7829,7 +7829,6 @@ export interface operations {
                 /**
                  * @description Terms to leave out, as ids or slugs; a list or a comma-separated string. Every item must be an existing term of this taxonomy.
                  * @example [
-                 *       "3",
                  *       "concerts"
                  *     ]
                  */
@@ -7837,8 +7836,8 @@ export interface operations {
                 /**
                  * @description Only these terms, as ids or slugs; a list or a comma-separated string. Every item must be an existing term of this taxonomy.
                  * @example [
-                 *       "3",
-                 *       "4"
+                 *       "music",
+                 *       "outdoors"
                  *     ]
                  */
                 include?: components["parameters"]["TermInclude"];
@@ -7894,7 +7893,6 @@ export interface operations {
                  *     log keeps deletions (30 days unless configured otherwise), or not made by this site for this
                  *     list, is `410 rest_sync_token_expired`: list again from the first page. See docs/clients.md,
                  *     "Keeping a copy in sync".
-                 * @example WzEsImV2ZW50cyIsNDIsMjE0NzQ4MzY0Nyx7fV0.8Jk1bPq2dLxN0aQvW3r7Zg
                  */
                 sync_token?: components["parameters"]["SyncToken"];
                 /**
@@ -8074,7 +8072,7 @@ export interface operations {
                  *     item's current representation, as a `GET` of the same URL by the same caller would give it,
                  *     has none of these tags, or there is no item, nothing is written and the answer is
                  *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
-                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 * @example *
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
@@ -8134,7 +8132,7 @@ export interface operations {
                  *     item's current representation, as a `GET` of the same URL by the same caller would give it,
                  *     has none of these tags, or there is no item, nothing is written and the answer is
                  *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
-                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 * @example *
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
@@ -8194,7 +8192,7 @@ export interface operations {
                  *     item's current representation, as a `GET` of the same URL by the same caller would give it,
                  *     has none of these tags, or there is no item, nothing is written and the answer is
                  *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
-                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 * @example *
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
@@ -8252,7 +8250,7 @@ export interface operations {
                  *     item's current representation, as a `GET` of the same URL by the same caller would give it,
                  *     has none of these tags, or there is no item, nothing is written and the answer is
                  *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
-                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 * @example *
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
@@ -8300,7 +8298,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The page of the collection to return, from 1.
-                 * @example 2
+                 * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
@@ -8319,7 +8317,6 @@ export interface operations {
                 /**
                  * @description Terms to leave out, as ids or slugs; a list or a comma-separated string. Every item must be an existing term of this taxonomy.
                  * @example [
-                 *       "3",
                  *       "concerts"
                  *     ]
                  */
@@ -8327,8 +8324,8 @@ export interface operations {
                 /**
                  * @description Only these terms, as ids or slugs; a list or a comma-separated string. Every item must be an existing term of this taxonomy.
                  * @example [
-                 *       "3",
-                 *       "4"
+                 *       "music",
+                 *       "outdoors"
                  *     ]
                  */
                 include?: components["parameters"]["TermInclude"];
@@ -8379,7 +8376,6 @@ export interface operations {
                  *     log keeps deletions (30 days unless configured otherwise), or not made by this site for this
                  *     list, is `410 rest_sync_token_expired`: list again from the first page. See docs/clients.md,
                  *     "Keeping a copy in sync".
-                 * @example WzEsImV2ZW50cyIsNDIsMjE0NzQ4MzY0Nyx7fV0.8Jk1bPq2dLxN0aQvW3r7Zg
                  */
                 sync_token?: components["parameters"]["SyncToken"];
                 /**
@@ -8508,10 +8504,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The numeric id of the item. A non-numeric id does not match this route.
-                 * @example 12
+                 * @description The numeric id of the tag. A non-numeric id does not match this route.
+                 * @example 24
                  */
-                id: components["parameters"]["ItemId"];
+                id: components["parameters"]["TagId"];
             };
             cookie?: never;
         };
@@ -8559,16 +8555,16 @@ export interface operations {
                  *     item's current representation, as a `GET` of the same URL by the same caller would give it,
                  *     has none of these tags, or there is no item, nothing is written and the answer is
                  *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
-                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 * @example *
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /**
-                 * @description The numeric id of the item. A non-numeric id does not match this route.
-                 * @example 12
+                 * @description The numeric id of the tag. A non-numeric id does not match this route.
+                 * @example 24
                  */
-                id: components["parameters"]["ItemId"];
+                id: components["parameters"]["TagId"];
             };
             cookie?: never;
         };
@@ -8619,16 +8615,16 @@ export interface operations {
                  *     item's current representation, as a `GET` of the same URL by the same caller would give it,
                  *     has none of these tags, or there is no item, nothing is written and the answer is
                  *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
-                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 * @example *
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /**
-                 * @description The numeric id of the item. A non-numeric id does not match this route.
-                 * @example 12
+                 * @description The numeric id of the tag. A non-numeric id does not match this route.
+                 * @example 24
                  */
-                id: components["parameters"]["ItemId"];
+                id: components["parameters"]["TagId"];
             };
             cookie?: never;
         };
@@ -8679,16 +8675,16 @@ export interface operations {
                  *     item's current representation, as a `GET` of the same URL by the same caller would give it,
                  *     has none of these tags, or there is no item, nothing is written and the answer is
                  *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
-                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 * @example *
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /**
-                 * @description The numeric id of the item. A non-numeric id does not match this route.
-                 * @example 12
+                 * @description The numeric id of the tag. A non-numeric id does not match this route.
+                 * @example 24
                  */
-                id: components["parameters"]["ItemId"];
+                id: components["parameters"]["TagId"];
             };
             cookie?: never;
         };
@@ -8737,16 +8733,16 @@ export interface operations {
                  *     item's current representation, as a `GET` of the same URL by the same caller would give it,
                  *     has none of these tags, or there is no item, nothing is written and the answer is
                  *     `412 rest_precondition_failed`: read the item again, and redo the change on what it is now.
-                 * @example "Rk3x2Wm1Zc9Qp0Ls7Vb4Nt8Hy6D"
+                 * @example *
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /**
-                 * @description The numeric id of the item. A non-numeric id does not match this route.
-                 * @example 12
+                 * @description The numeric id of the tag. A non-numeric id does not match this route.
+                 * @example 24
                  */
-                id: components["parameters"]["ItemId"];
+                id: components["parameters"]["TagId"];
             };
             cookie?: never;
         };
@@ -8785,7 +8781,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The page of the collection to return, from 1.
-                 * @example 2
+                 * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
@@ -9139,7 +9135,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The page of the collection to return, from 1.
-                 * @example 2
+                 * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
@@ -9261,7 +9257,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The page of the collection to return, from 1.
-                 * @example 2
+                 * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
@@ -9677,7 +9673,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The page of the collection to return, from 1.
-                 * @example 2
+                 * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**

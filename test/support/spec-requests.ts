@@ -1,3 +1,5 @@
+import Ajv2020, { type ValidateFunction } from "ajv/dist/2020";
+import addFormats from "ajv-formats";
 import fc from "fast-check";
 import { pointer } from "../../src/openapi/spec";
 
@@ -425,4 +427,120 @@ function mostlyValidBody(document: Json, schema: Json): fc.Arbitrary<unknown> {
       fc.option(fc.tuple(fc.constantFrom("unknown_field", "id", "__proto__"), hostileValue()), { freq: 4 }),
     )
     .map(([record, extra]) => (extra ? { ...(record as object), [extra[0]]: extra[1] } : record));
+}
+
+/**
+ * Whether a value is one its schema takes, as the document says (Ajv, JSON Schema 2020-12, the
+ * document's references resolved): what the service's own validator may not refuse.
+ */
+export function schemaJudge(document: Json): (schema: Json, value: unknown) => boolean {
+  const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
+  addFormats(ajv);
+  ajv.addSchema(document, "doc");
+  const compiled = new Map<Json, ValidateFunction>();
+  return (schema, value) => {
+    let validate = compiled.get(schema);
+    if (!validate) {
+      const rooted = JSON.parse(JSON.stringify(schema).replace(/"\$ref":"#\//g, '"$ref":"doc#/')) as Json;
+      compiled.set(schema, (validate = ajv.compile(rooted)));
+    }
+    return validate(value);
+  };
+}
+
+/** A value the schema takes: patterns matched, then checked against the whole schema. */
+function takenValue(document: Json, schema: Json, judge: (schema: Json, value: unknown) => boolean, depth = 0) {
+  return matchingValue(document, schema, depth).filter((value) => judge(schema, value));
+}
+
+function matchingValue(document: Json, raw: Json, depth: number): fc.Arbitrary<unknown> {
+  const schema = resolveRef(document, raw);
+  if (depth > 4) return fc.constant(schema.example ?? null);
+  const variants = schema.oneOf ?? schema.anyOf;
+  if (Array.isArray(variants))
+    return fc.oneof(...variants.map((variant: Json) => matchingValue(document, variant, depth + 1)));
+  if (typeof schema.pattern === "string" && schema.enum === undefined) {
+    let matching: fc.Arbitrary<string>;
+    try {
+      matching = fc.stringMatching(new RegExp(schema.pattern));
+    } catch {
+      return schemaValue(document, schema, depth);
+    }
+    const max = schema.maxLength ?? 200;
+    return matching.map((text) => text.slice(0, max));
+  }
+  if (Array.isArray(schema.allOf)) return matchingValue(document, flattenAllOf(document, schema), depth + 1);
+  if (schema.type === "object" || (schema.properties && !schema.type)) {
+    const properties = Object.entries((schema.properties ?? {}) as Json);
+    if (properties.length === 0) return schemaValue(document, schema, depth);
+    return fc.record(
+      Object.fromEntries(
+        properties.map(([name, property]) => [name, matchingValue(document, property as Json, depth + 1)]),
+      ),
+      { requiredKeys: ((schema.required ?? []) as string[]).filter((name) => name in schema.properties) },
+    );
+  }
+  if (schema.type === "array" && schema.items)
+    return fc.array(matchingValue(document, schema.items, depth + 1), {
+      minLength: schema.minItems ?? 0,
+      maxLength: Math.min(schema.maxItems ?? 3, 3),
+    });
+  return schemaValue(document, schema, depth);
+}
+
+/**
+ * Requests every part of which the document takes (existing ids in the path, some query
+ * parameters, a body its schema takes, or the schema's example), with the credential given.
+ */
+export function takenRequestsFor(
+  document: Json,
+  operation: SpecOperation,
+  authorization: string,
+  judge: (schema: Json, value: unknown) => boolean,
+): fc.Arbitrary<GeneratedRequest> {
+  const pathParameters = operation.parameters.filter((parameter) => parameter.in === "path");
+  const queryParameters = operation.parameters.filter(
+    (parameter) => parameter.in === "query" && resolveRef(document, parameter.schema ?? {}).type !== "object",
+  );
+  const path = fc.record(
+    Object.fromEntries(
+      pathParameters.map((parameter) => [
+        parameter.name,
+        resolveRef(document, parameter.schema).type === "integer"
+          ? fc.constantFrom("1", "2", "3", "7")
+          : takenValue(document, parameter.schema, judge).map((value) => percentEncode(String(value))),
+      ]),
+    ),
+  );
+  const query = fc.record(
+    Object.fromEntries(
+      queryParameters.map((parameter) => [
+        parameter.name,
+        takenValue(document, parameter.schema, judge).map((value) => [value, false] as [unknown, boolean]),
+      ]),
+    ),
+    { requiredKeys: [] },
+  );
+  const example = operation.bodySchema ? resolveRef(document, operation.bodySchema).example : undefined;
+  const body = operation.bodySchema
+    ? fc.oneof(
+        takenValue(document, operation.bodySchema, judge),
+        ...(example !== undefined ? [fc.constant(example)] : []),
+      )
+    : fc.constant(undefined);
+  return fc.tuple(path, query, body).map(([pathValues, queryValues, bodyValue]) => {
+    let url = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => (pathValues as Record<string, string>)[name]);
+    const parts = Object.entries(queryValues as Record<string, [unknown, boolean]>).flatMap(
+      ([name, [value, asArray]]) => encodeQuery(name, value, asArray),
+    );
+    if (parts.length > 0) url += `?${parts.join("&")}`;
+    const headers: Record<string, string> = authorization ? { Authorization: authorization } : {};
+    if (bodyValue !== undefined) headers["Content-Type"] = "application/json";
+    return {
+      method: operation.method.toUpperCase(),
+      path: url,
+      headers,
+      body: bodyValue === undefined ? undefined : JSON.stringify(bodyValue),
+    };
+  });
 }
