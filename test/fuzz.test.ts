@@ -6,8 +6,8 @@
 // (`npm run fuzz` runs many more).
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import fc from "fast-check";
 import { requestsFor, specOperations, type GeneratedRequest } from "./support/spec-requests";
+import { everyOperationHolds } from "./support/spec-properties";
 import { ADMIN_HEADERS, startTestServer, type TestServer } from "./support/test-server";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
@@ -67,24 +67,10 @@ async function check(request: GeneratedRequest): Promise<void> {
   }
 }
 
-describe.each([
-  ["anonymously", ""],
-  ["as the administrator", ADMIN_HEADERS.Authorization],
-])("generated requests, %s", (_label, authorization) => {
-  it.each(operations.map((operation) => [`${operation.method.toUpperCase()} ${operation.path}`, operation] as const))(
-    "%s",
-    async (_name, operation) => {
-      await fc.assert(fc.asyncProperty(requestsFor(document, operation, authorization), check), {
-        seed: SEED,
-        numRuns: RUNS,
-        // The failing request, shortened (fast-check would print 100 KB strings in full).
-        reporter: (details) => {
-          if (details.failed)
-            throw new Error(
-              `${String(details.errorInstance)}\n(seed ${details.seed}, path "${details.counterexamplePath}")`,
-            );
-        },
-      });
-    },
-  );
-});
+everyOperationHolds(
+  "generated requests",
+  operations,
+  (operation, authorization) => requestsFor(document, operation, authorization),
+  check,
+  { seed: SEED, runs: RUNS },
+);

@@ -8,9 +8,9 @@
 // ACCEPTANCE_RUNS requests per operation and credential.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import fc from "fast-check";
 import { DETAIL_CODES } from "../src/http/detail-codes";
 import { schemaJudge, specOperations, takenRequestsFor, type GeneratedRequest } from "./support/spec-requests";
+import { everyOperationHolds } from "./support/spec-properties";
 import { ADMIN_HEADERS, startTestServer, type TestServer } from "./support/test-server";
 
 const RUNS = Number(process.env.ACCEPTANCE_RUNS ?? 10);
@@ -73,26 +73,13 @@ async function check(request: GeneratedRequest): Promise<void> {
     throw new Error(`a 400 without what was wrong: ${context}`);
 }
 
-describe.each([
-  ["anonymously", ""],
-  ["as the administrator", ADMIN_HEADERS.Authorization],
-])("requests the document takes, %s", (_label, authorization) => {
-  it.each(operations.map((operation) => [`${operation.method.toUpperCase()} ${operation.path}`, operation] as const))(
-    "%s",
-    async (_name, operation) => {
-      await fc.assert(fc.asyncProperty(takenRequestsFor(document, operation, authorization, judge), check), {
-        seed: SEED,
-        numRuns: RUNS,
-        reporter: (details) => {
-          if (details.failed)
-            throw new Error(
-              `${String(details.errorInstance)}\n(seed ${details.seed}, path "${details.counterexamplePath}")`,
-            );
-        },
-      });
-    },
-  );
-});
+everyOperationHolds(
+  "requests the document takes",
+  operations,
+  (operation, authorization) => takenRequestsFor(document, operation, authorization, judge),
+  check,
+  { seed: SEED, runs: RUNS },
+);
 
 it("reaches the handlers: a good share of the requests the document takes succeed", () => {
   // The rest are anonymous writes (401), ids of other items than the seven made (404), and the
