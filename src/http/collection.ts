@@ -110,12 +110,17 @@ export function setCollectionHeaders(
   links: CollectionLinks,
 ): Array<[string, string]> {
   const headers = collectionHeaders(total, totalPages, links);
+  applyCollectionHeaders(res, headers);
+  return headers;
+}
+
+/** Sets a page's headers, made now or kept: its links beside the REST root's, in one field. */
+export function applyCollectionHeaders(res: Response, headers: ReadonlyArray<readonly [string, string]>): void {
   for (const [name, value] of headers) {
-    // The pages' links beside the REST root's (http/request-pipeline.ts, discoveryLink), in one field.
+    // The REST root's link is set on every answer (http/request-pipeline.ts, discoveryLink).
     const before = name === "Link" ? res.getHeader("Link") : undefined;
     res.setHeader(name, typeof before === "string" ? `${before}, ${value}` : value);
   }
-  return headers;
 }
 
 /** What a plain page of a collection is: where it is, the key its items go under, the page asked for. */

@@ -5,6 +5,7 @@ import type { LoggedChange, SyncResource } from "../sync/change-log-repository";
 import { EVERY_ITEM, type LoggedItem } from "../sync/representation-cache";
 import { listingToken, sendSyncPage, SYNC_TOKEN_HEADER, syncRequestOf, type TombstoneRule } from "../sync/sync-listing";
 import {
+  applyCollectionHeaders,
   collectionLinks,
   echoedQuery,
   offsetOf,
@@ -18,6 +19,7 @@ import { sendPrepared, sendRepresentationText } from "./conditional";
 import { ApiError, type ErrorCode } from "./errors";
 import type { OperationHandler } from "./operation-types";
 import { context, type RequestContext } from "./request-context";
+import type { Freshness, KeptRepresentation } from "../sync/representation-cache";
 
 /**
  * The one list responder. Every collection answers the same way, in this order: a sync request
@@ -85,13 +87,62 @@ export interface ListPolicy<
   variesByAccept?: boolean;
 }
 
+/**
+ * Where an anonymous reader's page was last kept, by the request as it came. What a request's
+ * filters come to depends on its URL, its language, the data and the clock to the second (a
+ * relative date, the default window's end): while the data is as it was (the representation
+ * cache's generation) and within the second, the same request's page is found again without its
+ * filters being read again (term lookups, dates, the window: a fifth of a kept page's CPU).
+ * Requests with a password are read each time, so that every attempt counts. One per list
+ * operation of an application; bounded in entries, the oldest going first.
+ */
+class PageKeysByRequest {
+  private readonly keys = new Map<string, { pageKey: string; when: string }>();
+
+  constructor(private readonly maxEntries: number) {}
+
+  find(request: string, when: string): string | undefined {
+    const known = this.keys.get(request);
+    return known?.when === when ? known.pageKey : undefined;
+  }
+
+  remember(request: string, when: string, pageKey: string): void {
+    this.keys.delete(request);
+    if (this.keys.size >= this.maxEntries) this.keys.delete(this.keys.keys().next().value!);
+    this.keys.set(request, { pageKey, when });
+  }
+}
+
+/**
+ * The data's state and the second, as PageKeysByRequest compares them: the service's clock's (the
+ * default window) and the process's (PHP's relative dates read `now` from it), one and the same
+ * but in tests.
+ */
+const momentOf = (services: Services, freshness: Freshness) =>
+  `${freshness.generation}@${Math.floor(services.clock().getTime() / 1000)}@${Math.floor(Date.now() / 1000)}`;
+
+/** The request as it came, for an anonymous page that may be kept (see PageKeysByRequest); null for others. */
+function requestKeyOf(req: Request, ctx: RequestContext, resource: string): string | null {
+  const query = req.query as Record<string, unknown>;
+  if (ctx.principal !== null || query.sync_token !== undefined || query.password !== undefined) return null;
+  return `${resource}|${ctx.language}|${ctx.apiBase}|${req.originalUrl}`;
+}
+
+/** Sends a page kept before, with the headers it was sent with, the REST root's link kept. */
+function sendKeptPage(res: Response, kept: KeptRepresentation): void {
+  applyCollectionHeaders(res, kept.headers);
+  sendPrepared(res, kept);
+}
+
 /** The handler of a list operation, from its policy. */
 export function listResponder<R, Q extends { page?: number; per_page?: number }, L extends ListRequest<R>>(
   policy: ListPolicy<R, Q, L>,
   services: Services,
 ): OperationHandler {
+  const pageKeys = new PageKeysByRequest(2_000);
   return async (req, res) => {
     const ctx = context(req);
+    if (await sentAsKept(policy, services, pageKeys, req, res, ctx)) return;
     const sync = await syncRequestOf(req, policy.resource, services);
     const query = (sync?.query ?? policy.query(req)) as Q;
     const page = pageRequest(query, services.config);
@@ -113,14 +164,35 @@ export function listResponder<R, Q extends { page?: number; per_page?: number },
       };
       return sendSyncPage(req, res, ctx, sync, source, services);
     }
-    await sendPage(policy, services, req, res, ctx, page, list);
+    await sendPage(policy, services, pageKeys, req, res, ctx, page, list);
   };
+}
+
+/** Answers with the page this request was last answered with, kept and current, if there is one. */
+async function sentAsKept<R, Q extends { page?: number; per_page?: number }, L extends ListRequest<R>>(
+  policy: ListPolicy<R, Q, L>,
+  services: Services,
+  pageKeys: PageKeysByRequest,
+  req: Request,
+  res: Response,
+  ctx: RequestContext,
+): Promise<boolean> {
+  const request = requestKeyOf(req, ctx, policy.resource);
+  if (request === null || policy.feed?.wanted(req, policy.query(req))) return false;
+  const freshness = await services.representations.freshen();
+  const pageKey = pageKeys.find(request, momentOf(services, freshness));
+  const kept = pageKey === undefined ? undefined : services.representations.get(pageKey);
+  if (!kept) return false;
+  if (policy.variesByAccept) res.vary("Accept");
+  sendKeptPage(res, kept);
+  return true;
 }
 
 /** A page of the list: items kept or made, links, totals, headers and the token to sync from. */
 async function sendPage<R, Q extends { page?: number; per_page?: number }, L extends ListRequest<R>>(
   policy: ListPolicy<R, Q, L>,
   services: Services,
+  pageKeys: PageKeysByRequest,
   req: Request,
   res: Response,
   ctx: RequestContext,
@@ -136,11 +208,10 @@ async function sendPage<R, Q extends { page?: number; per_page?: number }, L ext
     keeping && list.pageKey !== undefined
       ? `${policy.resource}|page|${ctx.language}|${ctx.apiBase}|${req.originalUrl}|${list.pageKey}`
       : null;
+  const request = pageKey ? requestKeyOf(req, ctx, policy.resource) : null;
+  if (pageKey && request) pageKeys.remember(request, momentOf(services, keeping!), pageKey);
   const keptPage = pageKey ? representations.get(pageKey) : undefined;
-  if (keptPage) {
-    for (const [name, value] of keptPage.headers) res.setHeader(name, value);
-    return sendPrepared(res, keptPage);
-  }
+  if (keptPage) return sendKeptPage(res, keptPage);
   const keyOf = (id: number) => `${policy.resource}:${id}|listed|${ctx.language}|${ctx.apiBase}`;
   const shown = new Map<number, string>();
   const needed = (id: number) => {
