@@ -5,6 +5,7 @@ import type { Express, Request } from "express";
 import { isWarmUpMessage, WARM_UP_HEADER, WARM_UP_SECRET } from "./warm-up-marker";
 import { untraced } from "../tracing/tracing";
 import { markupSanitizer } from "../text/kses";
+import { zoneAbbreviation } from "../dates/date-input";
 import { mountedPath, type SpecOperation } from "../openapi/spec";
 
 /**
@@ -101,9 +102,11 @@ export async function warmUp(app: Express, serve: (app: Express) => Server): Pro
   WARMING_UP.add(app);
   try {
     const sent = await sendWarmUpRequests(app, serve);
-    // Loaded when first needed, which the warm-up's writes (validated only) never reach. After
-    // the requests: the process takes its stop signals only once its start's synchronous steps are done.
+    // Loaded when first needed, which the warm-up's writes (validated only) and an empty
+    // calendar's reads never reach. After the requests: the process takes its stop signals only
+    // once its start's synchronous steps are done.
     markupSanitizer();
+    zoneAbbreviation("UTC", new Date());
     return sent;
   } finally {
     WARMING_UP.delete(app);
