@@ -142,7 +142,8 @@ export function listResponder<R, Q extends { page?: number; per_page?: number },
   const pageKeys = new PageKeysByRequest(2_000);
   return async (req, res) => {
     const ctx = context(req);
-    if (await sentAsKept(policy, services, pageKeys, req, res, ctx)) return;
+    const asKept = await sentAsKept(policy, services, pageKeys, req, res, ctx);
+    if (asKept === "sent") return;
     const sync = await syncRequestOf(req, policy.resource, services);
     const query = (sync?.query ?? policy.query(req)) as Q;
     const page = pageRequest(query, services.config);
@@ -164,11 +165,15 @@ export function listResponder<R, Q extends { page?: number; per_page?: number },
       };
       return sendSyncPage(req, res, ctx, sync, source, services);
     }
-    await sendPage(policy, services, pageKeys, req, res, ctx, page, list);
+    await sendPage(policy, services, { pageKeys, freshness: asKept }, req, res, ctx, page, list);
   };
 }
 
-/** Answers with the page this request was last answered with, kept and current, if there is one. */
+/**
+ * Answers with the page this request was last answered with, kept and current, if there is one
+ * ("sent"); else the cache's freshness it found (taken before the request's reads, so its page
+ * may be kept: see sendPage), or null where it did not look.
+ */
 async function sentAsKept<R, Q extends { page?: number; per_page?: number }, L extends ListRequest<R>>(
   policy: ListPolicy<R, Q, L>,
   services: Services,
@@ -176,23 +181,23 @@ async function sentAsKept<R, Q extends { page?: number; per_page?: number }, L e
   req: Request,
   res: Response,
   ctx: RequestContext,
-): Promise<boolean> {
+): Promise<"sent" | Freshness | null> {
   const request = requestKeyOf(req, ctx, policy.resource);
-  if (request === null || policy.feed?.wanted(req, policy.query(req))) return false;
+  if (request === null || policy.feed?.wanted(req, policy.query(req))) return null;
   const freshness = await services.representations.freshen();
   const pageKey = pageKeys.find(request, momentOf(services, freshness));
   const kept = pageKey === undefined ? undefined : services.representations.get(pageKey);
-  if (!kept) return false;
+  if (!kept) return freshness;
   if (policy.variesByAccept) res.vary("Accept");
   sendKeptPage(res, kept);
-  return true;
+  return "sent";
 }
 
 /** A page of the list: items kept or made, links, totals, headers and the token to sync from. */
 async function sendPage<R, Q extends { page?: number; per_page?: number }, L extends ListRequest<R>>(
   policy: ListPolicy<R, Q, L>,
   services: Services,
-  pageKeys: PageKeysByRequest,
+  kept: { pageKeys: PageKeysByRequest; freshness: Freshness | null },
   req: Request,
   res: Response,
   ctx: RequestContext,
@@ -200,7 +205,10 @@ async function sendPage<R, Q extends { page?: number; per_page?: number }, L ext
   list: ListRequest<R>,
 ): Promise<void> {
   const { representations } = services;
-  const keeping = ctx.principal === null ? await representations.freshen() : null;
+  const { pageKeys } = kept;
+  // The freshness found before the filters were read, where it was looked for: a page made from
+  // reads after it is kept only if nothing changed since (RepresentationCache.keep).
+  const keeping = ctx.principal === null ? (kept.freshness ?? (await representations.freshen())) : null;
   const freshness = keeping ?? (policy.kept ? await representations.freshen() : null);
   // An anonymous reader's page is kept whole until anything changes (a write anywhere may add an
   // item to it or change its total); its items are kept apart, until what each shows changes.
