@@ -114,9 +114,8 @@ class PageKeysByRequest {
 }
 
 /**
- * The data's state and the second, as PageKeysByRequest compares them: the service's clock's (the
- * default window) and the process's (PHP's relative dates read `now` from it), one and the same
- * but in tests.
+ * The data's state and the second, as PageKeysByRequest compares them: the service's clock's and
+ * the process's, which differ only where a test gives the service a clock of its own.
  */
 const momentOf = (services: Services, freshness: Freshness) =>
   `${freshness.generation}@${Math.floor(services.clock().getTime() / 1000)}@${Math.floor(Date.now() / 1000)}`;
