@@ -4,21 +4,14 @@
 // answer matches the document (the test server validates every response). Writes that delete run
 // last. Then each link of a create's answer (the document's `links`) reaches its operation.
 import { seedExamples } from "../scripts/seed-examples";
+import { resolveRef } from "./support/spec-requests";
 import { ADMIN_TOKEN, startTestServer, type TestServer } from "./support/test-server";
 import bundled from "../generated/openapi.json";
 
 type Json = Record<string, any>;
 const document = bundled as Json;
 
-function resolve(node: Json): Json {
-  let current = node;
-  while (current && typeof current.$ref === "string")
-    current = current.$ref
-      .slice(2)
-      .split("/")
-      .reduce((parent: Json, key: string) => parent[key.replace(/~1/g, "/")], document);
-  return current;
-}
+const resolve = (node: Json): Json => resolveRef(document, node);
 
 interface ExampleRequest {
   name: string;

@@ -45,7 +45,7 @@ function flattenAllOf(document: Json, schema: Json): Json {
   };
 }
 
-function resolveRef(document: Json, value: Json): Json {
+export function resolveRef(document: Json, value: Json): Json {
   let current = value;
   while (current && typeof current.$ref === "string") current = pointer(document, current.$ref) as Json;
   return current;
@@ -124,16 +124,22 @@ export function hostileValue(): fc.Arbitrary<unknown> {
   );
 }
 
-/** A value the schema allows (approximately: formats and patterns are only hinted at). */
-export function schemaValue(document: Json, raw: Json | undefined, depth = 0): fc.Arbitrary<unknown> {
+/**
+ * A value the schema allows: approximately (formats and patterns only hinted at), or, `matched`,
+ * with patterns matched, lists as long as they must be and the example where nesting runs out
+ * (what takenValue checks against the whole schema).
+ */
+export function schemaValue(document: Json, raw: Json | undefined, depth = 0, matched = false): fc.Arbitrary<unknown> {
   const schema = raw ? resolveRef(document, raw) : {};
-  if (depth > 4) return fc.constant(null);
+  if (depth > 4) return fc.constant(matched ? (schema.example ?? null) : null);
   if (schema.const !== undefined) return fc.constant(schema.const);
   if (Array.isArray(schema.enum)) return fc.constantFrom(...schema.enum);
   const variants = schema.oneOf ?? schema.anyOf;
   if (Array.isArray(variants))
-    return fc.oneof(...variants.map((variant: Json) => schemaValue(document, variant, depth + 1)));
-  if (Array.isArray(schema.allOf)) return schemaValue(document, flattenAllOf(document, schema), depth + 1);
+    return fc.oneof(...variants.map((variant: Json) => schemaValue(document, variant, depth + 1, matched)));
+  if (Array.isArray(schema.allOf)) return schemaValue(document, flattenAllOf(document, schema), depth + 1, matched);
+  const matching = matched ? patternValue(schema) : null;
+  if (matching) return matching;
   const types: string[] = Array.isArray(schema.type)
     ? schema.type
     : schema.type
@@ -141,10 +147,27 @@ export function schemaValue(document: Json, raw: Json | undefined, depth = 0): f
       : schema.properties
         ? ["object"]
         : ["string"];
-  return fc.oneof(...types.map((type) => valueOfType(document, schema, type, depth)));
+  return fc.oneof(...types.map((type) => valueOfType(document, schema, type, depth, matched)));
 }
 
-function valueOfType(document: Json, schema: Json, type: string, depth: number): fc.Arbitrary<unknown> {
+/** Strings its pattern matches, within its length; null without a pattern fast-check can read. */
+function patternValue(schema: Json): fc.Arbitrary<unknown> | null {
+  if (typeof schema.pattern !== "string") return null;
+  try {
+    const max = schema.maxLength ?? 200;
+    return fc.stringMatching(new RegExp(schema.pattern)).map((text) => text.slice(0, max));
+  } catch {
+    return null;
+  }
+}
+
+function valueOfType(
+  document: Json,
+  schema: Json,
+  type: string,
+  depth: number,
+  matched: boolean,
+): fc.Arbitrary<unknown> {
   switch (type) {
     case "integer":
       return fc.integer({ min: schema.minimum ?? -5, max: schema.maximum ?? 60 });
@@ -160,13 +183,16 @@ function valueOfType(document: Json, schema: Json, type: string, depth: number):
     case "null":
       return fc.constant(null);
     case "array":
-      return fc.array(schemaValue(document, schema.items, depth + 1), { maxLength: 3 });
+      return fc.array(
+        schemaValue(document, schema.items, depth + 1, matched),
+        matched ? { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 3, 3) } : { maxLength: 3 },
+      );
     case "object": {
       const properties = Object.entries((schema.properties ?? {}) as Json);
       if (properties.length === 0) return fc.constant({});
       return fc.record(
         Object.fromEntries(
-          properties.map(([name, property]) => [name, schemaValue(document, property as Json, depth + 1)]),
+          properties.map(([name, property]) => [name, schemaValue(document, property as Json, depth + 1, matched)]),
         ),
         {
           requiredKeys: (schema.required ?? []).filter((name: string) => name in schema.properties),
@@ -283,6 +309,27 @@ const RAW_BODIES = [
   '{"start_date":1e309,"end_date":-1e309,"title":"x"}',
 ];
 
+/** Query values by name, each with whether it goes out as `name[]=` items. */
+type QueryValues = Record<string, [unknown, boolean]>;
+
+/** A request of `operation`: its path filled in, its query encoded, its credential and body. */
+function assembled(
+  operation: SpecOperation,
+  authorization: string,
+  path: Record<string, string>,
+  query: QueryValues,
+  unknown: [string, unknown] | null,
+  payload: { text: string; type: string } | null,
+): GeneratedRequest {
+  let url = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => path[name]);
+  const parts = Object.entries(query).flatMap(([name, [value, asArray]]) => encodeQuery(name, value, asArray));
+  if (unknown) parts.push(...encodeQuery(unknown[0], unknown[1], false));
+  if (parts.length > 0) url += `?${parts.join("&")}`;
+  const headers: Record<string, string> = authorization ? { Authorization: authorization } : {};
+  if (payload) headers["Content-Type"] = payload.type;
+  return { method: operation.method.toUpperCase(), path: url, headers, body: payload?.text };
+}
+
 /** Requests for one operation, with the credential `authorization` (or anonymous). */
 export function requestsFor(
   document: Json,
@@ -357,17 +404,8 @@ export function requestsFor(
     unknown,
     [string, unknown] | null,
     { text: string; type: string } | null,
-  ]): GeneratedRequest => {
-    let url = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => (path as Record<string, string>)[name]);
-    const parts = Object.entries(query as Record<string, [unknown, boolean]>).flatMap(([name, [value, asArray]]) =>
-      encodeQuery(name, value, asArray),
-    );
-    if (unknown) parts.push(...encodeQuery(unknown[0], unknown[1], false));
-    if (parts.length > 0) url += `?${parts.join("&")}`;
-    const headers: Record<string, string> = authorization ? { Authorization: authorization } : {};
-    if (payload) headers["Content-Type"] = payload.type;
-    return { method: operation.method.toUpperCase(), path: url, headers, body: payload?.text };
-  };
+  ]): GeneratedRequest =>
+    assembled(operation, authorization, path as Record<string, string>, query as QueryValues, unknown, payload);
   // With a dozen parameters each sometimes hostile, a request is almost never valid as a whole:
   // a quarter of them are, so that the handlers behind validation are fuzzed too (existing ids,
   // one valid query parameter at most, the body of the schema's example).
@@ -449,43 +487,8 @@ export function schemaJudge(document: Json): (schema: Json, value: unknown) => b
 }
 
 /** A value the schema takes: patterns matched, then checked against the whole schema. */
-function takenValue(document: Json, schema: Json, judge: (schema: Json, value: unknown) => boolean, depth = 0) {
-  return matchingValue(document, schema, depth).filter((value) => judge(schema, value));
-}
-
-function matchingValue(document: Json, raw: Json, depth: number): fc.Arbitrary<unknown> {
-  const schema = resolveRef(document, raw);
-  if (depth > 4) return fc.constant(schema.example ?? null);
-  const variants = schema.oneOf ?? schema.anyOf;
-  if (Array.isArray(variants))
-    return fc.oneof(...variants.map((variant: Json) => matchingValue(document, variant, depth + 1)));
-  if (typeof schema.pattern === "string" && schema.enum === undefined) {
-    let matching: fc.Arbitrary<string>;
-    try {
-      matching = fc.stringMatching(new RegExp(schema.pattern));
-    } catch {
-      return schemaValue(document, schema, depth);
-    }
-    const max = schema.maxLength ?? 200;
-    return matching.map((text) => text.slice(0, max));
-  }
-  if (Array.isArray(schema.allOf)) return matchingValue(document, flattenAllOf(document, schema), depth + 1);
-  if (schema.type === "object" || (schema.properties && !schema.type)) {
-    const properties = Object.entries((schema.properties ?? {}) as Json);
-    if (properties.length === 0) return schemaValue(document, schema, depth);
-    return fc.record(
-      Object.fromEntries(
-        properties.map(([name, property]) => [name, matchingValue(document, property as Json, depth + 1)]),
-      ),
-      { requiredKeys: ((schema.required ?? []) as string[]).filter((name) => name in schema.properties) },
-    );
-  }
-  if (schema.type === "array" && schema.items)
-    return fc.array(matchingValue(document, schema.items, depth + 1), {
-      minLength: schema.minItems ?? 0,
-      maxLength: Math.min(schema.maxItems ?? 3, 3),
-    });
-  return schemaValue(document, schema, depth);
+function takenValue(document: Json, schema: Json, judge: (schema: Json, value: unknown) => boolean) {
+  return schemaValue(document, schema, 0, true).filter((value) => judge(schema, value));
 }
 
 /**
@@ -528,19 +531,16 @@ export function takenRequestsFor(
         ...(example !== undefined ? [fc.constant(example)] : []),
       )
     : fc.constant(undefined);
-  return fc.tuple(path, query, body).map(([pathValues, queryValues, bodyValue]) => {
-    let url = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => (pathValues as Record<string, string>)[name]);
-    const parts = Object.entries(queryValues as Record<string, [unknown, boolean]>).flatMap(
-      ([name, [value, asArray]]) => encodeQuery(name, value, asArray),
+  return fc
+    .tuple(path, query, body)
+    .map(([pathValues, queryValues, bodyValue]) =>
+      assembled(
+        operation,
+        authorization,
+        pathValues as Record<string, string>,
+        queryValues as QueryValues,
+        null,
+        bodyValue === undefined ? null : { text: JSON.stringify(bodyValue), type: "application/json" },
+      ),
     );
-    if (parts.length > 0) url += `?${parts.join("&")}`;
-    const headers: Record<string, string> = authorization ? { Authorization: authorization } : {};
-    if (bodyValue !== undefined) headers["Content-Type"] = "application/json";
-    return {
-      method: operation.method.toUpperCase(),
-      path: url,
-      headers,
-      body: bodyValue === undefined ? undefined : JSON.stringify(bodyValue),
-    };
-  });
 }
