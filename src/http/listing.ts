@@ -141,8 +141,8 @@ export function listResponder<R, Q extends { page?: number; per_page?: number },
   const pageKeys = new PageKeysByRequest(2_000);
   return async (req, res) => {
     const ctx = context(req);
-    const asKept = await sentAsKept(policy, services, pageKeys, req, res, ctx);
-    if (asKept === "sent") return;
+    const lookup = await sentAsKept(policy, services, pageKeys, req, res, ctx);
+    if (lookup === "sent") return;
     const sync = await syncRequestOf(req, policy.resource, services);
     const query = (sync?.query ?? policy.query(req)) as Q;
     const page = pageRequest(query, services.config);
@@ -164,15 +164,22 @@ export function listResponder<R, Q extends { page?: number; per_page?: number },
       };
       return sendSyncPage(req, res, ctx, sync, source, services);
     }
-    await sendPage(policy, services, { pageKeys, freshness: asKept }, req, res, ctx, page, list);
+    await sendPage(policy, services, lookup, req, res, ctx, page, list);
   };
 }
 
 /**
- * Answers with the page this request was last answered with, kept and current, if there is one
- * ("sent"); else the cache's freshness it found (taken before the request's reads, so its page
- * may be kept: see sendPage), or null where it did not look.
+ * What looking a page up by its request found, for the page made instead: where to remember it
+ * (no `request` where it may not be kept), and the cache's freshness taken before the request's
+ * reads (so that its page is kept only if nothing changed since: see sendPage).
  */
+interface PageLookup {
+  pageKeys: PageKeysByRequest;
+  request: string | null;
+  freshness: Freshness | null;
+}
+
+/** Answers with the page this request was last answered with, kept and current, if there is one. */
 async function sentAsKept<R, Q extends { page?: number; per_page?: number }, L extends ListRequest<R>>(
   policy: ListPolicy<R, Q, L>,
   services: Services,
@@ -180,13 +187,14 @@ async function sentAsKept<R, Q extends { page?: number; per_page?: number }, L e
   req: Request,
   res: Response,
   ctx: RequestContext,
-): Promise<"sent" | Freshness | null> {
+): Promise<"sent" | PageLookup> {
   const request = requestKeyOf(req, ctx, policy.resource);
-  if (request === null || policy.feed?.wanted(req, policy.query(req))) return null;
+  if (request === null || policy.feed?.wanted(req, policy.query(req)))
+    return { pageKeys, request: null, freshness: null };
   const freshness = await services.representations.freshen();
   const pageKey = pageKeys.find(request, momentOf(services, freshness));
   const kept = pageKey === undefined ? undefined : services.representations.get(pageKey);
-  if (!kept) return freshness;
+  if (!kept) return { pageKeys, request, freshness };
   if (policy.variesByAccept) res.vary("Accept");
   sendKeptPage(res, kept);
   return "sent";
@@ -196,7 +204,7 @@ async function sentAsKept<R, Q extends { page?: number; per_page?: number }, L e
 async function sendPage<R, Q extends { page?: number; per_page?: number }, L extends ListRequest<R>>(
   policy: ListPolicy<R, Q, L>,
   services: Services,
-  kept: { pageKeys: PageKeysByRequest; freshness: Freshness | null },
+  lookup: PageLookup,
   req: Request,
   res: Response,
   ctx: RequestContext,
@@ -204,10 +212,9 @@ async function sendPage<R, Q extends { page?: number; per_page?: number }, L ext
   list: ListRequest<R>,
 ): Promise<void> {
   const { representations } = services;
-  const { pageKeys } = kept;
   // The freshness found before the filters were read, where it was looked for: a page made from
   // reads after it is kept only if nothing changed since (RepresentationCache.keep).
-  const keeping = ctx.principal === null ? (kept.freshness ?? (await representations.freshen())) : null;
+  const keeping = ctx.principal === null ? (lookup.freshness ?? (await representations.freshen())) : null;
   const freshness = keeping ?? (policy.kept ? await representations.freshen() : null);
   // An anonymous reader's page is kept whole until anything changes (a write anywhere may add an
   // item to it or change its total); its items are kept apart, until what each shows changes.
@@ -215,8 +222,7 @@ async function sendPage<R, Q extends { page?: number; per_page?: number }, L ext
     keeping && list.pageKey !== undefined
       ? `${policy.resource}|page|${ctx.language}|${ctx.apiBase}|${req.originalUrl}|${list.pageKey}`
       : null;
-  const request = pageKey ? requestKeyOf(req, ctx, policy.resource) : null;
-  if (pageKey && request) pageKeys.remember(request, momentOf(services, keeping!), pageKey);
+  if (pageKey && lookup.request) lookup.pageKeys.remember(lookup.request, momentOf(services, keeping!), pageKey);
   const keptPage = pageKey ? representations.get(pageKey) : undefined;
   if (keptPage) return sendKeptPage(res, keptPage);
   const keyOf = (id: number) => `${policy.resource}:${id}|listed|${ctx.language}|${ctx.apiBase}`;
