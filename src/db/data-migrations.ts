@@ -2,7 +2,7 @@ import BetterSqlite3 from "better-sqlite3";
 import type { Client } from "pg";
 import type { Database } from "./database";
 import type { Progress } from "../logging/progress";
-import { rebuildEventSearch, type SqlRunner } from "../resources/events/event-search-sql";
+import { rebuildEventSearch, writeMovedDocuments, type SqlRunner } from "../resources/events/event-search-sql";
 import { restApiOf } from "../resources/imports/rest-source";
 
 /**
@@ -18,6 +18,7 @@ export const DATA_MIGRATIONS: Record<string, (sql: SqlRunner, progress: Progress
     sql.provider === "postgresql" ? rebuildEventSearch(sql, progress) : 0,
   "20261126100000_event_search_by_start": rebuildEventSearch,
   "20261207182442_import_origin": scopeImportedEvents,
+  "20261208002719_shared_occurrence_texts": writeMovedDocuments,
 };
 
 /**

@@ -4,14 +4,14 @@ import { searchTokens } from "../../src/text/search-tokens";
 
 /**
  * Takes an event out of the search index: its document (on SQLite its rowid is its key, which
- * holds the id), and on PostgreSQL its words too.
+ * holds the id, or a series' -id), and on PostgreSQL its words too.
  */
 export async function deleteSearchDocument(db: Database, eventId: number): Promise<void> {
   await db.write.$executeRawUnsafe(
     db.provider === "postgresql"
       ? `DELETE FROM "EventSearch" WHERE "eventId" = $1`
-      : `DELETE FROM "EventSearch" WHERE ("rowid" & ${KEY_ID_MASK}) = ?`,
-    eventId,
+      : `DELETE FROM "EventSearch" WHERE "rowid" IN (SELECT "rowid" FROM "EventSearch" WHERE "rowid" >= 0 AND ("rowid" & ${KEY_ID_MASK}) = ? UNION ALL SELECT -?)`,
+    ...(db.provider === "postgresql" ? [eventId] : [eventId, eventId]),
   );
   if (db.provider === "postgresql")
     await db.write.$executeRawUnsafe(`DELETE FROM "EventSearchWord" WHERE "eventId" = $1`, eventId);

@@ -115,6 +115,9 @@ function protectedOpenSql({ passwordHash, editable }: EventFilters["protectedOpe
   return Prisma.sql`(${Prisma.join(open, " OR ")})`;
 }
 
+/** The event whose texts the event "e" shows: its own, or its series' (an occurrence that follows it). */
+const TEXT_OWNER = Prisma.raw(`COALESCE("e"."textOwnerId", "e"."id")`);
+
 /** Whether a list is a search (of words, phrases or terms to leave out). */
 export function isSearch(filters: EventFilters): boolean {
   return filters.searchWords.length + (filters.searchPhrases?.length ?? 0) + (filters.searchExcluded?.length ?? 0) > 0;
@@ -126,7 +129,7 @@ export function isSearch(filters: EventFilters): boolean {
  */
 function searchExclusionSql(language: Language, excluded: string[]): Prisma.Sql {
   const likes = excluded.map((term) => Prisma.sql`"s"."searchText" LIKE ${`%${term}%`}`);
-  return Prisma.sql`NOT EXISTS (SELECT 1 FROM "EventText" "s" WHERE "s"."eventId" = "e"."id" AND "s"."language" = ${language} AND (${Prisma.join(likes, " OR ")}))`;
+  return Prisma.sql`NOT EXISTS (SELECT 1 FROM "EventText" "s" WHERE "s"."eventId" = ${TEXT_OWNER} AND "s"."language" = ${language} AND (${Prisma.join(likes, " OR ")}))`;
 }
 
 /** The rows (FROM) and conditions (WHERE) of a list of events, the event table aliased "e". */
@@ -209,7 +212,7 @@ export function eventOrderSql(
 ): EventOrderSql {
   const keyword = direction === "desc" ? "DESC" : "ASC";
   const dir = Prisma.raw(keyword);
-  const titles = Prisma.sql`LEFT JOIN "EventText" "o" ON "o"."eventId" = "e"."id" AND "o"."language" = ${shownIn.language}`;
+  const titles = Prisma.sql`LEFT JOIN "EventText" "o" ON "o"."eventId" = ${TEXT_OWNER} AND "o"."language" = ${shownIn.language}`;
   if (orderBy === "title") return { join: titles, keys: Prisma.sql`"o"."sortKey" ${dir}`, direction: keyword };
   if (orderBy === "relevance" && searchWords.length > 0) {
     const title = Prisma.sql`COALESCE("o"."sortKey", "d"."sortKey", '')`;
@@ -219,7 +222,7 @@ export function eventOrderSql(
       WHEN ${Prisma.join(eachWord, " AND ")} THEN 1
       WHEN ${Prisma.join(eachWord, " OR ")} THEN 2 ELSE 3 END`;
     return {
-      join: Prisma.sql`${titles} LEFT JOIN "EventText" "d" ON "d"."eventId" = "e"."id" AND "d"."language" = ${shownIn.defaultLanguage}`,
+      join: Prisma.sql`${titles} LEFT JOIN "EventText" "d" ON "d"."eventId" = ${TEXT_OWNER} AND "d"."language" = ${shownIn.defaultLanguage}`,
       keys: Prisma.sql`${tier} ASC, "e"."startsAt" ${dir}`,
       direction: keyword,
     };
@@ -319,11 +322,16 @@ function laterOf(provider: Provider, instant: Date, other: Prisma.Sql): Prisma.S
  * written, so the matches are found first and each is looked up by id.
  */
 export function searchSourceSql(provider: Provider, filters: EventFilters): Prisma.Sql {
+  // A document found stands for its event and for the occurrences that show its texts.
   if (provider === "postgresql") {
     return Prisma.sql`(SELECT "eventId" AS "id" FROM "EventSearch" WHERE "tokens" @@ ${tsQuery(filters)}::tsquery OFFSET 0) "m"
-      CROSS JOIN LATERAL (SELECT * FROM "Event" "x" WHERE "x"."id" = "m"."id" OFFSET 0) "e"`;
+      CROSS JOIN LATERAL (SELECT * FROM "Event" "x" WHERE "x"."id" = "m"."id"
+        UNION ALL SELECT * FROM "Event" "x" WHERE "x"."textOwnerId" = "m"."id" OFFSET 0) "e"`;
   }
-  return Prisma.sql`(SELECT "rowid" & ${KEY_ID_MASK} AS "id" FROM "EventSearch" WHERE "EventSearch" MATCH ${searchMatch(filters)}) "m"
+  const found = Prisma.sql`SELECT "rowid" AS "k" FROM "EventSearch" WHERE "EventSearch" MATCH ${searchMatch(filters)}`;
+  return Prisma.sql`(SELECT "k" & ${KEY_ID_MASK} AS "id" FROM (${found}) WHERE "k" >= 0
+      UNION ALL SELECT "x"."id" FROM (${found}) "s" CROSS JOIN "Event" "x" ON "x"."id" = -"s"."k" OR "x"."textOwnerId" = -"s"."k"
+      WHERE "s"."k" < 0) "m"
     CROSS JOIN "Event" "e" ON "e"."id" = "m"."id"`;
 }
 
@@ -388,7 +396,7 @@ export function searchRecheckSql(language: Language, words: string[], phrases: s
   const long = [...words.filter((word) => !indexedWhole(word)), ...phrases];
   if (long.length === 0) return null;
   const likes = long.map((word) => Prisma.sql`"s"."searchText" LIKE ${`%${word}%`}`);
-  return Prisma.sql`EXISTS (SELECT 1 FROM "EventText" "s" WHERE "s"."eventId" = "e"."id" AND "s"."language" = ${language} AND ${Prisma.join(likes, " AND ")})`;
+  return Prisma.sql`EXISTS (SELECT 1 FROM "EventText" "s" WHERE "s"."eventId" = ${TEXT_OWNER} AND "s"."language" = ${language} AND ${Prisma.join(likes, " AND ")})`;
 }
 
 /** The statements of a search everyone may make, answered by the index (see publicSearchSql). */
@@ -433,23 +441,36 @@ function postgresPublicSearch(filters: PublicSearch, direction: "asc" | "desc"):
   const termsOf = (word: string) =>
     Prisma.sql`ARRAY(SELECT "mark" || "p"."word" FROM "EventSearchWordPart" "p" CROSS JOIN unnest(${marksWith(filters.language)}::text[]) AS "mark"
       WHERE "p"."part" >= ${word} AND "p"."part" < ${`${word}\u{10FFFF}`})`;
+  // A series' words are apart ("series"): they find the series, whose events in the window (the
+  // series and the occurrences that show its texts) the events' index gives.
+  const seriesFound = Prisma.join(
+    filters.searchWords.map(
+      (word) => Prisma.sql`SELECT "eventId" FROM "EventSearchWord" WHERE "term" = ANY(${termsOf(word)}) AND "series"`,
+    ),
+    " INTERSECT ",
+  );
+  const seriesEvents = Prisma.sql`SELECT "e"."id" AS "eventId", "e"."startsAt" FROM (${seriesFound}) "f"
+    CROSS JOIN LATERAL (SELECT "id", "startsAt" FROM "Event" "x" WHERE ("x"."id" = "f"."eventId" OR "x"."textOwnerId" = "f"."eventId")
+      AND ${listedEventSql("x")} AND "x"."startsAt" >= ${from} AND "x"."endsAt" <= ${until}) "e"`;
   if (filters.searchWords.length === 1) {
     // One word: a page is the first of each of its terms' events in order (an event of the page
     // is among the first offset + limit of any term that finds it), counted apart.
     const terms = termsOf(filters.searchWords[0]);
     return {
       page: (offset, limit) => Prisma.sql`SELECT DISTINCT "m"."eventId" AS "id", "m"."startsAt"
-        FROM unnest(${terms}) AS "t"("term") CROSS JOIN LATERAL (SELECT "eventId", "startsAt" FROM "EventSearchWord"
+        FROM (SELECT "m"."eventId", "m"."startsAt" FROM unnest(${terms}) AS "t"("term") CROSS JOIN LATERAL (SELECT "eventId", "startsAt" FROM "EventSearchWord"
           WHERE "term" = "t"."term" AND ${listedInWindow} ORDER BY "startsAt" ${dir}, "eventId" ${dir} LIMIT ${offset + limit}) "m"
+          UNION ALL (${seriesEvents} ORDER BY "e"."startsAt" ${dir}, "e"."id" ${dir} LIMIT ${offset + limit})) "m"
         ORDER BY "m"."startsAt" ${dir}, "m"."eventId" ${dir} LIMIT ${limit} OFFSET ${offset}`,
       totalInPage: false,
-      count: Prisma.sql`SELECT COUNT(DISTINCT "eventId") AS "total" FROM "EventSearchWord" WHERE "term" = ANY(${terms}) AND ${listedInWindow}`,
+      count: Prisma.sql`SELECT (SELECT COUNT(DISTINCT "eventId") FROM "EventSearchWord" WHERE "term" = ANY(${terms}) AND ${listedInWindow})
+        + (SELECT COUNT(*) FROM (${seriesEvents}) "s") AS "total"`,
     };
   }
   const eventsWith = (word: string) =>
     Prisma.sql`SELECT "eventId", "startsAt" FROM "EventSearchWord" WHERE "term" = ANY(${termsOf(word)}) AND ${listedInWindow}`;
   // INTERSECT keeps each event once, whichever of a word's terms found it.
-  const found = Prisma.sql`FROM (${Prisma.join(filters.searchWords.map(eventsWith), " INTERSECT ")}) "m"`;
+  const found = Prisma.sql`FROM (${Prisma.join(filters.searchWords.map(eventsWith), " INTERSECT ")} UNION ALL ${seriesEvents}) "m"`;
   return {
     page: (offset, limit) => Prisma.sql`SELECT "m"."eventId" AS "id", COUNT(*) OVER () AS "total" ${found}
       ORDER BY "m"."startsAt" ${dir}, "m"."eventId" ${dir} LIMIT ${limit} OFFSET ${offset}`,
@@ -492,10 +513,29 @@ function sqlitePublicSearch(filters: PublicSearch, direction: "asc" | "desc"): P
   // An event of a minute before `last` less the longest duration (in minutes, rounded up) ends before `until`.
   const longest = Prisma.sql`(SELECT ("maxDurationSeconds" + 59) / 60 FROM "EventStat" WHERE "id" = 1)`;
   const certain = Prisma.sql`"m"."k" >= ${listedKey(first + 1)} AND "m"."k" < (${last} - ${longest}) << 31`;
-  const count = Prisma.sql`SELECT COALESCE(SUM(CASE WHEN ${certain} THEN 1
-      ELSE (SELECT COUNT(*) FROM "Event" "e" WHERE "e"."id" = "m"."k" & ${KEY_ID_MASK} AND ${inWindow}) END), 0) AS "total"
+  const standaloneCount = Prisma.sql`SELECT COALESCE(SUM(CASE WHEN ${certain} THEN 1
+      ELSE (SELECT COUNT(*) FROM "Event" "e" WHERE "e"."id" = "m"."k" & ${KEY_ID_MASK} AND ${inWindow}) END), 0)
     FROM ${documents(lo, hi)}`;
-  return { page, totalInPage: false, count };
+  // A series' document (under -id) finds the series, whose events in the window (the series and
+  // the occurrences that show its texts) the events' index gives.
+  const seriesEvents = Prisma.sql`SELECT "e"."id", "e"."startsAt"
+    FROM (SELECT -"rowid" AS "owner" FROM "EventSearch" WHERE "EventSearch" MATCH ${match} AND "rowid" < 0) "f"
+    CROSS JOIN "Event" "e" ON "e"."id" = "f"."owner" OR "e"."textOwnerId" = "f"."owner"
+    WHERE ${listedEventSql("e")} AND ${inWindow}`;
+  return {
+    page: (offset, limit) => Prisma.sql`SELECT "id" FROM (
+        SELECT "e"."id", "e"."startsAt" FROM "Event" "e" WHERE "e"."id" IN (${page(0, offset + limit)})
+        UNION ALL SELECT * FROM (${seriesEvents} ORDER BY "e"."startsAt" ${dir}, "e"."id" ${dir} LIMIT ${offset + limit}))
+      ORDER BY "startsAt" ${dir}, "id" ${dir} LIMIT ${limit} OFFSET ${offset}`,
+    totalInPage: false,
+    count: Prisma.sql`SELECT (${standaloneCount}) + (SELECT COUNT(*) FROM (${seriesEvents})) AS "total"`,
+  };
+}
+
+/** Whether everyone's lists show the event aliased `alias`: published, not hidden, no password. */
+function listedEventSql(alias: string): Prisma.Sql {
+  const e = Prisma.raw(`"${alias}"`);
+  return Prisma.sql`${e}."status" = 'publish' AND ${e}."hideFromListings" = ${false} AND ${e}."passwordHash" IS NULL`;
 }
 
 /** Whether a list is a search of published events everyone may see, within a start and end window, and nothing else. */

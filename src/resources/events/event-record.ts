@@ -39,6 +39,7 @@ export const EVENT_COLUMNS = {
   recurrenceUntil: true,
   recurrenceId: true,
   detached: true,
+  textOwnerId: true,
   lineage: true,
 } as const satisfies Prisma.EventSelect;
 

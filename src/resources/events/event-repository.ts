@@ -67,6 +67,9 @@ const names = (select: object) => Object.keys(select);
 
 const recordSql = new Map<string, string>();
 
+/** The text columns an occurrence that follows its series takes from the series' rows (its slugs are its own). */
+const SHARED_TEXT_COLUMNS = ["title", "description", "excerpt"] as const;
+
 /**
  * Which text rows an event's record holds: every language's (`shownIn` absent), or only those a
  * representation in that language can show (its own, the default language's, the item's source
@@ -93,7 +96,7 @@ function eventRecordSql(provider: Provider, only: RecordTexts = {}): string {
   const texts = (table: string, key: string, alias: string, fields: string[]) =>
     json.array(
       json.object(columns("t", fields)),
-      `"${table}" "t" WHERE "t"."${key}" = "${alias}"."id"${shownIn && !(linkedOnly && alias === "e") ? ` AND ("t"."language" IN (${languages}) OR "t"."language" = "${alias}"."sourceLanguage")` : ""}`,
+      `"${table}" "t" WHERE "t"."${key}" = "${alias}"."id"${shownIn ? ` AND ("t"."language" IN (${languages}) OR "t"."language" = "${alias}"."sourceLanguage")` : ""}`,
       `"t"."language"`,
     );
   const linked = (
@@ -113,9 +116,19 @@ function eventRecordSql(provider: Provider, only: RecordTexts = {}): string {
       `"${link}" "l" JOIN "${table}" "i" ON "i"."id" = "l"."${key}" WHERE "l"."eventId" = "e"."id"`,
       `"l"."position"`,
     );
+  // An occurrence that shows its series' texts has rows of its own for its slugs alone.
+  const eventTexts = json.array(
+    json.object({
+      ...columns("t", names(EVENT_TEXT_COLUMNS)),
+      ...Object.fromEntries(SHARED_TEXT_COLUMNS.map((name) => [name, `COALESCE("o"."${name}", "t"."${name}")`])),
+    }),
+    `"EventText" "t" LEFT JOIN "EventText" "o" ON "o"."eventId" = "e"."textOwnerId" AND "o"."language" = "t"."language"
+      WHERE "t"."eventId" = "e"."id"${shownIn && !linkedOnly ? ` AND ("t"."language" IN (${languages}) OR "t"."language" = "e"."sourceLanguage")` : ""}`,
+    `"t"."language"`,
+  );
   sql = json.object({
     ...columns("e", names(EVENT_COLUMNS)),
-    texts: texts("EventText", "eventId", "e", names(EVENT_TEXT_COLUMNS)),
+    texts: eventTexts,
     venues: linked(
       "EventVenue",
       "venueId",
@@ -697,6 +710,62 @@ export async function copyTextToEvents(
       searchText,
       sortKey,
     });
+}
+
+/**
+ * Occurrences `ids` show their series' texts from now on: those not detached that held copies of
+ * them (an earlier version's, or a migration's that found them different) lose the copies (their
+ * slugs stay) and their search documents. Answers those that held copies.
+ */
+export async function shareSeriesTexts(provider: Provider, tx: Tx, seriesId: number, ids: number[]): Promise<number[]> {
+  const copied: number[] = [];
+  for (const part of inParts(ids)) {
+    const rows = await tx.$queryRaw<Array<{ id: number | bigint }>>`
+      SELECT "id" FROM "Event" WHERE ${inList("id", part)} AND "detached" = ${false}
+        AND ("textOwnerId" IS NULL OR "textOwnerId" <> ${seriesId})`;
+    copied.push(...rows.map((row) => Number(row.id)));
+  }
+  for (const part of inParts(copied)) {
+    await updateRows(tx, "Event", inList("id", part), { textOwnerId: seriesId });
+    await updateRows(tx, "EventText", inList("eventId", part), {
+      title: null,
+      description: null,
+      excerpt: null,
+      searchText: "",
+      sortKey: "",
+    });
+  }
+  if (copied.length > 0)
+    await writeSearchDocuments(
+      provider,
+      tx,
+      copied.map((eventId) => ({ eventId, texts: [] })),
+    );
+  return copied;
+}
+
+/**
+ * Occurrences `ids`, which showed the texts of `ownerId`, take a copy of them as they are now and
+ * keep it (their slugs stay): an occurrence edited on its own, and past ones before their series'
+ * texts change (they are history).
+ */
+export async function takeOwnTexts(provider: Provider, tx: Tx, ownerId: number, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  const texts = await eventTextRows(tx, ownerId);
+  for (const text of texts) await copyTextToEvents(tx, ids, text);
+  for (const part of inParts(ids)) await updateRows(tx, "Event", inList("id", part), { textOwnerId: null });
+  await writeSearchDocuments(
+    provider,
+    tx,
+    ids.map((eventId) => ({ eventId, texts })),
+  );
+}
+
+/** The occurrences that show the texts of series `seriesId` and start before `before`. */
+export async function textSharersBefore(tx: Tx, seriesId: number, before: Date): Promise<number[]> {
+  const rows = await tx.$queryRaw<Array<{ id: number | bigint }>>`
+    SELECT "id" FROM "Event" WHERE "textOwnerId" = ${seriesId} AND "startsAt" < ${before}`;
+  return rows.map((row) => Number(row.id));
 }
 
 /** The wall-clock starts of events `ids`. */

@@ -16,6 +16,8 @@ import { searchTokens, type LanguageSearchText } from "../../text/search-tokens"
  * counted from 0000-01-01T00:00Z. A search then reads its matches in date order and within a date
  * window by rowid alone, as FTS5 keeps every document list in rowid order (see publicSearchSql
  * in event-list-sql.ts).
+ * A series' document is under -id instead (the shared_occurrence_texts migration): it stands for
+ * the series and every occurrence that shows its texts, whose dates the events' own index gives.
  * The migration's triggers compute the same key to take a document out when its event changes.
  */
 const MINUTES_BEFORE_1970 = 1_036_120_320;
@@ -27,7 +29,7 @@ export const KEY_ID_MASK = 2 ** 31 - 1;
 function documentKeySql(event: string): string {
   const listed = `${event}."status" = 'publish' AND ${event}."hideFromListings" = 0 AND ${event}."passwordHash" IS NULL`;
   const minute = `min(max(COALESCE((unixepoch(substr(${event}."startsAt", 1, 16)) + 62167219200) / 60, 0), 0), ${LAST_KEY_MINUTE})`;
-  return `((CASE WHEN ${listed} THEN 0 ELSE 1 END) << 62) | (${minute} << 31) | ${event}."id"`;
+  return `CASE WHEN ${event}."recurrence" IS NOT NULL THEN -${event}."id" ELSE ((CASE WHEN ${listed} THEN 0 ELSE 1 END) << 62) | (${minute} << 31) | ${event}."id" END`;
 }
 
 /** The minute of a key that `instant` falls in. */
@@ -94,7 +96,7 @@ export function staleSearchDocumentsSql(provider: Provider, limit: number): stri
     const query = [..."0123456789abcdef"].map((digit) => `${digit}:*`).join(" | ");
     return `SELECT "eventId" AS "id" FROM "EventSearch" WHERE "tokens" @@ '${query}'::tsquery LIMIT ${limit}`;
   }
-  return `SELECT "s"."rowid" AS "id" FROM "EventSearch" "s" WHERE "s"."rowid" <= ${KEY_ID_MASK}
+  return `SELECT "s"."rowid" AS "id" FROM "EventSearch" "s" WHERE "s"."rowid" BETWEEN 0 AND ${KEY_ID_MASK}
     AND NOT EXISTS (SELECT 1 FROM "Event" "e" WHERE "e"."id" = "s"."rowid" AND ${documentKeySql(`"e"`)} = "s"."rowid") LIMIT ${limit}`;
 }
 
@@ -120,16 +122,7 @@ export async function rebuildEventSearch(sql: SqlRunner, progress: Progress = si
   // with its pending list on, they are merged into it in bulk as the list fills.
   if (sql.provider === "postgresql") await sql.run(`ALTER INDEX "EventSearch_tokens_idx" SET (fastupdate = on)`, []);
   for await (const ids of rebuildBatches(sql)) {
-    const rows = await sql.all(
-      `SELECT "eventId", "language", "searchText" FROM "EventText" WHERE "eventId" IN (${ids.join(", ")})`,
-      [],
-    );
-    const documents = searchDocumentsOf(ids, rows);
-    await sql.run(searchDocumentsSql(sql.provider, documents.length), searchDocumentsParams(documents));
-    // PostgreSQL's words, which its texts' triggers keep (the event_search_words migration).
-    if (sql.provider === "postgresql")
-      await sql.all(`SELECT 1 FROM "event_search_words"(ARRAY[${ids.join(", ")}]::integer[])`, []);
-    written += documents.length;
+    written += await writeDocumentsOf(sql, ids);
     progress("search documents", written, Math.max(written, Number(total)));
   }
   if (sql.provider === "sqlite") {
@@ -149,6 +142,35 @@ export async function rebuildEventSearch(sql: SqlRunner, progress: Progress = si
     await sql.run(`ALTER INDEX "EventSearch_tokens_idx" SET (fastupdate = off)`, []);
   }
   return written;
+}
+
+/** Writes the search documents of events `ids` from their texts (and, on PostgreSQL, their words); how many. */
+async function writeDocumentsOf(sql: SqlRunner, ids: number[]): Promise<number> {
+  const rows = await sql.all(
+    `SELECT "eventId", "language", "searchText" FROM "EventText" WHERE "eventId" IN (${ids.join(", ")})`,
+    [],
+  );
+  const documents = searchDocumentsOf(ids, rows);
+  await sql.run(searchDocumentsSql(sql.provider, documents.length), searchDocumentsParams(documents));
+  // PostgreSQL's words, which its texts' triggers keep (the event_search_words migration).
+  if (sql.provider === "postgresql")
+    await sql.all(`SELECT 1 FROM "event_search_words"(ARRAY[${ids.join(", ")}]::integer[])`, []);
+  return documents.length;
+}
+
+/**
+ * SQLite: writes the documents a migration took out of the index and noted in "EventSearchMoved"
+ * (as the service does before each commit: writeMovedSearchDocuments); how many.
+ */
+export async function writeMovedDocuments(sql: SqlRunner): Promise<number> {
+  if (sql.provider !== "sqlite") return 0;
+  const moved = (await sql.all(`SELECT "eventId" FROM "EventSearchMoved" ORDER BY "eventId"`, [])).map((row) =>
+    Number(row.eventId),
+  );
+  for (let first = 0; first < moved.length; first += REBUILD_BATCH)
+    await writeDocumentsOf(sql, moved.slice(first, first + REBUILD_BATCH));
+  await sql.run(`DELETE FROM "EventSearchMoved"`, []);
+  return moved.length;
 }
 
 /** The ids of every event, REBUILD_BATCH at a time: on SQLite in their documents' key order, on PostgreSQL by id. */

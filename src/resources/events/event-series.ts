@@ -5,7 +5,6 @@ import { formatWallClock, instantOfWallClock, zoneAbbreviation } from "../../dat
 import { invalidParam, InvalidParamsError } from "../../http/errors";
 import type { EventRecord } from "./event-record";
 import {
-  copyTextToEvents,
   deleteEvents,
   deleteLinksOf,
   detachedOccurrencesOf,
@@ -19,9 +18,11 @@ import {
   readEvent,
   saveSeriesColumns,
   seriesShortOf,
+  shareSeriesTexts,
   startsOf,
   takenEventSlugs,
-  writeSearchDocuments,
+  takeOwnTexts,
+  textSharersBefore,
 } from "./event-repository";
 import {
   occurrencesOf,
@@ -242,7 +243,7 @@ export async function syncSeries(
   }
   const missing = wanted.filter((occurrence) => !existingIds.has(occurrence.recurrenceId.getTime()));
   for (const part of parts(missing, OCCURRENCES_PER_WRITE))
-    await makeOccurrences(db, tx, series, part, now).then(yieldToEventLoop);
+    await makeOccurrences(tx, series, part, now).then(yieldToEventLoop);
   await saveSeriesColumns(tx, seriesId, { recurrenceUntil: recurrence === null ? null : until });
 }
 
@@ -265,9 +266,14 @@ function parts<T>(items: T[], size: number): T[][] {
   return Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 }
 
-/** Occurrences to come take the series' fields, texts (their own slugs stay) and links. */
+/**
+ * Occurrences to come take the series' fields and links, and show its texts (they hold none but
+ * their slugs, one for each language the series has): what an edit of the series' texts costs
+ * does not grow with its occurrences, nor with its texts' length.
+ */
 async function followSeries(db: Database, tx: Tx, series: EventRecord, ids: number[], now: Date): Promise<void> {
   await followSeriesColumns(tx, ids, { ...copiedColumns(series), modifiedAt: now });
+  await shareSeriesTexts(db.provider, tx, series.id, ids);
   const texts = await eventTextRows(tx, series.id);
   const present = await keepTextLanguages(
     tx,
@@ -275,7 +281,6 @@ async function followSeries(db: Database, tx: Tx, series: EventRecord, ids: numb
     texts.map((text) => text.language),
   );
   const has = new Set(present.map((row) => `${row.eventId}:${row.language}`));
-  for (const text of texts) await copyTextToEvents(tx, ids, text);
   const occurrences = await startsOf(tx, ids);
   const lacking = occurrences.filter((occurrence) =>
     texts.some((text) => !has.has(`${occurrence.id}:${text.language}`)),
@@ -283,21 +288,10 @@ async function followSeries(db: Database, tx: Tx, series: EventRecord, ids: numb
   if (lacking.length > 0) await writeOccurrenceTexts(tx, texts, lacking, has);
   await deleteLinksOf(tx, ids);
   await copyLinks(tx, series, ids);
-  await writeSearchDocuments(
-    db.provider,
-    tx,
-    ids.map((eventId) => ({ eventId, texts })),
-  );
 }
 
-/** Makes the `missing` occurrences of the series, with its texts (each its own slug), links and search document. */
-async function makeOccurrences(
-  db: Database,
-  tx: Tx,
-  series: EventRecord,
-  missing: Occurrence[],
-  now: Date,
-): Promise<void> {
+/** Makes the `missing` occurrences of the series, showing its texts (each with its own slugs), with its links. */
+async function makeOccurrences(tx: Tx, series: EventRecord, missing: Occurrence[], now: Date): Promise<void> {
   const columns = copiedColumns(series);
   const made = await insertOccurrences(
     tx,
@@ -313,6 +307,7 @@ async function makeOccurrences(
       // The zone's abbreviation at the occurrence: EST in winter, EDT in summer.
       timezoneAbbr: zoneAbbreviation(series.timezone, occurrence.startsAt),
       recurrenceId: occurrence.recurrenceId,
+      textOwnerId: series.id,
     })),
   );
   const texts = await eventTextRows(tx, series.id);
@@ -322,17 +317,13 @@ async function makeOccurrences(
     series,
     made.map((row) => row.id),
   );
-  await writeSearchDocuments(
-    db.provider,
-    tx,
-    made.map((row) => ({ eventId: row.id, texts })),
-  );
 }
 
 /**
- * The text rows of occurrences (those of `texts`' languages each lacks, per `has`): the series'
- * text, and a slug of their own where the series has one: the series' with the occurrence's date
- * (and time, when the series has two that day), numbered when another event has it already.
+ * The text rows of occurrences (those of `texts`' languages each lacks, per `has`), which hold
+ * only a slug of their own where the series has one: the series' with the occurrence's date (and
+ * time, when the series has two that day), numbered when another event has it already. The rest
+ * of their texts are the series' (see followSeries).
  */
 async function writeOccurrenceTexts(
   tx: Tx,
@@ -364,16 +355,26 @@ async function writeOccurrenceTexts(
       ...wanted.map(({ occurrence }, index) => ({
         eventId: occurrence.id,
         language: text.language,
-        title: text.title,
-        description: text.description,
-        excerpt: text.excerpt,
         slug: slugs[index],
-        searchText: text.searchText,
-        sortKey: text.sortKey,
+        searchText: "",
+        sortKey: "",
       })),
     );
   }
   await insertEventTexts(tx, rows);
+}
+
+/**
+ * Before a write of the series `seriesId`: its occurrences past `now` that show its texts take a
+ * copy of them, as they are, since an edit of the series leaves its past as it was.
+ */
+export async function keepPastTexts(db: Database, tx: Tx, seriesId: number, now: Date): Promise<void> {
+  await takeOwnTexts(db.provider, tx, seriesId, await textSharersBefore(tx, seriesId, now));
+}
+
+/** Before an occurrence's own write (it leaves its series): it takes a copy of the texts it showed. */
+export async function keepOwnTexts(db: Database, tx: Tx, occurrence: Pick<EventRecord, "id" | "textOwnerId">) {
+  if (occurrence.textOwnerId !== null) await takeOwnTexts(db.provider, tx, occurrence.textOwnerId, [occurrence.id]);
 }
 
 /** How far the wall clock moves from `from` to `to`, in milliseconds (as if there were no time zones). */

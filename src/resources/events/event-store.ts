@@ -39,6 +39,8 @@ import { plainWallClock, zoneAbbreviation } from "../../dates/date-input";
 import {
   exdateOf,
   horizonOf,
+  keepOwnTexts,
+  keepPastTexts,
   moveExceptions,
   syncSeries,
   walkBeforeWrite,
@@ -327,6 +329,8 @@ export async function updateEvent(
         ...(recurrence !== undefined ? { recurrence } : {}),
         ...detached,
       });
+      await keepOwnTexts(db, tx, current);
+      if (current.recurrence !== null) await keepPastTexts(db, tx, id, ctx.now);
       await saveEvent(tx, id, { ...columns, modifiedAt: ctx.now });
       await writeTexts(
         db,
@@ -373,6 +377,7 @@ export function removeEvent(
     if (current.recurrence !== null) await removeOccurrencesOf(tx, id, false, now);
     if (current.recurrenceId !== null && current.parentId !== null)
       await excludeFromSeries(tx, current, current.parentId);
+    await keepOwnTexts(db, tx, current);
     await saveEvent(tx, id, {
       status: "trash",
       modifiedAt: now,
