@@ -202,6 +202,18 @@ describe("a daily series' texts", () => {
     }
   });
 
+  it("leave the occurrences' links and fields to an edit that changes them, each on its own", async () => {
+    const venue = await send("POST", `${root}/venues`, { venue: "Harbour steps" });
+    await send("PATCH", `${root}/events/${series.id}`, { venue: venue.id });
+    await send("PATCH", `${root}/events/${series.id}`, { cost: "3 EUR" });
+    await send("PATCH", `${root}/events/${series.id}`, { excerpt: "Bring a mat." });
+    const eighteenth = occurrences.find((event) => event.start_date.startsWith("2026-12-18"))!;
+    const read = (await server.raw("GET", `${root}/events/${eighteenth.id}`)).body;
+    expect(read).toMatchObject({ cost: "3 EUR", venue: { venue: "Harbour steps" }, excerpt: "<p>Bring a mat.</p>" });
+    const past = occurrences.find((event) => event.start_date.startsWith("2026-12-08"))!;
+    expect((await server.raw("GET", `${root}/events/${past.id}`)).body).toMatchObject({ cost: "", venue: [] });
+  });
+
   it("are shared again by occurrences that held copies (an earlier version's) at the series' next edit", async () => {
     const following = (await list(`post_parent=${series.id}&${DECEMBER}&per_page=50`)).events.filter(
       (event) => !event.detached && event.start_date > "2026-12-11",

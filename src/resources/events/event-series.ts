@@ -23,6 +23,7 @@ import {
   takenEventSlugs,
   takeOwnTexts,
   textSharersBefore,
+  type StoredEventText,
 } from "./event-repository";
 import {
   occurrencesOf,
@@ -89,6 +90,24 @@ export async function extendSeries(
 
 /** What a sync of a series is for: its first occurrences (`create`), a write of the series (`update`: the occurrences to come follow it), or a horizon that moved (`extend`: only new ones are made). */
 export type SeriesSync = "create" | "update" | "extend";
+
+/**
+ * What a write of a series changed of what its occurrences take from it: its columns (those of
+ * copiedColumns), its links. The occurrences to come hold what the series held before (each made
+ * or brought in step with it since), so what did not change needs no writing.
+ */
+export interface SeriesChanges {
+  columns: boolean;
+  links: boolean;
+}
+
+const EVERYTHING_CHANGED: SeriesChanges = { columns: true, links: true };
+
+/** The SeriesChanges of a write that changed `columns` of the series' row and `links` (by kind). */
+export function seriesChangesOf(columns: object, links: object): SeriesChanges {
+  const copied = new Set(Object.keys(copiedColumns({} as EventRecord)));
+  return { columns: Object.keys(columns).some((name) => copied.has(name)), links: Object.keys(links).length > 0 };
+}
 
 /** The columns an occurrence takes from its series. */
 function copiedColumns(series: EventRecord) {
@@ -197,6 +216,7 @@ export async function syncSeries(
   mode: SeriesSync,
   now: Date,
   until: Date,
+  changes: SeriesChanges = EVERYTHING_CHANGED,
 ): Promise<void> {
   const series = (await readEvent(db.provider, tx, seriesId))!;
   const existing = await occurrencesOfSeries(tx, seriesId);
@@ -236,10 +256,12 @@ export async function syncSeries(
   const kept = existing
     .filter((row) => !row.detached && row.startsAt >= from && !outOfStepIds.has(row.id))
     .map((row) => row.id);
-  // Fifty occurrences at a time, the event loop free in between: a daily series is hundreds.
+  // A few hundred occurrences at a time (those made, fifty: each writes rows of its own), the
+  // event loop free in between: a daily series is hundreds.
   if (mode === "update") {
-    for (const part of parts(kept, OCCURRENCES_PER_WRITE))
-      await followSeries(db, tx, series, part, now).then(yieldToEventLoop);
+    const texts = await eventTextRows(tx, series.id);
+    for (const part of parts(kept, OCCURRENCES_FOLLOWING_PER_WRITE))
+      await followSeries(db, tx, { series, texts }, part, now, changes).then(yieldToEventLoop);
   }
   const missing = wanted.filter((occurrence) => !existingIds.has(occurrence.recurrenceId.getTime()));
   for (const part of parts(missing, OCCURRENCES_PER_WRITE))
@@ -261,6 +283,7 @@ async function copyLinks(tx: Tx, series: EventRecord, ids: number[]): Promise<vo
 }
 
 const OCCURRENCES_PER_WRITE = 50;
+const OCCURRENCES_FOLLOWING_PER_WRITE = 300;
 
 function parts<T>(items: T[], size: number): T[][] {
   return Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
@@ -271,21 +294,26 @@ function parts<T>(items: T[], size: number): T[][] {
  * their slugs, one for each language the series has): what an edit of the series' texts costs
  * does not grow with its occurrences, nor with its texts' length.
  */
-async function followSeries(db: Database, tx: Tx, series: EventRecord, ids: number[], now: Date): Promise<void> {
-  await followSeriesColumns(tx, ids, { ...copiedColumns(series), modifiedAt: now });
+async function followSeries(
+  db: Database,
+  tx: Tx,
+  { series, texts }: { series: EventRecord; texts: StoredEventText[] },
+  ids: number[],
+  now: Date,
+  changes: SeriesChanges,
+): Promise<void> {
+  // Their representations change with the series' texts: each counts a new version.
+  await followSeriesColumns(tx, ids, { ...(changes.columns ? copiedColumns(series) : {}), modifiedAt: now });
   await shareSeriesTexts(db.provider, tx, series.id, ids);
-  const texts = await eventTextRows(tx, series.id);
   const present = await keepTextLanguages(
     tx,
     ids,
     texts.map((text) => text.language),
   );
   const has = new Set(present.map((row) => `${row.eventId}:${row.language}`));
-  const occurrences = await startsOf(tx, ids);
-  const lacking = occurrences.filter((occurrence) =>
-    texts.some((text) => !has.has(`${occurrence.id}:${text.language}`)),
-  );
-  if (lacking.length > 0) await writeOccurrenceTexts(tx, texts, lacking, has);
+  const lackingIds = ids.filter((id) => texts.some((text) => !has.has(`${id}:${text.language}`)));
+  if (lackingIds.length > 0) await writeOccurrenceTexts(tx, texts, await startsOf(tx, lackingIds), has);
+  if (!changes.links) return;
   await deleteLinksOf(tx, ids);
   await copyLinks(tx, series, ids);
 }
@@ -327,7 +355,7 @@ async function makeOccurrences(tx: Tx, series: EventRecord, missing: Occurrence[
  */
 async function writeOccurrenceTexts(
   tx: Tx,
-  texts: Awaited<ReturnType<typeof eventTextRows>>,
+  texts: StoredEventText[],
   occurrences: Array<{ id: number; startLocal: string }>,
   has: Set<string>,
 ): Promise<void> {

@@ -42,6 +42,7 @@ import {
   keepOwnTexts,
   keepPastTexts,
   moveExceptions,
+  seriesChangesOf,
   syncSeries,
   walkBeforeWrite,
   wallShift,
@@ -345,7 +346,15 @@ export async function updateEvent(
       problems.throwIfAny();
       await replaceLinks(tx, id, links);
       if (current.recurrence !== null || recurrence)
-        await syncSeries(db, tx, id, "update", ctx.now, horizonOf(ctx.now, series.horizonDays));
+        await syncSeries(
+          db,
+          tx,
+          id,
+          "update",
+          ctx.now,
+          horizonOf(ctx.now, series.horizonDays),
+          seriesChangesOf(columns, links),
+        );
       await also?.(tx, id);
       return (await readEvent(db.provider, tx, id))!;
     }),
