@@ -6,7 +6,8 @@ import { spawn } from "node:child_process";
 import { createServer, connect, type Server, type Socket } from "node:net";
 import { resolve } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
-import { sqlitePath } from "../src/db/database";
+import { Prisma } from "../generated/prisma/sqlite/client";
+import { openDatabase, sqlitePath } from "../src/db/database";
 import { freePort, startServiceProcess } from "./support/service-process";
 import { createTestDatabase, testDatabaseProvider } from "./support/test-database";
 import { ADMIN_HEADERS, startTestServer, type TestServer } from "./support/test-server";
@@ -361,6 +362,23 @@ describe("a start-up that cannot succeed", () => {
       expect(require("node:fs").existsSync(database)).toBe(false);
     } finally {
       taken.close();
+    }
+  });
+});
+
+onPostgres("statement limits", () => {
+  it("end a service statement at its limit, and leave a bulk job's (no limit) to run past the margin", async () => {
+    const database = await createTestDatabase();
+    const limited = await openDatabase({ databaseUrl: database.url, databasePoolSize: 1, statementTimeoutMs: 1_000 });
+    const bulk = await openDatabase({ databaseUrl: database.url, databasePoolSize: 1, statementTimeoutMs: 0 });
+    try {
+      await expect(limited.direct.rows(Prisma.sql`SELECT pg_sleep(2)`)).rejects.toThrow(/statement timeout/);
+      // Longer than the client's margin over a limit (5 s): a seed's or a rebuild's statement.
+      await expect(bulk.direct.rows(Prisma.sql`SELECT 1 AS "done" FROM pg_sleep(6)`)).resolves.toEqual([{ done: 1 }]);
+    } finally {
+      await limited.close();
+      await bulk.close();
+      await database.drop();
     }
   });
 });

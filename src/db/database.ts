@@ -331,9 +331,10 @@ async function openPostgres(
     maxUses: prepared ? PREPARED_CONNECTION_USES : undefined,
     // A database that does not answer (a network that drops packets rather than refusing them) is
     // a 503 within these bounds, never a request left waiting: a new connection within the start's
-    // connect limit, a statement within its limit and a margin (the server ends it first).
+    // connect limit, a statement within its limit and a margin (the server ends it first). A bulk
+    // job's statements have no limit (0), and no margin either.
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    query_timeout: statementTimeoutMs + QUERY_TIMEOUT_MARGIN_MS,
+    query_timeout: statementTimeoutMs > 0 ? statementTimeoutMs + QUERY_TIMEOUT_MARGIN_MS : undefined,
     keepAlive: true,
   });
   // An idle connection that breaks (a server restart) is dropped by the pool; without a listener it would end the process.
