@@ -1,6 +1,7 @@
 import type { Database } from "../db/database";
 import { entityTag } from "../http/conditional";
 import { changedItemsAfter, logPosition, nextEpoch, type LogPosition } from "./change-log-repository";
+import { NextRead } from "./next-read";
 
 /** A representation as sent: its JSON and its entity tag. */
 export interface PreparedRepresentation {
@@ -59,7 +60,8 @@ const CATCH_UP_LIMIT = 1_000;
 
 /**
  * Representations made before, kept while nothing they show has changed. A read first asks the
- * change log's clock where it stands (one indexed row: `freshen`); when it has moved, the items
+ * change log's clock where it stands (one indexed row: `freshen`; reads that ask together share
+ * one that began after each of them asked: NextRead); when it has moved, the items
  * logged since are read (one range of the log's position index) and every representation that
  * shows one of them is dropped. The log is written by database triggers in the transaction of
  * every change, and positioned as transactions commit (src/db/transaction.ts), so a read that
@@ -80,13 +82,17 @@ export class RepresentationCache {
   private epoch: number | null = null;
   private generation = 0;
   private catchingUp: Promise<void> = Promise.resolve();
+  /** The change log's clock, read once for the reads that ask together (see NextRead). */
+  private readonly clock: NextRead<Awaited<ReturnType<typeof logPosition>>>;
 
   constructor(
     private readonly db: Database,
     private readonly maxBytes: number,
     /** Told of every lookup (for /metrics). */
     private readonly looked: (hit: boolean) => void = () => undefined,
-  ) {}
+  ) {
+    this.clock = new NextRead(() => logPosition(db));
+  }
 
   /** The bytes the kept representations take. */
   get heldBytes(): number {
@@ -95,7 +101,7 @@ export class RepresentationCache {
 
   /** Brings the cache to where the change log stands now. */
   async freshen(): Promise<Freshness> {
-    const { position, horizon, epoch } = await logPosition(this.db);
+    const { position, horizon, epoch } = await this.clock.get();
     if (this.maxBytes === 0) return { generation: -1, position };
     if (position.seq !== this.position || epoch !== this.epoch) {
       // One catch-up at a time, each from where the last one left the cache.
