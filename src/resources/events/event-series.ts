@@ -105,8 +105,10 @@ const EVERYTHING_CHANGED: SeriesChanges = { columns: true, links: true };
 
 /** The SeriesChanges of a write that changed `columns` of the series' row and `links` (by kind). */
 export function seriesChangesOf(columns: object, links: object): SeriesChanges {
-  const copied = new Set(Object.keys(copiedColumns({} as EventRecord)));
-  return { columns: Object.keys(columns).some((name) => copied.has(name)), links: Object.keys(links).length > 0 };
+  return {
+    columns: Object.keys(columns).some((name) => COPIED_COLUMN_NAMES.has(name)),
+    links: Object.keys(links).length > 0,
+  };
 }
 
 /** The columns an occurrence takes from its series. */
@@ -130,6 +132,9 @@ function copiedColumns(series: EventRecord) {
     ticketed: series.ticketed,
   };
 }
+
+/** The names of copiedColumns' columns (the function read on a record of nothing, once). */
+const COPIED_COLUMN_NAMES = new Set(Object.keys(copiedColumns({} as EventRecord)));
 
 /**
  * Walks a write's rule before the write's transaction opens (the sync inside it then finds the
@@ -258,14 +263,13 @@ export async function syncSeries(
     .map((row) => row.id);
   // A few hundred occurrences at a time (those made, fifty: each writes rows of its own), the
   // event loop free in between: a daily series is hundreds.
-  if (mode === "update") {
-    const texts = await eventTextRows(tx, series.id);
-    for (const part of parts(kept, OCCURRENCES_FOLLOWING_PER_WRITE))
-      await followSeries(db, tx, { series, texts }, part, now, changes).then(yieldToEventLoop);
-  }
   const missing = wanted.filter((occurrence) => !existingIds.has(occurrence.recurrenceId.getTime()));
+  const following = mode === "update" ? kept : [];
+  const texts = following.length + missing.length > 0 ? await eventTextRows(tx, series.id) : [];
+  for (const part of parts(following, OCCURRENCES_FOLLOWING_PER_WRITE))
+    await followSeries(db, tx, { series, texts }, part, now, changes).then(yieldToEventLoop);
   for (const part of parts(missing, OCCURRENCES_PER_WRITE))
-    await makeOccurrences(tx, series, part, now).then(yieldToEventLoop);
+    await makeOccurrences(tx, { series, texts }, part, now).then(yieldToEventLoop);
   await saveSeriesColumns(tx, seriesId, { recurrenceUntil: recurrence === null ? null : until });
 }
 
@@ -319,7 +323,12 @@ async function followSeries(
 }
 
 /** Makes the `missing` occurrences of the series, showing its texts (each with its own slugs), with its links. */
-async function makeOccurrences(tx: Tx, series: EventRecord, missing: Occurrence[], now: Date): Promise<void> {
+async function makeOccurrences(
+  tx: Tx,
+  { series, texts }: { series: EventRecord; texts: StoredEventText[] },
+  missing: Occurrence[],
+  now: Date,
+): Promise<void> {
   const columns = copiedColumns(series);
   const made = await insertOccurrences(
     tx,
@@ -338,7 +347,6 @@ async function makeOccurrences(tx: Tx, series: EventRecord, missing: Occurrence[
       textOwnerId: series.id,
     })),
   );
-  const texts = await eventTextRows(tx, series.id);
   await writeOccurrenceTexts(tx, texts, made, new Set());
   await copyLinks(
     tx,
